@@ -1,0 +1,204 @@
+"""The `scree` command line: index, search, status (serve, watch, reindex and doctor join later).
+
+Results go to stdout; progress, notes and errors go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Sequence
+
+from . import __version__
+from .config import MODES, Config, load_config
+from .errors import ScreeError
+
+log = logging.getLogger("scree")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--notes", type=Path, help="the notes folder (default: git root above the current dir, else it)")
+    p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="scree", description="Search a repository's Markdown notes.")
+    parser.add_argument("--version", action="version", version=f"scree {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("index", help="index (sync) the notes folder")
+    _common(p)
+    p.add_argument("--rebuild", action="store_true", help="delete the index and build it again from the notes")
+    p.add_argument("--json", action="store_true", help="print the sync report as JSON")
+
+    p = sub.add_parser("search", help="search the notes (syncs first when the index is missing or stale)")
+    _common(p)
+    p.add_argument("query", nargs="*", help="what you look for, in words or names (a query starting with '-' "
+                   "is taken as words too: `scree search --locked`)")
+    p.add_argument("--mode", choices=MODES, help="auto (default): hybrid for names, semantic for prose")
+    p.add_argument("-k", type=int, help="number of results (default 5)")
+    p.add_argument("--path", action="append", default=[], metavar="GLOB",
+                   help="only notes matching this gitignore-style glob (repeatable)")
+    p.add_argument("--json", action="store_true", help="print results as JSON")
+    p.add_argument("--no-sync", action="store_true", help="search what is indexed without syncing first")
+
+    p = sub.add_parser("status", help="show the index of this folder")
+    _common(p)
+    p.add_argument("--json", action="store_true")
+    return parser
+
+
+def _config(args: argparse.Namespace) -> Config:
+    return load_config().with_overrides(
+        notes=getattr(args, "notes", None), db=getattr(args, "db", None),
+        mode=getattr(args, "mode", None), k=getattr(args, "k", None),
+    )
+
+
+def _setup_logging(cfg: Config) -> None:
+    logging.basicConfig(stream=sys.stderr, level=getattr(logging, cfg.log_level.upper(), logging.WARNING),
+                        format="scree: %(levelname)s: %(message)s")
+
+
+def _report_skips(report) -> None:  # noqa: ANN001 - SyncReport
+    for s in report.skipped:
+        print(f"scree: skipped {s.rel_path}: {s.reason}", file=sys.stderr)
+    for w in report.warnings:
+        print(f"scree: warning: {w}", file=sys.stderr)
+    if report.reset:
+        print(f"scree: {report.reset}", file=sys.stderr)
+
+
+def cmd_index(args: argparse.Namespace, cfg: Config) -> int:
+    from .progress import progress_for_stderr
+    from .sync import sync
+    from .workspace import Workspace
+
+    ws = Workspace.from_config(cfg)
+    if args.rebuild:
+        _remove_index_files(ws.location.db)
+    index = ws.open_index()
+    try:
+        report = sync(index, ws.policy(), ws.embedder(), max_file_bytes=cfg.max_file_bytes,
+                      progress=progress_for_stderr())
+    finally:
+        index.close()
+    _report_skips(report)
+    if args.json:
+        data = asdict(report)
+        data["skipped"] = [asdict(s) for s in report.skipped]
+        print(json.dumps(data, indent=2))
+    else:
+        print(f"{ws.folder}: {report.summary()}")
+    return 0
+
+
+def _remove_index_files(db: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            Path(f"{db}{suffix}").unlink()
+        except FileNotFoundError:
+            pass
+
+
+def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
+    from .search import Query, search
+    from .sync import sync
+    from .workspace import Workspace
+
+    ws = Workspace.from_config(cfg)
+    index = ws.open_index()
+    try:
+        policy = ws.policy()
+        embedder = ws.embedder()
+        if not args.no_sync:
+            from .progress import progress_for_stderr
+
+            report = sync(index, policy, embedder, max_file_bytes=cfg.max_file_bytes,
+                          progress=progress_for_stderr())
+            _report_skips(report)
+        result = search(index, policy, embedder, Query(" ".join(args.query), k=cfg.k, mode=cfg.mode,
+                                                       paths=tuple(args.path)))
+    finally:
+        index.close()
+    for note in result.notes:
+        print(f"scree: {note}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"results": [asdict(h) for h in result.hits], "mode": result.mode}, ensure_ascii=False))
+        return 0
+    for hit in result.hits:
+        print(f"{hit.path}:{hit.start_line}-{hit.end_line}  {hit.heading}")
+        print(_compact(hit.text))
+        print()
+    return 0
+
+
+def _compact(text: str, indent: str = "    ") -> str:
+    """The chunk text indented, runs of blank lines squeezed to none."""
+    return "\n".join(indent + line.rstrip() for line in text.splitlines() if line.strip())
+
+
+def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
+    from .db import queries
+    from .workspace import Workspace
+
+    ws = Workspace.from_config(cfg)
+    data: dict[str, object] = {"folder": str(ws.folder), "index": str(ws.location.db),
+                               "exists": ws.location.db.exists()}
+    if ws.location.db.exists():
+        index = ws.open_index(create=False)
+        try:
+            c = queries.counts(index.conn)
+            meta = index.meta()
+            data.update(files=c.files, chunks=c.chunks, incomplete_files=c.incomplete_files,
+                        embedder=meta.get("embedder"), dimensions=meta.get("dimensions"),
+                        last_sync=float(meta["last_sync"]) if "last_sync" in meta else None,
+                        schema=meta.get("schema_version"), sqlite=f"{index.driver.name} {index.driver.sqlite_version}",
+                        size_bytes=ws.location.db.stat().st_size)
+        finally:
+            index.close()
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        for key, value in data.items():
+            print(f"{key:17} {value}")
+    return 0
+
+
+COMMANDS = {"index": cmd_index, "search": cmd_search, "status": cmd_status}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    # Unknown dash-words in a search are part of the query (the benchmark appends queries like
+    # `--locked` as the last argument); every other command stays strict.
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        if args.command != "search":
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.query = [*args.query, *extra]
+    if args.command == "search" and not " ".join(args.query).strip():
+        parser.error("search needs a query")
+    try:
+        cfg = _config(args)
+        _setup_logging(cfg)
+        return COMMANDS[args.command](args, cfg)
+    except ScreeError as exc:
+        print(f"scree: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("scree: interrupted", file=sys.stderr)
+        return 130
+
+
+def serve_main() -> int:
+    """Entry point of `scree-mcp` (same as `scree serve`)."""
+    return main(["serve", *sys.argv[1:]])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

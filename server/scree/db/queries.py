@@ -1,0 +1,110 @@
+"""Every read query against the index. Nothing here writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from .schema import FTS_WEIGHTS
+
+
+def get_meta(conn: Any) -> dict[str, str]:
+    try:
+        return dict(conn.execute("select key, value from meta").fetchall())
+    except Exception:
+        return {}
+
+
+def has_vec_table(conn: Any) -> bool:
+    return conn.execute("select 1 from sqlite_master where name = 'chunks_vec'").fetchone() is not None
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    id: int
+    path: str
+    sha256: str | None
+    mtime_ns: int
+    size: int
+    chunks: int
+
+
+def stored_files(conn: Any) -> dict[str, StoredFile]:
+    """Every file row by path (sha256 None = its rows were never completely committed)."""
+    rows = conn.execute("select id, path, sha256, mtime_ns, size, chunks from files").fetchall()
+    return {r[1]: StoredFile(*r) for r in rows}
+
+
+def file_paths(conn: Any) -> list[tuple[int, str]]:
+    return [(int(i), str(p)) for i, p in conn.execute("select id, path from files order by path").fetchall()]
+
+
+@dataclass(frozen=True)
+class Counts:
+    files: int
+    chunks: int
+    incomplete_files: int
+
+
+def counts(conn: Any) -> Counts:
+    files, incomplete = conn.execute(
+        "select count(*), coalesce(sum(sha256 is null), 0) from files"
+    ).fetchone()
+    (chunks,) = conn.execute("select count(*) from chunks").fetchone()
+    return Counts(int(files), int(chunks), int(incomplete))
+
+
+def _in_clause(column: str, ids: Sequence[int] | None) -> tuple[str, list[int]]:
+    if ids is None:
+        return "", []
+    return f" and {column} in ({','.join('?' * len(ids))})", list(ids)
+
+
+def keyword_search(conn: Any, match: str, limit: int, file_ids: Sequence[int] | None = None) -> list[tuple[int, float]]:
+    """(chunk id, bm25 score as a positive number, higher is better), best first."""
+    clause, params = _in_clause("c.file_id", file_ids)
+    sql = (
+        f"select c.id, -bm25(chunks_fts, {FTS_WEIGHTS[0]}, {FTS_WEIGHTS[1]}) as score "
+        "from chunks_fts join chunks c on c.id = chunks_fts.rowid "
+        f"where chunks_fts match ?{clause} order by bm25(chunks_fts, {FTS_WEIGHTS[0]}, {FTS_WEIGHTS[1]}) limit ?"
+    )
+    return [(int(i), float(s)) for i, s in conn.execute(sql, [match, *params, limit]).fetchall()]
+
+
+def vector_search(
+    conn: Any, query: bytes, limit: int, file_ids: Sequence[int] | None = None
+) -> list[tuple[int, float]]:
+    """(window rowid, cosine distance), nearest first; `file_ids` narrows before the top-k is taken."""
+    clause, params = _in_clause("file_id", file_ids)
+    sql = f"select rowid, distance from chunks_vec where embedding match ? and k = ?{clause} order by distance"
+    return [(int(r), float(d)) for r, d in conn.execute(sql, [query, limit, *params]).fetchall()]
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    id: int
+    path: str
+    heading: str
+    text: str
+    start_line: int
+    end_line: int
+
+
+def chunk_rows(conn: Any, ids: Sequence[int]) -> dict[int, ChunkRow]:
+    if not ids:
+        return {}
+    rows = conn.execute(
+        "select c.id, f.path, c.heading, c.text, c.start_line, c.end_line from chunks c "
+        f"join files f on f.id = c.file_id where c.id in ({','.join('?' * len(ids))})",
+        list(ids),
+    ).fetchall()
+    return {int(r[0]): ChunkRow(int(r[0]), r[1], r[2], r[3], int(r[4]), int(r[5])) for r in rows}
+
+
+def chunks_of_file(conn: Any, path: str) -> list[ChunkRow]:
+    rows = conn.execute(
+        "select c.id, f.path, c.heading, c.text, c.start_line, c.end_line from chunks c "
+        "join files f on f.id = c.file_id where f.path = ? order by c.seq",
+        (path,),
+    ).fetchall()
+    return [ChunkRow(int(r[0]), r[1], r[2], r[3], int(r[4]), int(r[5])) for r in rows]

@@ -1,0 +1,87 @@
+"""The index schema as numbered migrations, plus the vector table, whose width depends on the embedder.
+
+Migration N brings `user_version` from N-1 to N. Never edit a released migration: add the next one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+# FTS5 column weights for bm25(): the heading trail counts above the body, since a trail that names
+# the subject ("Configuration > Retention") is stronger evidence than one mention in a paragraph.
+FTS_WEIGHTS = (3.0, 1.0)
+
+MIGRATIONS: dict[int, list[str]] = {
+    1: [
+        """create table meta (
+               key text primary key,
+               value text not null
+           ) without rowid""",
+        # sha256 is NULL until the file's chunks and vectors are committed: see writes.replace_file.
+        """create table files (
+               id integer primary key,
+               path text not null unique,
+               sha256 text,
+               mtime_ns integer not null default 0,
+               size integer not null default 0,
+               title text,
+               chunks integer not null default 0,
+               indexed_at real
+           )""",
+        """create table chunks (
+               id integer primary key,
+               file_id integer not null references files(id) on delete cascade,
+               seq integer not null,
+               heading text not null,
+               text text not null,
+               start_line integer not null,
+               end_line integer not null,
+               windows integer not null
+           )""",
+        "create index chunks_by_file on chunks(file_id)",
+        # External-content FTS: the text lives once, in `chunks`; writes.py keeps both in step.
+        """create virtual table chunks_fts using fts5(
+               heading, text, content='chunks', content_rowid='id',
+               tokenize='unicode61 remove_diacritics 2'
+           )""",
+    ],
+}
+
+
+def current_version(conn: Any) -> int:
+    return int(conn.execute("pragma user_version").fetchone()[0])
+
+
+def migrate(conn: Any) -> int:
+    """Apply pending migrations, each in its own transaction. Returns the resulting version.
+
+    Raises ValueError when the file was written by a newer scree (we must not guess at its schema).
+    """
+    version = current_version(conn)
+    if version > SCHEMA_VERSION:
+        raise ValueError(f"index schema version {version} is newer than this scree ({SCHEMA_VERSION})")
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        conn.execute("begin immediate")
+        try:
+            for stmt in MIGRATIONS[target]:
+                conn.execute(stmt)
+            conn.execute(f"pragma user_version = {target}")
+            conn.execute("commit")
+        except BaseException:
+            conn.execute("rollback")
+            raise
+    return SCHEMA_VERSION
+
+
+def vec_table_sql(dimensions: int) -> str:
+    """The vector table: cosine distance, one row per embedded window.
+
+    rowid = chunk_id * max_windows + window, so a chunk's windows are found without another table;
+    file_id is a sqlite-vec metadata column so a path filter narrows the KNN before top-k is taken.
+    """
+    return (
+        "create virtual table chunks_vec using vec0("
+        f"embedding float[{int(dimensions)}] distance_metric=cosine, file_id integer)"
+    )

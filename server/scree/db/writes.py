@@ -1,0 +1,136 @@
+"""Every write to the index. Each public function is one transaction (or runs inside the caller's)."""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from ..records import Chunk
+from .schema import vec_table_sql
+
+
+@contextmanager
+def transaction(conn: Any) -> Iterator[None]:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception (including KeyboardInterrupt)."""
+    conn.execute("begin immediate")
+    try:
+        yield
+    except BaseException:
+        conn.execute("rollback")
+        raise
+    conn.execute("commit")
+
+
+def set_meta(conn: Any, values: dict[str, str]) -> None:
+    """Upsert meta keys (caller's transaction, or autocommit)."""
+    conn.executemany(
+        "insert into meta(key, value) values (?, ?) on conflict(key) do update set value = excluded.value",
+        list(values.items()),
+    )
+
+
+def reset_vectors(conn: Any, dimensions: int, meta: dict[str, str]) -> None:
+    """Forget every chunk and vector and (re)create the vector table at `dimensions`.
+
+    Used when the index was built by another embedder: vectors of two models must never be mixed.
+    File rows stay with a NULL hash, so the next sync re-embeds every file.
+    """
+    with transaction(conn):
+        conn.execute("drop table if exists chunks_vec")
+        conn.execute(vec_table_sql(dimensions))
+        conn.execute("insert into chunks_fts(chunks_fts) values('delete-all')")
+        conn.execute("delete from chunks")
+        conn.execute("update files set sha256 = null, chunks = 0")
+        set_meta(conn, meta)
+
+
+@dataclass(frozen=True)
+class FileVersion:
+    """What identifies the version of a note being written."""
+
+    path: str
+    sha256: str
+    mtime_ns: int
+    size: int
+    title: str | None
+
+
+def _delete_file_rows(conn: Any, file_id: int, max_windows: int) -> None:
+    rows = conn.execute("select id, windows from chunks where file_id = ?", (file_id,)).fetchall()
+    if rows:
+        conn.executemany(
+            "delete from chunks_vec where rowid = ?",
+            [(cid * max_windows + w,) for cid, n in rows for w in range(n)],
+        )
+        conn.execute(
+            "insert into chunks_fts(chunks_fts, rowid, heading, text) "
+            "select 'delete', id, heading, text from chunks where file_id = ?",
+            (file_id,),
+        )
+        conn.execute("delete from chunks where file_id = ?", (file_id,))
+
+
+def replace_file(
+    conn: Any,
+    version: FileVersion,
+    chunks: Sequence[Chunk],
+    vectors: Sequence[np.ndarray],
+    max_windows: int,
+) -> int:
+    """Replace one file's chunks, FTS rows and vectors in one transaction; returns the file id.
+
+    The file's hash is written last: whatever happens before COMMIT, the stored hash never claims
+    content whose chunks and vectors are not all there, so an interrupted sync redoes this file.
+    """
+    if len(chunks) != len(vectors):
+        raise ValueError("one vector array per chunk is required")
+    with transaction(conn):
+        row = conn.execute("select id from files where path = ?", (version.path,)).fetchone()
+        if row is None:
+            file_id = conn.execute("insert into files(path, sha256) values (?, null)", (version.path,)).lastrowid
+        else:
+            file_id = row[0]
+            conn.execute("update files set sha256 = null where id = ?", (file_id,))
+            _delete_file_rows(conn, file_id, max_windows)
+        for seq, (chunk, vecs) in enumerate(zip(chunks, vectors)):
+            n = int(vecs.shape[0])
+            if not 1 <= n <= max_windows:
+                raise ValueError(f"chunk has {n} windows; expected 1..{max_windows}")
+            cid = conn.execute(
+                "insert into chunks(file_id, seq, heading, text, start_line, end_line, windows) "
+                "values (?, ?, ?, ?, ?, ?, ?)",
+                (file_id, seq, chunk.heading, chunk.text, chunk.start_line, chunk.end_line, n),
+            ).lastrowid
+            conn.execute(
+                "insert into chunks_fts(rowid, heading, text) values (?, ?, ?)", (cid, chunk.heading, chunk.text)
+            )
+            conn.executemany(
+                "insert into chunks_vec(rowid, embedding, file_id) values (?, ?, ?)",
+                [(cid * max_windows + w, vecs[w].astype("<f4").tobytes(), file_id) for w in range(n)],
+            )
+        conn.execute(
+            "update files set sha256 = ?, mtime_ns = ?, size = ?, title = ?, chunks = ?, indexed_at = ? "
+            "where id = ?",
+            (version.sha256, version.mtime_ns, version.size, version.title, len(chunks), time.time(), file_id),
+        )
+    return int(file_id)
+
+
+def delete_file(conn: Any, path: str, max_windows: int) -> bool:
+    """Remove a file and everything derived from it. Returns False when it was not indexed."""
+    with transaction(conn):
+        row = conn.execute("select id from files where path = ?", (path,)).fetchone()
+        if row is None:
+            return False
+        _delete_file_rows(conn, row[0], max_windows)
+        conn.execute("delete from files where id = ?", (row[0],))
+    return True
+
+
+def touch_file(conn: Any, path: str, mtime_ns: int, size: int) -> None:
+    """Record a new mtime for a file whose content (hash) did not change."""
+    conn.execute("update files set mtime_ns = ?, size = ? where path = ?", (mtime_ns, size, path))

@@ -1,0 +1,65 @@
+"""The one exception hierarchy of scree.
+
+Every message says what happened and what to do. No message may contain an API
+key: build messages from paths, names and counts, never from request headers.
+"""
+
+from __future__ import annotations
+
+
+class ScreeError(Exception):
+    """Base of every error scree raises on purpose (the CLI prints these without a traceback)."""
+
+
+class ConfigError(ScreeError):
+    """A setting or flag has a value scree cannot use."""
+
+
+class FolderError(ScreeError):
+    """The notes folder is missing, not a directory, or not the one the index belongs to."""
+
+
+class IndexError_(ScreeError):
+    """The index file is unusable (corrupt, locked, written by a newer scree)."""
+
+
+class IndexMismatchError(FolderError):
+    """The index was built for another folder; syncing it would delete that folder's rows."""
+
+
+class PathRefused(ScreeError):
+    """A path the policy does not admit (outside the folder, hidden, ignored, not Markdown...)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class FileSkipped(ScreeError):
+    """A file that looked like a note but cannot be indexed (binary, too big, not a regular file...)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class EmbedderError(ScreeError):
+    """The embedding model cannot be loaded or run."""
+
+
+class ModelMissingError(EmbedderError):
+    """The local model package is missing or its file is damaged."""
+
+
+class SqliteUnavailableError(ScreeError):
+    """No SQLite able to load sqlite-vec could be found."""
+
+
+class LockHeld(ScreeError):
+    """Another process holds the writer lock of this index."""
+
+    def __init__(self, message: str, pid: int | None = None) -> None:
+        super().__init__(message)
+        self.pid = pid

@@ -1,0 +1,602 @@
+"""Which paths in the notes folder are notes.
+
+A note is a regular `*.md` / `*.markdown` file inside the folder that is not hidden, not gitignored,
+not screeignored, not inside a nested git repository and not reached through a symlinked folder.
+A symlinked file is admitted only when it resolves, inside the folder, to a file the policy admits.
+
+Ignore rules follow git: every `.gitignore` from the enclosing repository's top down to the file's
+folder, plus that repository's `.git/info/exclude`; deeper files override shallower ones, the last
+line matching the path itself wins, and nothing below an excluded folder can be re-included
+(folders are decided top-down). pathspec's GitIgnoreSpec parses the lines; the per-path decision is
+made here because pathspec answers for file paths only, and git decides folders by their own lines.
+`.screeignore` files use the same syntax as a second, independent rule set: they can only exclude
+more, never re-include what git ignores.
+"""
+
+from __future__ import annotations
+
+import enum
+import errno
+import logging
+import os
+import posixpath
+import re
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pathspec import GitIgnoreSpec
+from pathspec.patterns.gitignore.spec import _DIR_MARK, _DIR_MARK_CG
+
+from .errors import PathRefused
+
+log = logging.getLogger(__name__)
+
+GITIGNORE = ".gitignore"
+SCREEIGNORE = ".screeignore"
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+# An ignore file bigger than this is not a hand-written rule list; reading it would only cost time.
+MAX_IGNORE_FILE_BYTES = 1024 * 1024
+
+
+class SkipCode(enum.Enum):
+    """Why a path is not a note, as a category the walker can sort into quiet and reportable."""
+
+    OUTSIDE = "outside"
+    HIDDEN = "hidden"
+    GITIGNORED = "gitignored"
+    SCREEIGNORED = "screeignored"
+    NOT_MARKDOWN = "not-markdown"
+    NESTED_REPO = "nested-repo"
+    MISSING = "missing"
+    NOT_A_FOLDER = "not-a-folder"
+    IS_A_FOLDER = "is-a-folder"
+    NOT_REGULAR = "not-regular"
+    SYMLINK_DIR = "symlink-dir"
+    SYMLINK_LOOP = "symlink-loop"
+    SYMLINK_BROKEN = "symlink-broken"
+    SYMLINK_OUTSIDE = "symlink-outside"
+    SYMLINK_NOT_MARKDOWN = "symlink-not-markdown"
+    SYMLINK_REFUSED = "symlink-refused"
+    UNREADABLE = "unreadable"
+
+
+# Skips that are the everyday business of a notes folder; listing them would drown the useful ones.
+QUIET_CODES = frozenset(
+    {SkipCode.HIDDEN, SkipCode.GITIGNORED, SkipCode.SCREEIGNORED, SkipCode.NOT_MARKDOWN, SkipCode.NESTED_REPO}
+)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The policy's answer for one path.
+
+    `reason`/`code` are None when the path is admitted; then `path` is the absolute file to open
+    (the resolved target for a symlink) and `stat` its `os.stat` taken during the check, so a reader
+    can prove it opened the very file that was checked.
+    """
+
+    rel_path: str
+    code: SkipCode | None = None
+    reason: str | None = None
+    path: str | None = None
+    stat: os.stat_result | None = None
+
+    @property
+    def admitted(self) -> bool:
+        """True when the path is a note."""
+        return self.reason is None
+
+
+@dataclass(frozen=True)
+class _Pattern:
+    ignore: bool  # False for a `!` negation
+    regex: re.Pattern[str]
+    text: str
+    folders_inside: bool  # ends with `/**/`, which pathspec compiles like a plain `folder/`
+
+
+def _compile(spec: GitIgnoreSpec) -> tuple[_Pattern, ...]:
+    """The spec's patterns, last first (git's last matching line wins), blanks and comments dropped."""
+    out = []
+    for pattern in reversed(spec.patterns):
+        if pattern.include is not None and pattern.regex is not None:
+            text = str(pattern.pattern)
+            inside = text.rstrip().endswith("/**/") and pattern.regex.pattern.endswith(_DIR_MARK_CG)
+            out.append(_Pattern(bool(pattern.include), pattern.regex, text, inside))
+    return tuple(out)
+
+
+def _matches_itself(pattern: _Pattern, path: str) -> bool:
+    """True when the pattern matches `path` itself (a folder path ends with '/').
+
+    pathspec's regexes also match every path *under* a matched folder (their `ps_d` marker sits
+    on that folder's slash). Git instead decides each folder by the lines matching it and never
+    descends into an excluded one, which the policy reproduces by checking folders top-down; so
+    here only a match of the path itself counts, or a negation of a folder would re-include
+    files that a line above it excluded.
+    """
+    if pattern.regex.pattern == _DIR_MARK_CG:  # `*/` and `**/`: every folder, at any depth
+        return path.endswith("/")
+    if pattern.folders_inside:  # `docs/**/`: the folders under a docs/, not docs/ itself
+        if not path.endswith("/"):
+            return False
+        slashes = [i for i, ch in enumerate(path[:-1]) if ch == "/"]
+        return any(pattern.regex.fullmatch(path[: i + 1]) for i in slashes)
+    found = pattern.regex.search(path)
+    if found is None:
+        return False
+    if _DIR_MARK not in pattern.regex.groupindex:
+        # A trailing `/**` (`docs/**`) matches what is inside the folder, not the folder itself.
+        return not pattern.regex.pattern.endswith("/") or found.end() < len(path)
+    if found.end(_DIR_MARK) in (-1, len(path)):
+        return True
+    # The marker matched an ancestor's slash; a match of the whole path may still exist.
+    full = pattern.regex.fullmatch(path)
+    return full is not None and full.end(_DIR_MARK) in (-1, len(path))
+
+
+@dataclass(frozen=True)
+class _Rules:
+    """One ignore file: its patterns and how a root-relative path is made relative to it."""
+
+    label: str  # shown in reasons, e.g. "docs/.gitignore"
+    patterns: tuple[_Pattern, ...]
+    strip: str  # root-relative folder of the file ("" for the root or for files above it)
+    prepend: str  # path from the file's folder down to the root, for files above the root
+
+    def match(self, rel: str, is_dir: bool) -> tuple[bool, str] | None:
+        """(ignored, pattern) of the last line matching `rel`, or None when no line matches."""
+        sub = rel[len(self.strip) + 1 :] if self.strip else rel
+        return self.decide(self.prepend + sub + ("/" if is_dir else ""))
+
+    def decide(self, path: str) -> tuple[bool, str] | None:
+        """(ignored, pattern) for a path already relative to this file's folder."""
+        for pattern in self.patterns:
+            if _matches_itself(pattern, path):
+                return pattern.ignore, pattern.text
+        return None
+
+
+def is_markdown_name(name: str) -> bool:
+    """True when a file name has a Markdown suffix (`.md` or `.markdown`, any case)."""
+    return name.lower().endswith(MARKDOWN_SUFFIXES)
+
+
+def normalise_rel(path: str) -> str | None:
+    """Lexically normalise a root-relative POSIX path.
+
+    None when it is absolute, leaves the folder, or names the folder itself.
+    """
+    if not path or "\0" in path or path[0] == "/":
+        return None
+    if all(part not in ("", ".", "..") for part in path.split("/")):
+        return path  # already normal: the common case, kept cheap for per-hit re-checks
+    norm = posixpath.normpath(path)
+    if norm in (".", "..") or norm.startswith("../"):
+        return None
+    return norm
+
+
+def parse_ignore_lines(lines: Sequence[str], label: str) -> GitIgnoreSpec | None:
+    """Compile gitignore lines; a bad line is dropped with a warning, the others still apply."""
+    try:
+        spec = GitIgnoreSpec.from_lines(lines)
+    except ValueError:
+        good = []
+        for line in lines:
+            try:
+                GitIgnoreSpec.from_lines([line])
+            except ValueError:
+                log.warning("%s: ignoring invalid pattern %r", label, line)
+            else:
+                good.append(line)
+        spec = GitIgnoreSpec.from_lines(good)
+    return spec if len(spec) else None
+
+
+def _read_ignore_file(path: str, label: str) -> GitIgnoreSpec | None:
+    """Read an ignore file safely: no FIFO waits, no symlinks (git refuses symlinked ignore files too)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            log.warning("%s is a symbolic link; like git, scree does not follow it", label)
+        else:
+            log.warning("%s cannot be read (%s); its rules are not applied", label, exc.strerror)
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        if st.st_size > MAX_IGNORE_FILE_BYTES:
+            log.warning("%s is over %d bytes; its rules are not applied", label, MAX_IGNORE_FILE_BYTES)
+            return None
+        data = os.read(fd, MAX_IGNORE_FILE_BYTES + 1)
+    except OSError as exc:
+        log.warning("%s cannot be read (%s); its rules are not applied", label, exc.strerror)
+        return None
+    finally:
+        os.close(fd)
+    return parse_ignore_lines(data.decode("utf-8", errors="replace").splitlines(), label)
+
+
+def _git_dir(worktree: Path) -> Path | None:
+    """The git directory of a worktree: `.git` itself, or where a `.git` file (`gitdir: ...`) points."""
+    dotgit = worktree / ".git"
+    try:
+        if dotgit.is_dir():
+            return dotgit
+        first = dotgit.read_text(encoding="utf-8", errors="replace").splitlines()[0]
+    except (OSError, IndexError):
+        return None
+    if not first.startswith("gitdir:"):
+        return None
+    git_dir = Path(first[len("gitdir:") :].strip())
+    git_dir = git_dir if git_dir.is_absolute() else worktree / git_dir
+    # A linked worktree keeps info/exclude in the main repository's directory.
+    try:
+        common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except OSError:
+        return git_dir
+    return Path(common) if Path(common).is_absolute() else git_dir / common
+
+
+def _kind_name(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+class NotesPolicy:
+    """The file-selection rules of one notes folder, with its ignore files cached.
+
+    Build one per sync (`NotesPolicy.load`): a new instance picks up edited ignore files. Every
+    check looks at the file system afresh; only parsed ignore files and per-folder rule verdicts
+    are cached.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        *,
+        outer_rules: Sequence[_Rules] = (),
+        extra_rules: _Rules | None = None,
+        outer_ignore_files: frozenset[str] = frozenset(),
+    ) -> None:
+        self.root = root
+        self._root_str = str(root)
+        self._outer_rules = tuple(outer_rules)  # deepest first: ancestors of root, then info/exclude
+        self._extra_rules = extra_rules
+        self._outer_ignore_files = outer_ignore_files
+        self._specs: dict[tuple[str, str], _Rules | None] = {}
+        self._dir_rule_cache: dict[str, tuple[SkipCode, str] | None] = {}
+        self._file_rule_cache: dict[str, tuple[SkipCode, str] | None] = {}
+
+    @classmethod
+    def load(cls, root: Path, *, extra_ignore: Sequence[str] = ()) -> NotesPolicy:
+        """Build the policy for `root`, reading the enclosing repository's outer ignore rules.
+
+        `extra_ignore` are gitignore-style patterns relative to the root (from the command line or
+        config); they exclude on top of `.screeignore` and win over its negations.
+        """
+        # The caller resolves root; resolving again is idempotent and keeps link checks honest if not.
+        root = Path(os.path.realpath(root))
+        extra = parse_ignore_lines(list(extra_ignore), "extra ignore patterns")
+        extra_rules = _Rules("extra ignore patterns", _compile(extra), "", "") if extra else None
+        outer, files = _outer_rules(root)
+        return cls(root, outer_rules=outer, extra_rules=extra_rules, outer_ignore_files=files)
+
+    # ----- public checks -------------------------------------------------------------------
+
+    def file_skip_reason(self, rel_path: str) -> str | None:
+        """Why `rel_path` is not a note (None = admitted). Checks every parent folder too."""
+        return self.inspect(rel_path).reason
+
+    def dir_skip_reason(self, rel_dir: str) -> str | None:
+        """Why the folder `rel_dir` (POSIX, relative to root) is not walked; None = walk it."""
+        return self.inspect_dir(rel_dir).reason
+
+    def inspect(self, rel_path: str, *, parents_admitted: bool = False) -> Verdict:
+        """Verdict on a file path (relative, or absolute inside root), checking every parent folder.
+
+        `parents_admitted=True` skips the parent checks; only for a caller that has just admitted
+        the parent folder with `inspect_dir` (the walker), so each folder is checked once per walk.
+        """
+        rel = self._relativise(rel_path)
+        if rel is None:
+            return Verdict(rel_path, SkipCode.OUTSIDE, "outside the notes folder")
+        slash = rel.rfind("/")
+        if slash > 0 and not parents_admitted:
+            dir_verdict = self.inspect_dir(rel[:slash])
+            if not dir_verdict.admitted:
+                return Verdict(rel, dir_verdict.code, dir_verdict.reason)
+        if rel not in self._file_rule_cache:
+            rule = self._rule_reason(rel, is_dir=False)
+            if rule is None and not is_markdown_name(rel[slash + 1 :]):
+                rule = SkipCode.NOT_MARKDOWN, "not a Markdown file (.md or .markdown)"
+            self._file_rule_cache[rel] = rule
+        rule = self._file_rule_cache[rel]
+        if rule:
+            return Verdict(rel, rule[0], rule[1])
+        return self._inspect_file_on_disk(rel)
+
+    def inspect_dir(self, rel_dir: str, *, parents_admitted: bool = False) -> Verdict:
+        """Verdict on a folder: admitted means the walker may list it. Checks every parent too,
+        unless `parents_admitted` (see `inspect`)."""
+        if rel_dir in ("", "."):
+            missing = self._root_missing()
+            return Verdict("", SkipCode.MISSING, missing) if missing else Verdict("", path=self._root_str)
+        rel = self._relativise(rel_dir)
+        if rel is None:
+            return Verdict(rel_dir, SkipCode.OUTSIDE, "outside the notes folder")
+        verdict: tuple[SkipCode, str] | None = None
+        if parents_admitted:
+            verdict = self._own_dir_verdict(rel)
+        else:
+            parts = rel.split("/")
+            for i in range(1, len(parts) + 1):
+                verdict = self._own_dir_verdict("/".join(parts[:i]))
+                if verdict is not None:
+                    break
+        if verdict is not None:
+            return Verdict(rel, verdict[0], verdict[1])
+        return Verdict(rel, path=self._abs(rel))
+
+    def resolve(self, user_path: str) -> str:
+        """Turn a user-supplied path into an admitted note's normalised POSIX rel path.
+
+        Accepts a path relative to the notes folder or an absolute path inside it; `./` and `../`
+        are resolved lexically. Raises `PathRefused` when it escapes the folder or is not a note.
+        """
+        rel = self._relativise(user_path)
+        if rel is None:
+            raise PathRefused(
+                user_path, f"outside the notes folder {self._root_str}; give a path inside it"
+            )
+        reason = self.file_skip_reason(rel)
+        if reason is not None:
+            raise PathRefused(user_path, reason)
+        return rel
+
+    def is_ignore_file(self, rel_path: str) -> bool:
+        """True for paths whose change alters the rules: any `.gitignore` / `.screeignore`, the
+        repository's `.git/info/exclude`, and the ignore files above the root that apply to it.
+        Accepts a root-relative path (may climb with `../`) or an absolute one."""
+        absolute = os.path.normpath(os.path.join(self._root_str, rel_path))
+        if absolute in self._outer_ignore_files:
+            return True
+        rel = os.path.relpath(absolute, self._root_str)
+        if rel.startswith(".." + os.sep) or rel == "..":
+            return False
+        return os.path.basename(rel) in (GITIGNORE, SCREEIGNORE) or rel == os.path.join(
+            ".git", "info", "exclude"
+        )
+
+    # ----- internals -----------------------------------------------------------------------
+
+    def _abs(self, rel: str) -> str:
+        return self._root_str + "/" + rel if rel else self._root_str
+
+    def _root_missing(self) -> str | None:
+        try:
+            st = os.stat(self._root_str)
+        except OSError as exc:
+            return f"the notes folder {self._root_str} cannot be reached ({exc.strerror})"
+        if not stat.S_ISDIR(st.st_mode):
+            return f"the notes folder {self._root_str} is not a folder"
+        return None
+
+    def _relativise(self, path: str) -> str | None:
+        if not path.startswith("/"):
+            return normalise_rel(path)
+        if "\0" in path:
+            return None
+        candidate = os.path.normpath(path)
+        rel = self._under_root(candidate)
+        if rel is None:
+            # The caller may reach the folder through another name (a symlinked home, /tmp on macOS):
+            # resolve the parent folders, never the last component, which the policy judges as is.
+            head, tail = os.path.split(candidate)
+            rel = self._under_root(os.path.join(os.path.realpath(head), tail))
+        return rel
+
+    def _under_root(self, absolute: str) -> str | None:
+        if absolute == self._root_str or not absolute.startswith(self._root_str.rstrip("/") + "/"):
+            return None
+        return normalise_rel(os.path.relpath(absolute, self._root_str).replace(os.sep, "/"))
+
+    def _rules(self, folder: str, filename: str) -> _Rules | None:
+        key = (folder, filename)
+        if key not in self._specs:
+            label = f"{folder}/{filename}" if folder else filename
+            spec = _read_ignore_file(self._abs(folder) + "/" + filename, label)
+            self._specs[key] = _Rules(label, _compile(spec), folder, "") if spec else None
+        return self._specs[key]
+
+    def _rule_reason(self, rel: str, *, is_dir: bool) -> tuple[SkipCode, str] | None:
+        """Hidden / gitignored / screeignored for the last component of `rel` (parents already admitted)."""
+        name = posixpath.basename(rel)
+        what = f"folder {rel}/" if is_dir else "file"
+        if name.startswith("."):
+            return SkipCode.HIDDEN, f"{what} is hidden (its name starts with '.')"
+        folders = _parent_folders(rel)
+        git_chain = [self._rules(f, GITIGNORE) for f in reversed(folders)]
+        hit = _first_match(rel, is_dir, [*git_chain, *self._outer_rules])
+        if hit:
+            return SkipCode.GITIGNORED, f"{what} is gitignored ({hit})"
+        scree_chain = [self._rules(f, SCREEIGNORE) for f in reversed(folders)]
+        hit = _first_match(rel, is_dir, [self._extra_rules, *scree_chain])
+        if hit:
+            return SkipCode.SCREEIGNORED, f"{what} is excluded by scree ignore rules ({hit})"
+        return None
+
+    def _own_dir_verdict(self, rel: str) -> tuple[SkipCode, str] | None:
+        """Rules and file-system checks for one folder, its parents already admitted."""
+        if rel not in self._dir_rule_cache:
+            self._dir_rule_cache[rel] = self._rule_reason(rel, is_dir=True)
+        rule = self._dir_rule_cache[rel]
+        if rule:
+            return rule
+        absolute = self._abs(rel)
+        try:
+            st = os.lstat(absolute)
+        except FileNotFoundError:
+            return SkipCode.MISSING, f"folder {rel}/ does not exist"
+        except OSError as exc:
+            return SkipCode.UNREADABLE, f"folder {rel}/ cannot be inspected ({exc.strerror})"
+        if stat.S_ISLNK(st.st_mode):
+            return self._dir_link_verdict(rel, absolute)
+        if not stat.S_ISDIR(st.st_mode):
+            return SkipCode.NOT_A_FOLDER, f"{rel} is not a folder"
+        if os.path.lexists(absolute + "/.git"):
+            return SkipCode.NESTED_REPO, f"folder {rel}/ is a nested git repository"
+        return None
+
+    def _dir_link_verdict(self, rel: str, absolute: str) -> tuple[SkipCode, str]:
+        try:
+            target = os.stat(absolute)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return SkipCode.SYMLINK_LOOP, f"{rel} is a symbolic link loop"
+            return SkipCode.SYMLINK_BROKEN, f"{rel} is a broken symbolic link"
+        if not stat.S_ISDIR(target.st_mode):
+            return SkipCode.NOT_A_FOLDER, f"{rel} is a symbolic link to a file, not a folder"
+        return (
+            SkipCode.SYMLINK_DIR,
+            f"{rel} is a symbolic link to a folder; scree does not follow folder links "
+            "(move or copy the notes into the folder instead)",
+        )
+
+    def _inspect_file_on_disk(self, rel: str, *, via_link: bool = False) -> Verdict:
+        absolute = self._abs(rel)
+        try:
+            st = os.lstat(absolute)
+        except (FileNotFoundError, NotADirectoryError):
+            return Verdict(rel, SkipCode.MISSING, "does not exist")
+        except OSError as exc:
+            return Verdict(rel, SkipCode.UNREADABLE, f"cannot be inspected ({exc.strerror})")
+        if stat.S_ISLNK(st.st_mode):
+            if via_link:  # realpath output never ends in a link unless it changed under us
+                return Verdict(rel, SkipCode.SYMLINK_REFUSED, "symbolic link changed while checked")
+            return self._inspect_file_link(rel, absolute)
+        if stat.S_ISDIR(st.st_mode):
+            return Verdict(rel, SkipCode.IS_A_FOLDER, "is a folder, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            return Verdict(rel, SkipCode.NOT_REGULAR, f"is {_kind_name(st.st_mode)}, not a regular file")
+        return Verdict(rel, path=absolute, stat=st)
+
+    def _inspect_file_link(self, rel: str, absolute: str) -> Verdict:
+        try:
+            target = os.path.realpath(absolute, strict=True)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return Verdict(rel, SkipCode.SYMLINK_LOOP, "is a symbolic link loop")
+            if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+                return Verdict(rel, SkipCode.SYMLINK_BROKEN, "is a broken symbolic link")
+            reason = f"symbolic link cannot be resolved ({exc.strerror})"
+            return Verdict(rel, SkipCode.SYMLINK_REFUSED, reason)
+        if os.path.isdir(target):
+            reason = "is a symbolic link to a folder; scree does not follow folder links"
+            return Verdict(rel, SkipCode.SYMLINK_DIR, reason)
+        target_rel = self._under_root(target)
+        if target_rel is None:
+            return Verdict(
+                rel, SkipCode.SYMLINK_OUTSIDE, "is a symbolic link to a target outside the notes folder"
+            )
+        if not is_markdown_name(target_rel):
+            reason = f"is a symbolic link to a non-Markdown file ({target_rel})"
+            return Verdict(rel, SkipCode.SYMLINK_NOT_MARKDOWN, reason)
+        # The target must be a note in its own right: a link may not smuggle in a hidden or ignored file.
+        parent = posixpath.dirname(target_rel)
+        refused = self.inspect_dir(parent) if parent else Verdict("")
+        if refused.admitted:
+            rule = self._rule_reason(target_rel, is_dir=False)
+            if rule:
+                refused = Verdict(target_rel, rule[0], rule[1])
+            else:
+                refused = self._inspect_file_on_disk(target_rel, via_link=True)
+        if not refused.admitted:
+            reason = f"is a symbolic link to {target_rel}, which is refused: {refused.reason}"
+            return Verdict(rel, SkipCode.SYMLINK_REFUSED, reason)
+        return Verdict(rel, path=refused.path, stat=refused.stat)
+
+
+def _parent_folders(rel: str) -> list[str]:
+    """Root-relative folders containing `rel`, shallowest first ("" is the root)."""
+    parts = rel.split("/")[:-1]
+    return [""] + ["/".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def _first_match(rel: str, is_dir: bool, chain: Sequence[_Rules | None]) -> str | None:
+    """Walk rule files from highest precedence down; the first one with a matching line decides."""
+    for rules in chain:
+        if rules is None:
+            continue
+        hit = rules.match(rel, is_dir)
+        if hit is not None:
+            ignored, pattern = hit
+            return f"'{pattern}' in {rules.label}" if ignored else None
+    return None
+
+
+def _outer_rules(root: Path) -> tuple[list[_Rules], frozenset[str]]:
+    """Ignore rules of the repository enclosing `root` that live above it, deepest first.
+
+    If those rules ignore the notes folder itself they are dropped: the user pointed scree at the
+    folder on purpose, and applying them would index nothing.
+    """
+    top = next((p for p in (root, *root.parents) if os.path.lexists(p / ".git")), None)
+    if top is None:
+        return [], frozenset()
+    files: set[str] = set()
+    chain: list[tuple[Path, _Rules]] = []  # (folder of the file, rules), deepest first
+    for folder in (p for p in root.parents if p == top or top in p.parents):
+        path = str(folder / GITIGNORE)
+        files.add(path)
+        spec = _read_ignore_file(path, path)
+        if spec:
+            chain.append((folder, _Rules(path, _compile(spec), "", _posix_rel(root, folder) + "/")))
+    git_dir = _git_dir(top)
+    if git_dir is not None:
+        exclude = str(git_dir / "info" / "exclude")
+        files.add(exclude)
+        spec = _read_ignore_file(exclude, ".git/info/exclude")
+        prepend = "" if top == root else _posix_rel(root, top) + "/"
+        if spec:
+            chain.append((top, _Rules(".git/info/exclude", _compile(spec), "", prepend)))
+    if top != root and _root_ignored(root, top, chain):
+        log.warning(
+            "the notes folder %s is itself ignored by its repository's rules above it; "
+            "those rules are not applied inside it",
+            root,
+        )
+        return [], frozenset(files)
+    return [rules for _folder, rules in chain], frozenset(files)
+
+
+def _posix_rel(path: Path, start: Path) -> str:
+    return os.path.relpath(path, start).replace(os.sep, "/")
+
+
+def _root_ignored(root: Path, top: Path, chain: list[tuple[Path, _Rules]]) -> bool:
+    """True when the rules above the notes folder ignore it or a folder between it and the repo top."""
+    between = [p for p in reversed(root.parents) if top in p.parents] + [root]  # shallowest first
+    for folder in between:
+        # Only files in folders above `folder` apply to it (info/exclude sits at the top).
+        for base, rules in chain:
+            if base in folder.parents:
+                hit = rules.decide(_posix_rel(folder, base) + "/")
+                if hit is not None:
+                    if hit[0]:
+                        return True
+                    break
+    return False

@@ -1,0 +1,50 @@
+"""A progress bar for long syncs on stderr, shown only when stderr is a terminal."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+from .sync import NoProgress, SyncProgress
+
+
+class RichProgress:
+    """files done / total and chunks/s, drawn with rich on stderr."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self._progress = Progress(
+            TextColumn("indexing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+            TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+            console=Console(stderr=True), transient=True,
+        )
+        self._task: Any = None
+        self._chunks = 0
+        self._t0 = 0.0
+
+    def start(self, total_files: int) -> None:
+        if total_files == 0:
+            return
+        self._t0 = time.perf_counter()
+        self._progress.start()
+        self._task = self._progress.add_task("index", total=total_files, rate="")
+
+    def advance(self, chunks: int) -> None:
+        if self._task is None:
+            return
+        self._chunks += chunks
+        elapsed = max(time.perf_counter() - self._t0, 1e-6)
+        self._progress.update(self._task, advance=1, rate=f"{self._chunks / elapsed:.0f} chunks/s")
+
+    def finish(self) -> None:
+        if self._task is not None:
+            self._progress.stop()
+            self._task = None
+
+
+def progress_for_stderr() -> SyncProgress:
+    """A bar when a person is watching stderr; silence when it is a pipe or a file."""
+    return RichProgress() if sys.stderr.isatty() else NoProgress()

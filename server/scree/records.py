@@ -1,0 +1,71 @@
+"""Records that cross module boundaries (walk -> read -> chunk -> embed -> store -> search)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One retrievable piece of a note: a heading trail and the text under it.
+
+    `heading` is the trail joined with " > " (empty for text before the first heading).
+    Lines are 1-based and point at the first and last non-blank source line of `text`.
+    """
+
+    heading: str
+    text: str
+    start_line: int
+    end_line: int
+
+
+@dataclass(frozen=True)
+class ChunkedNote:
+    """What the chunker makes of one Markdown file."""
+
+    title: str | None
+    chunks: list[Chunk]
+
+
+@dataclass(frozen=True)
+class NoteText:
+    """A note read from disk under the policy: its text and what identifies this version of it."""
+
+    rel_path: str  # POSIX path relative to the notes folder
+    text: str
+    sha256: str  # of the raw bytes
+    mtime_ns: int
+    size: int
+    warnings: tuple[str, ...] = ()  # e.g. "invalid UTF-8 replaced"
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A path the walker or reader passed over, and why (reported, never silent)."""
+
+    rel_path: str
+    reason: str
+    # True for a folder that could not be listed: the index keeps what it has under it, since
+    # "cannot see" is not "was emptied" (a sync must not delete those notes' rows).
+    keep_rows: bool = False
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result, in the shape of the benchmark's JSON contract."""
+
+    path: str
+    heading: str
+    start_line: int
+    end_line: int
+    score: float
+    text: str
+
+
+@dataclass
+class SearchResult:
+    """The answer to one query: ranked hits plus the mode that was really used."""
+
+    hits: list[Hit]
+    mode: str
+    notes: list[str] = field(default_factory=list)  # human-readable remarks (filter selected nothing...)

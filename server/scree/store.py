@@ -1,0 +1,103 @@
+"""Opening the index of one notes folder: connect, migrate, and refuse an index that belongs elsewhere.
+
+This is the only door to the SQLite file for the rest of scree (sync, search, serve); the SQL itself
+lives in `scree.db`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .db import connect as dbconnect
+from .db import queries, schema, writes
+from .errors import IndexError_, IndexMismatchError
+from .locate import IndexLocation, prepare_index_dir
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Index:
+    """An open index: its connection, where it lives, and the folder it serves."""
+
+    conn: Any
+    driver: dbconnect.Driver
+    location: IndexLocation
+    folder: Path
+
+    def meta(self) -> dict[str, str]:
+        return queries.get_meta(self.conn)
+
+    def close(self) -> None:
+        try:
+            self.conn.close()
+        except Exception:  # pragma: no cover - closing twice is harmless
+            pass
+
+
+def open_index(location: IndexLocation, folder: Path, *, create: bool = True) -> Index:
+    """Open (creating if allowed) the index at `location` for `folder`.
+
+    Raises IndexMismatchError when the file records another folder: a sync would delete that
+    folder's rows. Raises IndexError_ when the file is damaged or from a newer scree.
+    """
+    if not location.db.exists() and not create:
+        raise IndexError_(f"no index at {location.db} yet: run `scree index`")
+    prepare_index_dir(location, folder)
+    driver = dbconnect.choose_driver()
+    conn = dbconnect.connect(location.db, driver=driver)
+    try:
+        try:
+            schema.migrate(conn)
+        except ValueError as exc:
+            raise IndexError_(f"{location.db}: {exc}; upgrade scree or rebuild with `scree index --rebuild`") from None
+        except driver.Error as exc:
+            raise IndexError_(f"cannot prepare the index {location.db} ({exc}): run `scree index --rebuild`") from None
+        recorded = queries.get_meta(conn).get("folder")
+        if recorded is None:
+            writes.set_meta(conn, {"folder": str(folder), "schema_version": str(schema.SCHEMA_VERSION),
+                                   "created": str(time.time())})
+        elif recorded != str(folder):
+            raise IndexMismatchError(
+                f"the index {location.db} belongs to {recorded}, not {folder}: syncing it would delete that "
+                "folder's entries; use another --db, or unset SCREE_DB"
+            )
+        try:
+            location.db.chmod(0o600)
+        except OSError:
+            pass
+    except BaseException:
+        conn.close()
+        raise
+    return Index(conn=conn, driver=driver, location=location, folder=folder)
+
+
+def ensure_embedder(index: Index, embedder_id: str, dimensions: int) -> str | None:
+    """Make the vector table match the embedder. Returns a message when everything must be re-embedded.
+
+    Vectors from two models (or two widths) are not comparable, so they are never mixed.
+    """
+    meta = index.meta()
+    has_table = queries.has_vec_table(index.conn)
+    same = meta.get("embedder") == embedder_id and meta.get("dimensions") == str(dimensions)
+    if has_table and same:
+        return None
+    had_vectors = has_table and queries.counts(index.conn).chunks > 0
+    writes.reset_vectors(index.conn, dimensions, {"embedder": embedder_id, "dimensions": str(dimensions)})
+    if had_vectors:
+        msg = (f"the index was built with embedder {meta.get('embedder')} ({meta.get('dimensions')} dims); "
+               f"re-embedding every file with {embedder_id} ({dimensions} dims)")
+        log.warning(msg)
+        return msg
+    return None
+
+
+def vectors_usable(index: Index, embedder_id: str, dimensions: int) -> bool:
+    """True when the stored vectors were made by this embedder (a reader checks before a semantic search)."""
+    meta = index.meta()
+    return (queries.has_vec_table(index.conn) and meta.get("embedder") == embedder_id
+            and meta.get("dimensions") == str(dimensions))

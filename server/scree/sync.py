@@ -1,0 +1,195 @@
+"""Bring the index in line with the folder: walk -> hash -> (chunk -> embed -> store) for what changed.
+
+Two passes keep memory flat and the model unloaded when nothing changed: pass one walks and hashes
+every note (cheap, no model); pass two reads, chunks, embeds and writes changed files one at a time.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Protocol
+
+from .chunker import chunk_markdown, embed_header
+from .db import queries, writes
+from .embed import Embedder, Passage
+from .errors import FileSkipped
+from .policy import NotesPolicy
+from .reader import hash_note, read_note
+from .records import Skipped
+from .store import Index, ensure_embedder
+from .walk import walk_notes
+
+log = logging.getLogger(__name__)
+
+
+class SyncProgress(Protocol):
+    """Receives progress of pass two (the files that need embedding)."""
+
+    def start(self, total_files: int) -> None: ...
+    def advance(self, chunks: int) -> None: ...
+    def finish(self) -> None: ...
+
+
+class NoProgress:
+    def start(self, total_files: int) -> None:
+        pass
+
+    def advance(self, chunks: int) -> None:
+        pass
+
+    def finish(self) -> None:
+        pass
+
+
+@dataclass
+class SyncReport:
+    """What a sync did, for the CLI, `reindex` and the MCP status."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    chunks: int = 0
+    seconds: float = 0.0
+    embed_seconds: float = 0.0
+    reset: str | None = None  # set when the whole index was re-embedded for another embedder
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.updated or self.removed)
+
+    def summary(self) -> str:
+        parts = [f"{len(self.added)} added", f"{len(self.updated)} updated", f"{len(self.removed)} removed",
+                 f"{self.unchanged} unchanged"]
+        if self.skipped:
+            parts.append(f"{len(self.skipped)} skipped")
+        return ", ".join(parts) + f"; {self.chunks} chunks embedded in {self.seconds:.1f}s"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Pass one's verdict: which notes to (re)index and which indexed paths to drop."""
+
+    todo: list[str]
+    new: set[str]
+    remove: list[str]
+    unchanged: int
+    skipped: list[Skipped]
+
+
+def plan_sync(index: Index, policy: NotesPolicy, *, max_file_bytes: int,
+              only: Iterable[str] | None = None) -> Plan:
+    """Walk (or check just `only`) and compare each note's SHA-256 with the index. Loads no model."""
+    stored = queries.stored_files(index.conn)
+    skipped: list[Skipped] = []
+    todo: list[str] = []
+    new: set[str] = set()
+    unchanged = 0
+    seen: set[str] = set()
+    if only is None:
+        candidates: Iterable[str | Skipped] = walk_notes(policy)
+    else:
+        candidates = _check_paths(policy, only)
+    kept_dirs: list[str] = []
+    for item in candidates:
+        if isinstance(item, Skipped):
+            skipped.append(item)
+            if item.keep_rows:
+                kept_dirs.append(item.rel_path.rstrip("/") + "/")
+            continue
+        try:
+            sha, mtime_ns, size = hash_note(policy, item, max_bytes=max_file_bytes)
+        except FileSkipped as exc:
+            skipped.append(Skipped(item, exc.reason))
+            continue
+        seen.add(item)
+        have = stored.get(item)
+        if have is not None and have.sha256 == sha:
+            unchanged += 1
+            if have.mtime_ns != mtime_ns:
+                writes.touch_file(index.conn, item, mtime_ns, size)
+            continue
+        todo.append(item)
+        if have is None:
+            new.add(item)
+    scope = stored.keys() if only is None else [p for p in only if p in stored]
+    remove = sorted(p for p in scope if p not in seen and not p.startswith(tuple(kept_dirs)))
+    return Plan(todo=todo, new=new, remove=remove, unchanged=unchanged, skipped=skipped)
+
+
+def _check_paths(policy: NotesPolicy, paths: Iterable[str]) -> Iterable[str | Skipped]:
+    """Just these paths: admitted ones as paths; refused or vanished ones are simply not yielded."""
+    for rel in sorted(set(paths)):
+        if policy.file_skip_reason(rel) is None:
+            yield rel
+
+
+def sync(
+    index: Index,
+    policy: NotesPolicy,
+    embedder: Embedder,
+    *,
+    max_file_bytes: int = 10 * 1024 * 1024,
+    only: Iterable[str] | None = None,
+    progress: SyncProgress | None = None,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> SyncReport:
+    """Index new and changed notes, drop deleted or newly ignored ones. `only` limits it to some paths.
+
+    Each file is replaced in one transaction with its hash written last, so a sync killed at any point
+    leaves at most the file in hand unmatched, and the next sync redoes it.
+    """
+    t0 = time.perf_counter()
+    progress = progress or NoProgress()
+    report = SyncReport()
+    report.reset = ensure_embedder(index, embedder.id, embedder.dimensions)
+    only_list = None if only is None else list(only)
+    plan = plan_sync(index, policy, max_file_bytes=max_file_bytes, only=only_list)
+    report.unchanged = plan.unchanged
+    report.skipped = plan.skipped
+    for path in plan.remove:
+        if writes.delete_file(index.conn, path, embedder.max_windows):
+            report.removed.append(path)
+    progress.start(len(plan.todo))
+    try:
+        for path in plan.todo:
+            if should_stop():
+                break
+            n = index_file(index, policy, embedder, path, max_file_bytes=max_file_bytes, report=report)
+            if n is not None:
+                (report.added if path in plan.new else report.updated).append(path)
+            progress.advance(n or 0)
+    finally:
+        progress.finish()
+    writes.set_meta(index.conn, {"last_sync": str(time.time())})
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def index_file(index: Index, policy: NotesPolicy, embedder: Embedder, path: str, *,
+               max_file_bytes: int, report: SyncReport) -> int | None:
+    """Read, chunk, embed and store one note. Returns its chunk count, or None when it was skipped
+    (a note that became unreadable or binary is removed from the index: its old rows would lie)."""
+    try:
+        note = read_note(policy, path, max_bytes=max_file_bytes)
+    except FileSkipped as exc:
+        report.skipped.append(Skipped(path, exc.reason))
+        if writes.delete_file(index.conn, path, embedder.max_windows):
+            report.removed.append(path)
+        return None
+    for w in note.warnings:
+        report.warnings.append(f"{path}: {w}")
+    chunked = chunk_markdown(note.text)
+    passages = [Passage(embed_header(path, c.heading), c.text) for c in chunked.chunks]
+    t = time.perf_counter()
+    vectors = embedder.embed_passages(passages) if passages else []
+    report.embed_seconds += time.perf_counter() - t
+    version = writes.FileVersion(path=path, sha256=note.sha256, mtime_ns=note.mtime_ns, size=note.size,
+                                 title=chunked.title)
+    writes.replace_file(index.conn, version, chunked.chunks, vectors, embedder.max_windows)
+    report.chunks += len(chunked.chunks)
+    return len(chunked.chunks)

@@ -1,0 +1,185 @@
+"""Sync against real files, a real SQLite index and the real local model."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import write
+from scree.config import load_config
+from scree.db import queries
+from scree.embed import Passage
+from scree.errors import IndexMismatchError
+from scree.locate import index_location
+from scree.policy import NotesPolicy
+from scree.store import open_index
+from scree.sync import sync
+
+
+def _open(folder: Path):
+    return open_index(index_location(folder, load_config()), folder)
+
+
+def assert_consistent(index) -> None:
+    """No chunk without all its vectors, no vector without its chunk, FTS in step with chunks."""
+    conn = index.conn
+    windows = conn.execute("select coalesce(sum(windows), 0) from chunks").fetchone()[0]
+    vectors = conn.execute("select count(*) from chunks_vec").fetchone()[0]
+    assert windows == vectors
+    fts = conn.execute("select count(*) from chunks_fts").fetchone()[0]
+    assert fts == conn.execute("select count(*) from chunks").fetchone()[0]
+    orphans = conn.execute("select count(*) from chunks c left join files f on f.id = c.file_id "
+                           "where f.id is null").fetchone()[0]
+    assert orphans == 0
+
+
+@pytest.fixture
+def notes(tmp_path: Path) -> Path:
+    root = tmp_path / "notes"
+    write(root, "a.md", "# Alpha\n\nThe retention period is fifteen days.\n")
+    write(root, "docs/b.md", "# Beta\n\n## Tokens\n\nRotate API tokens every ninety days.\n")
+    write(root, "src/code.py", "print('not a note')\n")
+    return root
+
+
+def test_first_sync_indexes_every_note_and_the_second_changes_nothing(notes, embedder):
+    index = _open(notes)
+    first = sync(index, NotesPolicy.load(notes), embedder)
+    assert sorted(first.added) == ["a.md", "docs/b.md"]
+    assert first.chunks == 2
+    second = sync(index, NotesPolicy.load(notes), embedder)
+    assert (second.added, second.updated, second.removed, second.unchanged, second.chunks) == ([], [], [], 2, 0)
+    assert_consistent(index)
+
+
+def test_edit_replaces_rows_and_delete_or_ignore_removes_them(notes, embedder):
+    index = _open(notes)
+    sync(index, NotesPolicy.load(notes), embedder)
+    write(notes, "a.md", "# Alpha\n\nRetention is now thirty days.\n\n# Second\n\nMore text here.\n")
+    (notes / "docs" / "b.md").unlink()
+    write(notes, "c.md", "# Gamma\n\nA new note.\n")
+    write(notes, ".gitignore", "c.md\n")
+    report = sync(index, NotesPolicy.load(notes), embedder)
+    assert report.updated == ["a.md"] and report.removed == ["docs/b.md"] and report.added == []
+    texts = [r.text for r in queries.chunks_of_file(index.conn, "a.md")]
+    assert any("thirty" in t for t in texts) and not any("fifteen" in t for t in texts)
+    assert set(queries.stored_files(index.conn)) == {"a.md"}
+    (notes / ".gitignore").unlink()
+    assert sync(index, NotesPolicy.load(notes), embedder).added == ["c.md"]
+    assert_consistent(index)
+
+
+def test_note_that_becomes_binary_is_removed_and_reported(notes, embedder):
+    index = _open(notes)
+    sync(index, NotesPolicy.load(notes), embedder)
+    (notes / "a.md").write_bytes(b"# Alpha\x00\x01binary now")
+    report = sync(index, NotesPolicy.load(notes), embedder)
+    assert "a.md" in report.removed
+    assert any(s.rel_path == "a.md" and "binary" in s.reason.lower() for s in report.skipped)
+    assert_consistent(index)
+
+
+def test_invalid_utf8_is_indexed_with_a_warning(notes, embedder):
+    (notes / "bad.md").write_bytes(b"# Bad\n\ncaf\xe9 au lait\n")
+    index = _open(notes)
+    report = sync(index, NotesPolicy.load(notes), embedder)
+    assert "bad.md" in report.added
+    assert any(w.startswith("bad.md") for w in report.warnings)
+
+
+def test_index_recorded_for_another_folder_is_refused(notes, tmp_path, embedder):
+    index = _open(notes)
+    sync(index, NotesPolicy.load(notes), embedder)
+    index.close()
+    other = tmp_path / "other"
+    other.mkdir()
+    loc = index_location(notes, load_config())
+    with pytest.raises(IndexMismatchError, match="belongs to"):
+        open_index(loc, other)
+
+
+class _OtherModel:
+    """The real model under another identity, as a second embedder would be."""
+
+    def __init__(self, inner):
+        self.inner, self.id, self.dimensions, self.max_windows = inner, "test:other-model", 384, inner.max_windows
+
+    def embed_passages(self, passages: list[Passage]) -> list[np.ndarray]:
+        return self.inner.embed_passages(passages)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.inner.embed_query(text)
+
+    def close(self) -> None:
+        pass
+
+
+def test_index_built_by_another_embedder_is_reembedded_not_mixed(notes, embedder):
+    index = _open(notes)
+    sync(index, NotesPolicy.load(notes), embedder)
+    report = sync(index, NotesPolicy.load(notes), _OtherModel(embedder))
+    assert report.reset and "re-embedding" in report.reset
+    assert sorted(report.added + report.updated) == ["a.md", "docs/b.md"]
+    assert index.meta()["embedder"] == "test:other-model"
+    assert_consistent(index)
+
+
+def test_noop_sync_in_a_fresh_process_never_loads_the_model(notes, embedder):
+    index = _open(notes)
+    sync(index, NotesPolicy.load(notes), embedder)
+    index.close()
+    code = (
+        "import sys; from pathlib import Path\n"
+        "from scree.workspace import Workspace; from scree.config import load_config; from scree.sync import sync\n"
+        f"ws = Workspace.from_config(load_config().with_overrides(notes=Path({str(notes)!r})))\n"
+        "r = sync(ws.open_index(), ws.policy(), ws.embedder())\n"
+        "assert r.unchanged == 2 and not r.added and not r.updated, r\n"
+        "assert 'onnxruntime' not in sys.modules and 'tokenizers' not in sys.modules\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy())
+    assert out.returncode == 0, out.stderr
+
+
+def test_sync_killed_midway_is_repaired_next_run(tmp_path, embedder):
+    root = tmp_path / "many"
+    for i in range(60):
+        body = "\n\n".join(f"## Part {j}\n\nParagraph {j} of note {i} about topic {i * 7 + j}." for j in range(6))
+        write(root, f"n{i:03}.md", f"# Note {i}\n\n{body}\n")
+    env = {**os.environ, "SCREE_NOTES": str(root)}
+    proc = subprocess.Popen([sys.executable, "-m", "scree.cli", "index"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    loc = index_location(root, load_config())
+    deadline = time.monotonic() + 60
+    committed = 0
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if loc.db.exists():
+                try:
+                    index = open_index(loc, root)
+                    committed = queries.counts(index.conn).files - queries.counts(index.conn).incomplete_files
+                    index.close()
+                except Exception:
+                    committed = 0
+                if committed >= 3:
+                    break
+            time.sleep(0.02)  # polling a condition with a deadline, not hoping
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    assert 3 <= committed < 60, "the sync finished before it could be killed; make the folder bigger"
+    index = open_index(loc, root)
+    assert_consistent(index)
+    report = sync(index, NotesPolicy.load(root), embedder)
+    assert len(report.added) + len(report.updated) >= 60 - committed - 1
+    assert report.unchanged >= committed - 1
+    assert_consistent(index)
+    stored = queries.stored_files(index.conn)
+    assert len(stored) == 60 and all(f.sha256 for f in stored.values())
