@@ -1,0 +1,87 @@
+"""The `scree` command as a user runs it: real processes, real folders."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+
+
+def scree(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scree.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, env={**os.environ, **(env or {})}, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def notes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("cli") / "notes"
+    write(root, "api.md", "# API\n\n## Authentication\n\n### Tokens\n\nTokens expire after `TOKEN_TTL` hours.\n")
+    write(root, "ops.md", "# Operations\n\nDeploys happen on Tuesdays after the `--locked` build passes.\n")
+    return root
+
+
+def test_search_json_follows_the_benchmark_contract(notes):
+    out = scree("search", "--json", "-k", "2", "--notes", str(notes), "TOKEN_TTL")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert set(data) == {"results", "mode"} and data["mode"] == "hybrid"
+    hit = data["results"][0]
+    assert set(hit) == {"path", "heading", "start_line", "end_line", "score", "text"}
+    assert (hit["path"], hit["heading"], hit["start_line"], hit["end_line"]) == (
+        "api.md", "API > Authentication > Tokens", 5, 7)
+
+
+def test_query_that_looks_like_a_flag_is_searched(notes):
+    out = scree("search", "--json", "--notes", str(notes), "--mode", "keyword", "--locked")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["results"][0]["path"] == "ops.md"
+
+
+def test_human_output_is_location_trail_then_text(notes):
+    out = scree("search", "--notes", str(notes), "-k", "1", "--mode", "keyword", "tokens expire")
+    assert out.returncode == 0, out.stderr
+    first, second = out.stdout.splitlines()[:2]
+    assert first == "api.md:5-7  API > Authentication > Tokens"
+    assert second.strip() == "### Tokens"
+
+
+def test_index_then_status_reports_files_and_chunks(notes):
+    assert scree("index", "--notes", str(notes)).returncode == 0
+    out = scree("status", "--json", "--notes", str(notes))
+    data = json.loads(out.stdout)
+    assert data["files"] == 2 and data["chunks"] == 2 and data["embedder"].startswith("local:")
+
+
+def test_search_from_inside_a_git_repo_uses_its_root(tmp_path):
+    repo = tmp_path / "repo"
+    write(repo, "docs/x.md", "# X\n\nThe frobnicator needs oiling.\n")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    out = scree("search", "--json", "--mode", "keyword", "frobnicator", cwd=repo / "docs")
+    assert json.loads(out.stdout)["results"][0]["path"] == "docs/x.md"
+
+
+def test_missing_folder_is_a_clear_error(tmp_path):
+    out = scree("search", "--notes", str(tmp_path / "nope"), "x")
+    assert out.returncode == 1
+    assert "does not exist" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_damaged_index_says_how_to_rebuild_and_rebuild_works(notes, tmp_path):
+    db = tmp_path / "broken.db"
+    db.write_bytes(b"garbage" * 500)
+    out = scree("search", "--db", str(db), "--notes", str(notes), "tokens")
+    assert out.returncode == 1 and "scree index --rebuild" in out.stderr and "Traceback" not in out.stderr
+    assert scree("index", "--rebuild", "--db", str(db), "--notes", str(notes)).returncode == 0
+    out = scree("search", "--json", "--db", str(db), "--notes", str(notes), "--mode", "keyword", "tokens")
+    assert json.loads(out.stdout)["results"]
+
+
+def test_bad_setting_names_the_variable(notes):
+    out = scree("search", "--notes", str(notes), "x", env={"SCREE_K": "many"})
+    assert out.returncode == 1 and "SCREE_K" in out.stderr

@@ -1,0 +1,135 @@
+"""Search over a real index built with the real model."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from scree.config import load_config
+from scree.locate import index_location
+from scree.policy import NotesPolicy
+from scree.search import Query, matching_file_ids, search
+from scree.store import open_index
+from scree.sync import sync
+
+NOTES = {
+    "ops/retention.md": "# Retention\n\nOld rows are deleted by the PURGE_OLD_RECORDS job every night.\n",
+    "ops/backups.md": "# Backups\n\nWe copy the database to cold storage each week and keep twelve copies.\n",
+    "guide/onboarding.md": "# Onboarding\n\nNew engineers get a laptop, an account and a buddy on day one.\n",
+    "guide/cooking.md": "# Lunch\n\nThe kitchen serves pasta on Fridays.\n",
+}
+
+
+def _build(root: Path, embedder):
+    for rel, text in NOTES.items():
+        write(root, rel, text)
+    # One chunk (< 3,500 bytes) of ~600 tokens: more than one 256-token window, phrase at the very end.
+    long_tail = " ".join(f"filler sentence number {i} about nothing in particular." for i in range(50))
+    write(root, "long.md", f"# Long\n\n{long_tail} The secret launch code phrase is purple elephant dancing.\n")
+    index = open_index(index_location(root, load_config()), root)
+    sync(index, NotesPolicy.load(root), embedder)
+    return root, index
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory, embedder):
+    """Shared, read-only: tests that change the folder use `fresh` instead."""
+    root, index = _build(tmp_path_factory.mktemp("repo"), embedder)
+    yield root, index
+    index.close()
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, embedder):
+    root, index = _build(tmp_path / "repo", embedder)
+    yield root, index
+    index.close()
+
+
+def run(indexed, embedder, text, **kw):
+    root, index = indexed
+    return search(index, NotesPolicy.load(root), embedder, Query(text, **kw))
+
+
+def test_keyword_finds_an_identifier(indexed, embedder):
+    result = run(indexed, embedder, "PURGE_OLD_RECORDS", mode="keyword")
+    assert result.hits[0].path == "ops/retention.md" and result.mode == "keyword"
+
+
+def test_semantic_finds_a_paraphrase(indexed, embedder):
+    result = run(indexed, embedder, "how do we keep copies of the data safe", mode="semantic", k=1)
+    assert result.hits[0].path == "ops/backups.md"
+
+
+def test_auto_routes_names_to_hybrid_and_prose_to_semantic(indexed, embedder):
+    assert run(indexed, embedder, "what runs PURGE_OLD_RECORDS").mode == "hybrid"
+    assert run(indexed, embedder, "what happens on the first day").mode == "semantic"
+
+
+def test_hybrid_fuses_both_halves(indexed, embedder):
+    result = run(indexed, embedder, "nightly PURGE_OLD_RECORDS deletion", mode="hybrid")
+    assert result.hits[0].path == "ops/retention.md"
+    assert result.hits[0].score == pytest.approx(2 / 61, rel=1e-3)  # first in both rankings
+
+
+def test_end_of_a_long_chunk_is_visible_to_semantic_search(indexed, embedder):
+    _, index = indexed
+    assert index.conn.execute("select max(windows) from chunks").fetchone()[0] > 1
+    result = run(indexed, embedder, "purple elephant dancing launch phrase", mode="semantic", k=1)
+    assert result.hits[0].path == "long.md"
+
+
+def test_path_filter_applies_before_top_k(indexed, embedder):
+    # The best match overall is in ops/, but with the filter the top-1 must still be filled from guide/.
+    result = run(indexed, embedder, "database backups storage", mode="semantic", k=1, paths=("guide/",))
+    assert [h.path.split("/")[0] for h in result.hits] == ["guide"]
+    result = run(indexed, embedder, "database backups storage", mode="keyword", k=1, paths=("guide/**",))
+    assert all(h.path.startswith("guide/") for h in result.hits)
+
+
+def test_filter_that_selects_nothing_says_so(indexed, embedder):
+    result = run(indexed, embedder, "backups", paths=("nowhere/",))
+    assert result.hits == [] and "matches no indexed note" in result.notes[0]
+
+
+def test_deleted_or_newly_ignored_note_is_dropped_before_returning(fresh, embedder):
+    root, _ = fresh
+    (root / "ops" / "backups.md").unlink()
+    write(root, ".gitignore", "ops/retention.md\n")
+    for mode in ("keyword", "semantic", "hybrid"):
+        paths = {h.path for h in run(fresh, embedder, "backups retention PURGE_OLD_RECORDS", mode=mode).hits}
+        assert not paths & {"ops/backups.md", "ops/retention.md"}
+
+
+@pytest.mark.parametrize("query", ["index AND search", "call_me(", 'unbalanced "quote', "wild*", "NEAR(x y)", "*"])
+def test_fts_syntax_never_fails_a_keyword_search(indexed, embedder, query):
+    run(indexed, embedder, query, mode="keyword")
+
+
+def test_empty_index_answers_nothing_without_loading_the_model(tmp_path):
+    root = tmp_path / "empty"
+    root.mkdir()
+    code = (
+        "import sys; from pathlib import Path\n"
+        "from scree.workspace import Workspace; from scree.config import load_config\n"
+        "from scree.sync import sync; from scree.search import Query, search\n"
+        f"ws = Workspace.from_config(load_config().with_overrides(notes=Path({str(root)!r})))\n"
+        "ix = ws.open_index(); e = ws.embedder(); sync(ix, ws.policy(), e)\n"
+        "r = search(ix, ws.policy(), e, Query('how do backups work', mode='semantic'))\n"
+        "assert r.hits == [] and 'empty' in r.notes[0], r\n"
+        "assert 'onnxruntime' not in sys.modules\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy())
+    assert out.returncode == 0, out.stderr
+
+
+def test_glob_matching_uses_gitignore_style_patterns():
+    files = [(1, "docs/a.md"), (2, "docs/adr/0001.md"), (3, "README.md")]
+    assert matching_file_ids(files, ["docs/"]) == [1, 2]
+    assert matching_file_ids(files, ["*.md"]) == [1, 2, 3]
+    assert matching_file_ids(files, ["docs/adr/*.md", "README.md"]) == [2, 3]
