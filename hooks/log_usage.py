@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""PostToolUse hook (scree's MCP tools; Bash and Grep): one line per call in the local usage log.
+
+Logs scree searches/reads/reindexes and the greps (Bash calls that run no grep are ignored) to
+`$CLAUDE_PLUGIN_DATA/usage/<project>.jsonl`: counts, bytes, durations, never the query or
+pattern unless SCREE_USAGE_TEXT=1. SCREE_USAGE=off turns it off. Nothing leaves the machine.
+Prints nothing and always exits 0. Standard library + scree's stdlib-only helpers only.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "server"))
+
+HOOK = "log_usage"
+
+
+def main() -> None:
+    from scree.hookkit import runtime
+
+    if runtime.is_off("SCREE_USAGE"):
+        return
+    payload = runtime.read_payload(HOOK)
+    if payload is None:
+        return
+    from scree.hookkit import TOOL_PREFIX, posttool
+
+    tool = payload.get("tool_name")
+    if not isinstance(tool, str):
+        return
+    call = None
+    if not tool.startswith(TOOL_PREFIX):
+        call = posttool.searching_call(tool, payload.get("tool_input"))
+        if call is None:
+            return
+    event = posttool.event_for(payload, call, with_text=runtime.is_on("SCREE_USAGE_TEXT"))
+    if event is None:
+        return
+    from scree.hookkit import project, usagelog
+
+    session = runtime.session_id(payload)
+    where = project.cached(session, runtime.project_dir(payload))
+    record = {"time": usagelog.now_iso(), "session": session, "project": where.key, **event}
+    usagelog.append_event(usagelog.usage_path(runtime.data_root(), where.key), record)
+
+
+if __name__ == "__main__":
+    try:
+        from scree.hookkit import runtime as _runtime
+    except BaseException:
+        sys.exit(0)
+    _runtime.run(HOOK, main)

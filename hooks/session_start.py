@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""SessionStart hook (startup, resume, clear, compact): start a background index sync, add one line.
+
+Starts `uv run --quiet --frozen --project $CLAUDE_PLUGIN_ROOT scree reindex --quiet` detached
+(own session, no inherited descriptors, UV_PROJECT_ENVIRONMENT=$CLAUDE_PLUGIN_DATA/venv, run in
+the project folder) and returns at once: it re-runs this script as a detached helper
+(`--background`), which skips the sync when a scree writer already holds the index's lock and
+otherwise execs it (see scree.hookkit.bgsync). Adds one line of context naming scree's search tool
+and when to use it first, or, when uv is missing, how to install it (and starts nothing).
+SCREE_SYNC_COMMAND (a JSON list) replaces the sync command; SCREE_HOOKS=off drops the context
+line. Always exits 0. Standard library + scree's stdlib-only helpers only.
+"""
+
+import json
+import os
+import sys
+
+PLUGIN_ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+sys.path.insert(0, os.path.join(PLUGIN_ROOT, "server"))
+
+HOOK = "session_start"
+
+
+def start_sync(payload: dict) -> str:
+    """Start the detached helper (unless uv is missing); return the context line to show."""
+    from scree.hookkit import bgsync, runtime
+
+    cmd = bgsync.command_override()
+    if cmd is None:
+        uv = bgsync.find_uv()
+        if uv is None:
+            return bgsync.NO_UV_LINE
+        cmd = bgsync.sync_command(uv, os.environ.get("CLAUDE_PLUGIN_ROOT") or PLUGIN_ROOT)
+    job = {"cmd": cmd, "session": runtime.session_id(payload), "project_dir": runtime.project_dir(payload)}
+    bgsync.launch_detached([sys.executable, "-I", "-S", os.path.realpath(__file__), "--background", json.dumps(job)])
+    return bgsync.CONTEXT_LINE
+
+
+def main() -> None:
+    from scree.hookkit import bgsync, runtime
+
+    payload = runtime.read_payload(HOOK)
+    if payload is None:
+        return
+    line = bgsync.CONTEXT_LINE
+    try:
+        line = start_sync(payload)
+    finally:  # a failed start is logged by runtime.run; the model still learns about the tool
+        if not runtime.is_off("SCREE_HOOKS"):
+            runtime.emit_context("SessionStart", line)
+
+
+def background() -> None:
+    """The detached helper: find the index (caching it for this session's other hooks), then sync."""
+    from scree.hookkit import bgsync, project, runtime, state
+
+    job = json.loads(sys.argv[2])
+    state.prune()
+    where = project.cached(job["session"], job["project_dir"])
+    root = runtime.data_root()
+    env = dict(os.environ)
+    env["UV_PROJECT_ENVIRONMENT"] = os.path.join(root, "venv")
+    bgsync.exec_sync(job["cmd"], where.folder, where.lock, os.path.join(root, "logs", "sync.log"), env)
+
+
+if __name__ == "__main__":
+    try:
+        from scree.hookkit import runtime as _runtime
+    except BaseException:
+        sys.exit(0)
+    if sys.argv[1:2] == ["--background"]:
+        _runtime.run(HOOK + " (background)", background)
+    else:
+        _runtime.run(HOOK, main)

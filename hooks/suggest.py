@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""PreToolUse hook (Bash, Grep): when a grep is one the notes can answer, tell the model where.
+
+Prints `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": ...}}` naming
+the best indexed sections and scree's search_docs tool, or nothing. Never blocks the tool (no
+permissionDecision), never fails it: errors go to the hook log and the exit status is always 0.
+At most one hint per distinct pattern per session and MAX_HINTS per session; SCREE_HOOKS=off
+silences it. Standard library + scree's stdlib-only helpers only (it runs under the system python3).
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "server"))
+
+HOOK = "suggest"
+MAX_HINTS = 5
+
+
+def main() -> None:
+    from scree.hookkit import runtime
+
+    if runtime.is_off("SCREE_HOOKS"):
+        return
+    payload = runtime.read_payload(HOOK)
+    if payload is None:
+        return
+    tool = payload.get("tool_name")
+    tool_input = payload.get("tool_input")
+    from scree.hookkit import grepparse
+
+    if tool == "Bash":
+        command = tool_input.get("command") if isinstance(tool_input, dict) else None
+        if not isinstance(command, str) or not grepparse.might_search(command):
+            return
+        calls = grepparse.parse_command(command)
+    elif tool == "Grep":
+        found = grepparse.grep_tool_call(tool_input)
+        calls = [found] if found else []
+    else:
+        return
+    from scree.hookkit import hint, project, state
+
+    call = hint.choose_call(calls)
+    if call is None:
+        return
+    session = runtime.session_id(payload)
+    key = hint.hint_key(call)
+    known = state.load(session)
+    shown = known.get("hints")
+    shown = shown if isinstance(shown, list) else []
+    if len(shown) >= MAX_HINTS or key in shown:
+        return
+    where = project.cached(session, runtime.project_dir(payload), known)
+    notes = hint.open_notes(where.db)
+    if notes is None:
+        return
+    try:
+        if not notes.has_notes():
+            return
+        cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
+        found_hint = hint.decide(call, where.folder, cwd, notes.sections)
+    finally:
+        notes.close()
+    if found_hint is None:
+        return
+
+    def claim(s: dict) -> bool:
+        taken = s.get("hints")
+        taken = taken if isinstance(taken, list) else []
+        if len(taken) >= MAX_HINTS or found_hint.key in taken:
+            return False
+        s["hints"] = [*taken, found_hint.key]
+        return True
+
+    if not state.update(session, claim):
+        return  # a parallel call showed it (or reached the cap) first
+    runtime.emit_context("PreToolUse", found_hint.text)
+    if not runtime.is_off("SCREE_USAGE"):
+        from scree.hookkit import usagelog
+
+        event = {"time": usagelog.now_iso(), "session": session, "project": where.key, "event": "hint",
+                 "tool": tool, "call": payload.get("tool_use_id"), "reason": found_hint.reason,
+                 "results": len(found_hint.sections), "bytes": len(found_hint.text.encode("utf-8"))}
+        if runtime.is_on("SCREE_USAGE_TEXT"):
+            event["text"] = "\n".join(call.patterns)
+        usagelog.append_event(usagelog.usage_path(runtime.data_root(), where.key), event)
+
+
+if __name__ == "__main__":
+    try:
+        from scree.hookkit import runtime as _runtime
+    except BaseException:  # the plugin's files are damaged: nothing to do but stay out of the way
+        sys.exit(0)
+    _runtime.run(HOOK, main)

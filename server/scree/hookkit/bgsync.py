@@ -1,0 +1,169 @@
+"""The SessionStart side: start a detached `scree reindex`, and the one line of context for the model.
+
+The sync runs as `uv run --quiet --frozen --project <plugin root> scree reindex --quiet` with the
+plugin's venv under the data dir, so a first session also builds that environment (a cold uv
+environment can outlast Claude Code's wait for the MCP server).
+
+The hook itself only decides whether uv is there and starts a detached helper (its own session,
+no inherited descriptors) and returns: it outlives the hook and even the Claude Code session
+(`async` hooks are killed at the end of `-p` runs). The helper does the slow part, finding the
+index with `scree.locate`, skips the sync when a writer holds the index's lock, and otherwise
+replaces itself (exec) with the sync command, its stderr going to `logs/sync.log`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+
+from ..errors import ConfigError
+from . import SEARCH_TOOL
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # `typing` costs a hook ~2 ms it does not need
+    from typing import Mapping, Sequence
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+UV_INSTALL = "curl -LsSf https://astral.sh/uv/install.sh | sh (or: pipx install uv / pip install uv)"
+
+CONTEXT_LINE = (
+    f"scree indexes this repo's Markdown notes (docs, ADRs, READMEs): for a question about what they say, "
+    f"call {SEARCH_TOOL} first (meaning + keyword search, returns sections with path:lines); "
+    f"use grep/rg for exact strings in code."
+)
+NO_UV_LINE = (
+    f"scree's notes search ({SEARCH_TOOL}) cannot start: it needs uv, which is not installed. "
+    f"Ask the user to install it ({UV_INSTALL}) and restart Claude Code; until then search notes with grep."
+)
+
+
+def _executable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def find_uv(env: Mapping[str, str] | None = None) -> str | None:
+    """The uv executable: on PATH, else ~/.local/bin/uv or ~/.cargo/bin/uv (installers put it there)."""
+    env = os.environ if env is None else env
+    home = env.get("HOME") or os.path.expanduser("~")
+    # shutil.which does the same first part, but importing shutil costs the hook a few ms.
+    dirs = [d for d in env.get("PATH", os.defpath).split(os.pathsep) if d]
+    dirs += [os.path.join(home, ".local", "bin"), os.path.join(home, ".cargo", "bin")]
+    for d in dirs:
+        candidate = os.path.join(d, "uv")
+        if _executable(candidate):
+            return candidate
+    return None
+
+
+def sync_command(uv: str, plugin_root: str) -> list[str]:
+    """The background sync: scree's own CLI, run through uv in the plugin's environment."""
+    return [uv, "run", "--quiet", "--frozen", "--project", plugin_root, "scree", "reindex", "--quiet"]
+
+
+def command_override(env: Mapping[str, str] | None = None) -> list[str] | None:
+    """SCREE_SYNC_COMMAND (a JSON list of strings) replaces the sync command; for tests and odd setups."""
+    env = os.environ if env is None else env
+    raw = env.get("SCREE_SYNC_COMMAND", "").strip()
+    if not raw:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = None
+    if not (isinstance(value, list) and value and all(isinstance(v, str) for v in value)):
+        raise ConfigError('SCREE_SYNC_COMMAND must be a JSON list of strings, like ["scree", "reindex"]')
+    return value
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return True
+
+
+def writer_active(lock_path: str) -> bool:
+    """True when a scree writer holds the index's writer lock (so a sync now would only wait or quit).
+
+    Reads the holder record first (no lock taken); when it names no live process, probes the
+    flock non-blockingly on a separate descriptor and lets go at once.
+    """
+    try:
+        with open(lock_path, "rb") as fh:
+            data = fh.read(4096)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        data = b""
+    try:
+        holder = json.loads(data.decode("utf-8")) if data.strip() else None
+    except ValueError:
+        holder = None
+    if isinstance(holder, dict) and isinstance(holder.get("pid"), int):
+        # os.uname().nodename is what socket.gethostname() returns, without importing socket.
+        if holder.get("host") != os.uname().nodename or _pid_alive(holder["pid"]):
+            return True
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(lock_path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # closing drops our probe lock, if we got it
+    return False
+
+
+def launch_detached(argv: Sequence[str], env: Mapping[str, str] | None = None) -> int:
+    """Start `argv` in a new session (no terminal, own process group) with stdin/stdout/stderr on
+    /dev/null and no other inherited descriptor; return its pid without waiting for it."""
+    proc = subprocess.Popen(list(argv), env=None if env is None else dict(env), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True,
+                            start_new_session=True)
+    return proc.pid
+
+
+def exec_sync(cmd: Sequence[str], folder: str, lock_path: str, log_path: str, env: Mapping[str, str]) -> str:
+    """In the detached helper: run the sync in `folder` by replacing this process with `cmd`.
+
+    Returns (a reason) only when it did not: a writer holds the lock ("skipped") or `cmd` cannot
+    be started. The first line of `log_path` (truncated, 0600) says which; the sync's own stderr
+    follows it.
+    """
+    os.makedirs(os.path.dirname(log_path), mode=0o700, exist_ok=True)
+    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o600)
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    try:
+        if writer_active(lock_path):
+            os.write(fd, f"{stamp} skipped: a scree writer holds {lock_path}\n".encode())
+            return "skipped"
+        os.write(fd, f"{stamp} starting in {folder}: {json.dumps(list(cmd))}\n".encode())
+        os.chdir(folder)
+        os.dup2(fd, 2)  # dup2 makes fd 2 inheritable; `fd` itself is closed by the exec
+        try:
+            os.execvpe(cmd[0], list(cmd), dict(env))
+        except OSError as exc:
+            os.write(fd, f"cannot start {cmd[0]}: {exc.strerror}\n".encode())
+            return "failed"
+    finally:
+        os.close(fd)
+    return "failed"  # pragma: no cover - execvpe does not return

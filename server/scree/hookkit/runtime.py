@@ -1,0 +1,132 @@
+"""What every hook script shares: switches, where its files go, reading the payload, logging errors.
+
+A hook must never get in Claude Code's way: `run` turns every failure into one line in the hook
+log and a silent exit 0. Files live under `$CLAUDE_PLUGIN_DATA` (kept across plugin updates,
+removed with the plugin), else under `~/.cache/scree`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # `typing` costs a hook ~2 ms it does not need
+    from typing import Callable, Mapping
+
+_OFF = frozenset({"off", "0", "false", "no", "disable", "disabled"})
+LOG_MAX_BYTES = 256 * 1024
+
+
+def is_off(name: str, env: Mapping[str, str] | None = None) -> bool:
+    """True when the switch `name` (SCREE_HOOKS, SCREE_USAGE) is set to off/0/false/no."""
+    env = os.environ if env is None else env
+    return env.get(name, "").strip().lower() in _OFF
+
+
+def is_on(name: str, env: Mapping[str, str] | None = None) -> bool:
+    """True when `name` (SCREE_USAGE_TEXT) is set to 1/on/true/yes."""
+    env = os.environ if env is None else env
+    return env.get(name, "").strip().lower() in ("1", "on", "true", "yes")
+
+
+def data_root(env: Mapping[str, str] | None = None) -> str:
+    """$CLAUDE_PLUGIN_DATA, else ~/.cache/scree."""
+    env = os.environ if env is None else env
+    root = env.get("CLAUDE_PLUGIN_DATA", "").strip()
+    return root or os.path.join(os.path.expanduser("~"), ".cache", "scree")
+
+
+def error_log_path(env: Mapping[str, str] | None = None) -> str:
+    """$CLAUDE_PLUGIN_DATA/logs/hooks.log, else ~/.cache/scree/hooks.log."""
+    env = os.environ if env is None else env
+    if env.get("CLAUDE_PLUGIN_DATA", "").strip():
+        return os.path.join(data_root(env), "logs", "hooks.log")
+    return os.path.join(data_root(env), "hooks.log")
+
+
+def private_dir(path: str) -> str:
+    """Create `path` (mode 0700 for what we create) and return it."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    return path
+
+
+def log_error(hook: str, message: str = "") -> None:
+    """Append the current exception (or `message`) to the hook log; never raises.
+
+    The log is capped: past LOG_MAX_BYTES it moves to `hooks.log.1`.
+    """
+    try:
+        import traceback  # only on the error path: it costs a few ms to import
+
+        exc = sys.exc_info()[1]
+        detail = message
+        if exc is not None:
+            detail = (message + ": " if message else "") + "".join(
+                traceback.format_exception(type(exc), exc, exc.__traceback__, limit=6)).rstrip()
+        path = error_log_path()
+        private_dir(os.path.dirname(path))
+        try:
+            if os.path.getsize(path) > LOG_MAX_BYTES:
+                os.replace(path, path + ".1")
+        except OSError:
+            pass
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8", errors="replace") as fh:
+            fh.write(f"{stamp} {hook} pid={os.getpid()}: {detail}\n")
+    except Exception:
+        pass
+
+
+def read_payload(hook: str) -> dict | None:
+    """The hook's JSON input from stdin, or None (logged) when it is not a JSON object."""
+    raw = sys.stdin.buffer.read()
+    try:
+        payload = json.loads(raw.decode("utf-8", errors="replace"))
+    except ValueError:
+        log_error(hook, f"stdin is not JSON ({len(raw)} bytes); ignored")
+        return None
+    if not isinstance(payload, dict):
+        log_error(hook, f"stdin is JSON but not an object ({type(payload).__name__}); ignored")
+        return None
+    return payload
+
+
+def emit_context(event: str, text: str) -> None:
+    """Print the `hookSpecificOutput.additionalContext` answer Claude Code shows the model."""
+    out = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+    sys.stdout.write(json.dumps(out) + "\n")
+    sys.stdout.flush()
+
+
+def session_id(payload: Mapping[str, object]) -> str:
+    """The session id from the payload (else the environment), safe to use in a file name."""
+    raw = payload.get("session_id") or os.environ.get("CLAUDE_CODE_SESSION_ID") or "nosession"
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in str(raw))[:100]
+    return safe or "nosession"
+
+
+def project_dir(payload: Mapping[str, object]) -> str:
+    """$CLAUDE_PROJECT_DIR, else the payload's cwd, else the process cwd."""
+    d = os.environ.get("CLAUDE_PROJECT_DIR", "").strip()
+    if not d:
+        cwd = payload.get("cwd")
+        d = cwd if isinstance(cwd, str) and cwd else os.getcwd()
+    return d
+
+
+def run(hook: str, handler: Callable[[], None]) -> None:
+    """Run a hook body; any failure is logged and the process still exits 0 with nothing on stdout."""
+    try:
+        handler()
+    except BaseException as exc:  # noqa: BLE001 - a hook must never fail the tool call
+        if not (isinstance(exc, SystemExit) and exc.code in (0, None)):
+            log_error(hook)
+    try:
+        sys.stdout.flush()
+    except Exception:
+        pass
+    os._exit(0)  # skip interpreter teardown: a few ms, and nothing left to flush

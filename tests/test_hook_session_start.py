@@ -1,0 +1,223 @@
+"""The SessionStart hook: it starts a detached sync and returns before that sync is done, skips it
+while a writer holds the index, says how to get uv when it is missing, and adds one context line.
+
+The hook hands the work to a detached helper, so the tests wait (with a deadline) for what the
+helper leaves behind: the stand-in sync's marker file, or the "skipped" line of logs/sync.log."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "hooks"))
+
+from hookrun import REPO_ROOT, Project, context_of, make_project, payload  # noqa: E402
+
+from scree.hookkit import SEARCH_TOOL, bgsync  # noqa: E402
+from scree.lock import WriterLock  # noqa: E402
+
+# The stand-in sync: waits until the test creates `go` (at most 30 s), then records what it saw.
+WAITER = r"""
+import json, os, sys, time
+go, marker = sys.argv[1], sys.argv[2]
+deadline = time.monotonic() + 30
+while not os.path.exists(go) and time.monotonic() < deadline:
+    time.sleep(0.01)
+seen = {"cwd": os.getcwd(), "uv_env": os.environ.get("UV_PROJECT_ENVIRONMENT"), "pid": os.getpid(),
+        "sid": os.getsid(0), "fds": sorted(int(f) for f in os.listdir("/proc/self/fd"))}
+with open(marker + ".tmp", "w") as fh:
+    json.dump(seen, fh)
+os.replace(marker + ".tmp", marker)
+"""
+
+
+def wait_for(path: Path, text: str = "", timeout: float = 20) -> None:
+    """Wait until `path` exists (and holds `text`); fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not (path.exists() and text in path.read_text()):
+        assert time.monotonic() < deadline, f"{path} did not get {text!r} within {timeout}s"
+        time.sleep(0.01)
+
+
+def marker_command(marker: Path) -> str:
+    """SCREE_SYNC_COMMAND for a stand-in sync that only leaves a marker file."""
+    return json.dumps([sys.executable, "-c", "import sys; open(sys.argv[1], 'w').close()", str(marker)])
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Project:
+    return make_project(tmp_path)
+
+
+def start(project: Project, **env: str | None) -> subprocess.CompletedProcess:
+    proc = project.run("session_start.py", payload("session_start", cwd=str(project.folder)), **env)
+    assert proc.returncode == 0 and proc.stderr == b"", proc
+    return proc
+
+
+def sync_log(project: Project) -> Path:
+    return project.plugin_data / "logs" / "sync.log"
+
+
+def test_returns_before_the_sync_finishes_and_the_sync_runs_detached(project: Project, tmp_path: Path) -> None:
+    go, marker = tmp_path / "go", tmp_path / "marker.json"
+    try:
+        proc = start(project, SCREE_SYNC_COMMAND=json.dumps([sys.executable, "-c", WAITER, str(go), str(marker)]))
+        # The sync cannot finish before `go` exists, so the hook returned while it was still running.
+        assert not marker.exists()
+        text = context_of(proc, "SessionStart")
+        assert text == bgsync.CONTEXT_LINE and SEARCH_TOOL in text
+    finally:
+        go.touch()
+    wait_for(marker)
+    seen = json.loads(marker.read_text())
+    assert seen["cwd"] == str(project.folder)
+    assert seen["uv_env"] == str(project.plugin_data / "venv")
+    assert seen["sid"] == seen["pid"] != os.getsid(0)  # its own session: no terminal, no hook's process group
+    assert seen["fds"][:3] == [0, 1, 2] and len(seen["fds"]) <= 4  # nothing inherited (4th: the listing itself)
+    log = sync_log(project).read_text()
+    assert log.splitlines()[0].endswith(json.dumps([sys.executable, "-c", WAITER, str(go), str(marker)]))
+
+
+def test_runs_scree_reindex_through_uv_in_the_plugin_environment(project: Project, tmp_path: Path) -> None:
+    fake_bin = tmp_path / "bin"
+    fake_bin.mkdir()
+    marker = tmp_path / "uv-args"
+    uv = fake_bin / "uv"
+    uv.write_text('#!/bin/sh\nprintf "%s\\n" "$PWD" "$UV_PROJECT_ENVIRONMENT" "$@" > "$UV_MARKER.tmp"\n'
+                  'mv "$UV_MARKER.tmp" "$UV_MARKER"\n')
+    uv.chmod(0o755)
+    start(project, PATH=f"{fake_bin}:/usr/bin:/bin", UV_MARKER=str(marker))
+    wait_for(marker)
+    lines = marker.read_text().splitlines()
+    assert lines[0] == str(project.folder)
+    assert lines[1] == str(project.plugin_data / "venv")
+    assert lines[2:] == ["run", "--quiet", "--frozen", "--project", str(REPO_ROOT), "scree", "reindex", "--quiet"]
+
+
+def test_finds_uv_in_the_installers_default_place(project: Project, tmp_path: Path) -> None:
+    local_bin = project.home / ".local" / "bin"
+    local_bin.mkdir(parents=True)
+    marker = tmp_path / "ran"
+    (local_bin / "uv").write_text('#!/bin/sh\n: > "$UV_MARKER"\n')  # a builtin: PATH is empty
+    (local_bin / "uv").chmod(0o755)
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    proc = start(project, PATH=str(empty), UV_MARKER=str(marker))
+    assert context_of(proc, "SessionStart") == bgsync.CONTEXT_LINE
+    wait_for(marker)
+
+
+def test_without_uv_nothing_starts_and_the_model_learns_how_to_install_it(project: Project, tmp_path: Path) -> None:
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    proc = start(project, PATH=str(empty))
+    text = context_of(proc, "SessionStart")
+    assert "curl -LsSf https://astral.sh/uv/install.sh | sh" in text and "pip install uv" in text
+    assert not sync_log(project).exists()
+
+
+def test_no_sync_while_a_writer_holds_the_lock(project: Project, tmp_path: Path) -> None:
+    marker = tmp_path / "synced"
+    lock = WriterLock(project.lock)
+    assert lock.try_acquire()
+    try:
+        proc = start(project, SCREE_SYNC_COMMAND=marker_command(marker))
+        wait_for(sync_log(project), "skipped: a scree writer holds")  # the helper's last word
+    finally:
+        lock.release()
+    assert not marker.exists()
+    assert context_of(proc, "SessionStart") == bgsync.CONTEXT_LINE
+
+
+def test_a_bare_flock_without_a_holder_record_also_counts(project: Project, tmp_path: Path) -> None:
+    marker = tmp_path / "synced"
+    project.lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(project.lock, "wb") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        start(project, SCREE_SYNC_COMMAND=marker_command(marker))
+        wait_for(sync_log(project), "skipped")
+    assert not marker.exists()
+
+
+def test_a_stale_holder_record_does_not_stop_the_sync(project: Project, tmp_path: Path) -> None:
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    project.lock.parent.mkdir(parents=True, exist_ok=True)
+    project.lock.write_text(json.dumps({"pid": dead.pid, "since": time.time(), "host": os.uname().nodename}))
+    marker = tmp_path / "synced"
+    start(project, SCREE_SYNC_COMMAND=marker_command(marker))
+    wait_for(marker)
+
+
+def test_scree_hooks_off_drops_the_line_but_still_syncs(project: Project, tmp_path: Path) -> None:
+    marker = tmp_path / "synced"
+    proc = start(project, SCREE_HOOKS="off", SCREE_SYNC_COMMAND=marker_command(marker))
+    assert proc.stdout == b""
+    wait_for(marker)
+
+
+def test_a_sync_command_that_cannot_start_is_noted_in_the_sync_log(project: Project) -> None:
+    start(project, SCREE_SYNC_COMMAND=json.dumps(["/nonexistent/scree-sync"]))
+    wait_for(sync_log(project), "cannot start /nonexistent/scree-sync")
+
+
+def test_a_bad_sync_command_is_logged_and_the_line_still_shown(project: Project) -> None:
+    proc = start(project, SCREE_SYNC_COMMAND="scree reindex")
+    assert context_of(proc, "SessionStart") == bgsync.CONTEXT_LINE
+    assert "SCREE_SYNC_COMMAND must be a JSON list" in project.hook_log.read_text()
+
+
+def test_caches_the_index_location_for_the_other_hooks(project: Project) -> None:
+    start(project, SCREE_SYNC_COMMAND=json.dumps(["true"]))
+    session = payload("session_start")["session_id"]
+    state_file = project.plugin_data / "state" / f"{session}.json"
+    wait_for(state_file, '"loc"')
+    state = json.loads(state_file.read_text())
+    assert state["loc"]["db"] == str(project.db) and state["loc"]["folder"] == str(project.folder)
+
+
+def test_old_session_state_is_pruned(project: Project) -> None:
+    states = project.plugin_data / "state"
+    states.mkdir(parents=True)
+    old, recent = states / "old-session.json", states / "recent-session.json"
+    old.write_text("{}")
+    recent.write_text("{}")
+    week_ago = time.time() - 8 * 24 * 3600
+    os.utime(old, (week_ago, week_ago))
+    start(project, SCREE_SYNC_COMMAND=json.dumps(["true"]))
+    wait_for(sync_log(project))  # the helper prunes before it syncs
+    assert not old.exists() and recent.exists()
+
+
+@pytest.mark.parametrize("stdin", [b"", b"garbage", b"[]"])
+def test_invalid_input_exits_zero_silently(project: Project, stdin: bytes) -> None:
+    proc = project.run("session_start.py", stdin, SCREE_SYNC_COMMAND=json.dumps(["true"]))
+    assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""
+
+
+def test_writer_active_reads_the_real_lock(tmp_path: Path) -> None:
+    path = tmp_path / "writer.lock"
+    assert not bgsync.writer_active(str(path))  # no file
+    lock = WriterLock(path)
+    assert lock.try_acquire()
+    assert bgsync.writer_active(str(path))
+    lock.release()
+    assert not bgsync.writer_active(str(path))
+    assert lock.try_acquire()  # the probe left the lock free
+    lock.release()
+
+
+def test_sync_command_override_must_be_a_list_of_strings() -> None:
+    assert bgsync.command_override({"SCREE_SYNC_COMMAND": '["a", "b"]'}) == ["a", "b"]
+    assert bgsync.command_override({}) is None
+    for bad in ('"a"', "[]", "[1]", "{", "a b"):
+        with pytest.raises(Exception, match="SCREE_SYNC_COMMAND"):
+            bgsync.command_override({"SCREE_SYNC_COMMAND": bad})
