@@ -14,6 +14,7 @@ from typing import Any
 
 from .db import connect as dbconnect
 from .db import queries, schema, writes
+from .embedview import vector_space_id
 from .errors import IndexError_, IndexMismatchError
 from .locate import IndexLocation, prepare_index_dir
 
@@ -79,8 +80,10 @@ def open_index(location: IndexLocation, folder: Path, *, create: bool = True) ->
 def ensure_embedder(index: Index, embedder_id: str, dimensions: int) -> str | None:
     """Make the vector table match the embedder. Returns a message when everything must be re-embedded.
 
-    Vectors from two models (or two widths) are not comparable, so they are never mixed.
+    Vectors from two models (or two widths, or two views of the text) are not comparable, so they are
+    never mixed.
     """
+    embedder_id = vector_space_id(embedder_id)
     meta = index.meta()
     has_table = queries.has_vec_table(index.conn)
     same = meta.get("embedder") == embedder_id and meta.get("dimensions") == str(dimensions)
@@ -98,6 +101,7 @@ def ensure_embedder(index: Index, embedder_id: str, dimensions: int) -> str | No
 
 def vectors_usable(index: Index, embedder_id: str, dimensions: int) -> bool:
     """True when the stored vectors were made by this embedder (a reader checks before a semantic search)."""
+    embedder_id = vector_space_id(embedder_id)
     meta = index.meta()
     return (queries.has_vec_table(index.conn) and meta.get("embedder") == embedder_id
             and meta.get("dimensions") == str(dimensions))

@@ -14,6 +14,7 @@ from typing import Callable, Iterable, Protocol
 from .chunker import chunk_markdown, embed_header
 from .db import queries, writes
 from .embed import Embedder, Passage
+from .embedview import embed_body
 from .errors import FileSkipped
 from .policy import NotesPolicy
 from .reader import hash_note, read_note
@@ -184,7 +185,7 @@ def index_file(index: Index, policy: NotesPolicy, embedder: Embedder, path: str,
     for w in note.warnings:
         report.warnings.append(f"{path}: {w}")
     chunked = chunk_markdown(note.text)
-    passages = [Passage(embed_header(path, c.heading), c.text) for c in chunked.chunks]
+    passages = [Passage(embed_header(path, c.heading), embed_body(c.text)) for c in chunked.chunks]
     t = time.perf_counter()
     vectors = embedder.embed_passages(passages) if passages else []
     report.embed_seconds += time.perf_counter() - t

@@ -1,0 +1,81 @@
+"""Warm query latency (p50/p95) of keyword, semantic and hybrid search at 10k and 100k chunks.
+
+    uv run --frozen python benchmarks/query_latency.py [--sizes 10000 100000] [--queries 50]
+
+The index is synthetic (random unit vectors, generated text) but goes through the real store,
+real sqlite-vec and FTS5, and the real model for query embeddings. Built indexes are cached under
+benchmarks/out/ so a second run measures only the queries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from synth import WORDS, fill_index  # noqa: E402
+
+from scree.config import load_config  # noqa: E402
+from scree.embed import make_embedder  # noqa: E402
+from scree.locate import IndexLocation  # noqa: E402
+from scree.policy import NotesPolicy  # noqa: E402
+from scree.search import Query, search  # noqa: E402
+from scree.store import ensure_embedder, open_index  # noqa: E402
+from scree.db import queries  # noqa: E402
+
+
+def build(size: int, out: Path, embedder) -> tuple:
+    folder = out / f"folder-{size}"
+    (folder / "synthetic").mkdir(parents=True, exist_ok=True)
+    db = out / f"synthetic-{size}.db"
+    loc = IndexLocation(dir=out, db=db, lock=out / f"synthetic-{size}.lock", root_file=out / f"synthetic-{size}.root")
+    index = open_index(loc, folder)
+    ensure_embedder(index, embedder.id, embedder.dimensions)
+    have = queries.counts(index.conn).chunks
+    if have != size:
+        t = time.perf_counter()
+        fill_index(index, size, embedder.dimensions, embedder.max_windows)
+        print(f"  built {size} synthetic chunks in {time.perf_counter() - t:.1f}s", file=sys.stderr)
+    # Hits are re-checked against the disk: make the synthetic files exist (empty is enough).
+    for _, path in queries.file_paths(index.conn):
+        p = folder / path
+        if not p.exists():
+            p.touch()
+    return index, NotesPolicy.load(folder)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    ap.add_argument("--queries", type=int, default=50)
+    args = ap.parse_args()
+    out = Path(__file__).resolve().parent / "out"
+    out.mkdir(exist_ok=True)
+    embedder = make_embedder("local", threads=load_config().threads)
+    rng = random.Random(1)
+    texts = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 6))) for _ in range(args.queries)]
+    print(f"{'chunks':>8} {'mode':>9} {'p50 ms':>8} {'p95 ms':>8}")
+    for size in args.sizes:
+        index, policy = build(size, out, embedder)
+        for mode in ("keyword", "semantic", "hybrid"):
+            for t in texts[:5]:  # warm: model loaded, pages cached
+                search(index, policy, embedder, Query(t, k=5, mode=mode))
+            ms = []
+            for t in texts:
+                t0 = time.perf_counter()
+                search(index, policy, embedder, Query(t, k=5, mode=mode))
+                ms.append((time.perf_counter() - t0) * 1000)
+            ms.sort()
+            p95 = ms[max(0, int(len(ms) * 0.95 + 0.999) - 1)]
+            print(f"{size:>8} {mode:>9} {statistics.median(ms):8.1f} {p95:8.1f}")
+        index.close()
+    print(f"(cpus={os.cpu_count()}, model threads={embedder.__dict__.get('threads', 'default')})")
+
+
+if __name__ == "__main__":
+    main()
