@@ -27,7 +27,7 @@ def notes(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_search_json_follows_the_benchmark_contract(notes):
-    out = scree("search", "--json", "-k", "2", "--notes", str(notes), "TOKEN_TTL")
+    out = scree("search", "--json", "-k", "2", "--mode", "hybrid", "--notes", str(notes), "TOKEN_TTL")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert set(data) == {"results", "mode"} and data["mode"] == "hybrid"

@@ -13,7 +13,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Sequence
 
-from . import __version__
+from . import __version__, cli_live, cli_plugin, cli_serve
 from .config import MODES, Config, load_config
 from .errors import ScreeError
 
@@ -49,6 +49,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("status", help="show the index of this folder")
     _common(p)
     p.add_argument("--json", action="store_true")
+
+    # The live index (serve, watch, reindex) and the plugin's commands (doctor, usage) live in their
+    # own modules; their heavy imports happen inside the command functions, not here.
+    cli_serve.add_parser(sub)
+    cli_live.add_parsers(sub)
+    cli_plugin.add_parsers(sub)
     return parser
 
 
@@ -169,7 +175,8 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
     return 0
 
 
-COMMANDS = {"index": cmd_index, "search": cmd_search, "status": cmd_status}
+COMMANDS = {"index": cmd_index, "search": cmd_search, "status": cmd_status, "serve": cli_serve.cmd_serve,
+            **cli_live.COMMANDS, **cli_plugin.COMMANDS}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
