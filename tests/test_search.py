@@ -66,9 +66,49 @@ def test_semantic_finds_a_paraphrase(indexed, embedder):
     assert result.hits[0].path == "ops/backups.md"
 
 
-def test_auto_routes_names_to_hybrid_and_prose_to_semantic(indexed, embedder):
+# Deliberate change: prose used to route to semantic; it runs hybrid now (it ranked better fused), and a
+# bare name is a lookup that BM25 answers alone.
+def test_auto_routes_bare_names_to_keyword_and_questions_to_hybrid(indexed, embedder):
+    assert run(indexed, embedder, "PURGE_OLD_RECORDS").mode == "keyword"
     assert run(indexed, embedder, "what runs PURGE_OLD_RECORDS").mode == "hybrid"
-    assert run(indexed, embedder, "what happens on the first day").mode == "semantic"
+    assert run(indexed, embedder, "what happens on the first day").mode == "hybrid"
+
+
+def test_a_lookup_the_notes_never_spell_falls_back_to_the_vectors(indexed, embedder):
+    result = run(indexed, embedder, "zyxxyq")
+    assert result.mode == "hybrid" and result.hits
+
+
+def test_a_name_spelled_verbatim_outranks_a_note_full_of_its_parts(tmp_path, embedder):
+    root = tmp_path / "repo"
+    write(root, "flags.md", "# Preprocessing\n\nPass --pre with a command to run it on each file before the search "
+          "reads it; this is slower, since every file starts a process.\n")
+    write(root, "hooks.md", "# Pre stop\n\nThe pre_stop hook: pre stop, pre start, pre pre.\n")
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        sync(index, NotesPolicy.load(root), embedder)
+        plain = search(index, NotesPolicy.load(root), embedder, Query("pre", mode="keyword"))
+        assert plain.hits[0].path == "hooks.md"  # BM25 alone: "pre" everywhere in a short note
+        named = search(index, NotesPolicy.load(root), embedder, Query("--pre", mode="keyword"))
+        assert named.hits[0].path == "flags.md"
+    finally:
+        index.close()
+
+
+def test_a_section_split_into_chunks_is_answered_once(tmp_path, embedder):
+    root = tmp_path / "repo"
+    para = " ".join(["The lamp wick is trimmed at dusk and the brass is polished."] * 12)
+    write(root, "lighthouse.md", "# Lamp care\n\n" + "\n\n".join([para] * 6) + "\n\n# Fog\n\nThe horn sounds.\n")
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        sync(index, NotesPolicy.load(root), embedder)
+        assert index.conn.execute("select count(*) from chunks where heading = 'Lamp care'").fetchone()[0] > 1
+        for mode in ("keyword", "semantic", "hybrid"):
+            hits = search(index, NotesPolicy.load(root), embedder, Query("lamp wick brass", mode=mode)).hits
+            headings = [h.heading for h in hits]
+            assert headings.count("Lamp care") == 1, (mode, headings)
+    finally:
+        index.close()
 
 
 def test_hybrid_fuses_both_halves(indexed, embedder):

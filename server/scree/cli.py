@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("query", nargs="*", help="what you look for, in words or names (a query starting with '-' "
                    "is taken as words too: `scree search --locked`)")
-    p.add_argument("--mode", choices=MODES, help="auto (default): hybrid for names, semantic for prose")
+    p.add_argument("--mode", choices=MODES, help="auto (default): keyword for a bare name, hybrid otherwise")
     p.add_argument("-k", type=int, help="number of results (default 5)")
     p.add_argument("--path", action="append", default=[], metavar="GLOB",
                    help="only notes matching this gitignore-style glob (repeatable)")

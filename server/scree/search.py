@@ -2,31 +2,50 @@
 
 A path filter narrows both halves before their top-k is taken. Every hit's file is re-checked against
 the current policy before it is returned, so a deleted or newly ignored note never answers.
+
+Ranking choices, each measured on the retrieval benchmark (see `HYBRID_WEIGHTS` and `NAME_POOL`):
+- The unit of an answer is a section: a long section is stored as several chunks, but it is ranked
+  once, at its best chunk, and answered by that chunk. Two chunks of one section would otherwise take
+  two of the k places, and in hybrid each half may rank a different chunk of it and split its evidence.
+- A chunk that spells a name from the query verbatim (`--pre`, `GH_REPO`) outranks one that only
+  matches its parts (`pre_stop`, "gh repo"): FTS5 splits identifiers into words, the user did not.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import re
 from dataclasses import dataclass
-from typing import AbstractSet, Sequence
+from typing import AbstractSet, Callable, Hashable, Sequence
 
 import numpy as np
 import pathspec
 
 from .db import queries
 from .embed import Embedder
-from .fusion import RRF_K, rrf
-from .ftsquery import to_match
+from .fusion import RRF_K, collapse, rrf_grouped
+from .ftsquery import search_match
 from .policy import NotesPolicy
 from .records import Hit, SearchResult
-from .route import route
+from .route import named_identifiers, route
 from .store import Index, vectors_usable
 
 log = logging.getLogger(__name__)
 
-HYBRID_DEPTH_FACTOR = 4  # each half of a hybrid search is searched 4*k deep before fusion
+# Each half is searched 4*k sections deep (hybrid fuses them; a single half has room for the hits
+# the policy re-check drops).
+HYBRID_DEPTH_FACTOR = 4
 MAX_VECTOR_FETCH = 100
+# Keyword candidates looked at for a verbatim name before the top is kept, so a chunk holding the
+# exact name is found even when BM25 ranks chunks full of its parts higher.
+NAME_POOL = 100
+# Weighted RRF: the keyword half counts 1.5x the semantic half. On the benchmark's dev queries 1.25-1.5
+# ranked best (more top-1 hits than 1.0, fewer losses on questions naming identifiers than 2-3):
+# BM25's first ranks are the more precise, the vectors add recall and break its near-ties. Weighting
+# the vectors up instead lost top-1 hits on questions. Scaled to sum 2 so a chunk first in
+# both halves scores 2/(k+1), as in unweighted RRF.
+HYBRID_WEIGHTS = (0.8, 1.2)  # (semantic, keyword)
 
 
 @dataclass(frozen=True)
@@ -45,9 +64,12 @@ def matching_file_ids(files: Sequence[tuple[int, str]], globs: Sequence[str]) ->
 
 def semantic_ranking(index: Index, embedder: Embedder, text: str, depth: int,
                      file_ids: Sequence[int] | None) -> list[tuple[int, float]]:
-    """(chunk id, cosine similarity) best first; a chunk's score is its best window's."""
+    """(chunk id, cosine similarity) best first; a chunk's score is its best window's.
+
+    Enough windows are fetched for `depth` sections even when some have several chunks and windows.
+    """
     qvec = np.asarray(embedder.embed_query(text), dtype="<f4").tobytes()
-    limit = min(MAX_VECTOR_FETCH, max(2 * depth, 10))
+    limit = min(MAX_VECTOR_FETCH, max(4 * depth, 10))
     out: list[tuple[int, float]] = []
     seen: set[int] = set()
     for rowid, distance in queries.vector_search(index.conn, qvec, limit, file_ids):
@@ -55,14 +77,46 @@ def semantic_ranking(index: Index, embedder: Embedder, text: str, depth: int,
         if cid not in seen:
             seen.add(cid)
             out.append((cid, 1.0 - distance))
-    return out[:depth]
+    return out
 
 
-def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int] | None) -> list[tuple[int, float]]:
-    match = to_match(text)
+def _verbatim(name: str) -> re.Pattern[str]:
+    # Not inside a longer word or flag: `--type` must not match `--type-add`, nor `pre` match `pre_stop`.
+    return re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])")
+
+
+def _names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
+                names: Sequence[str]) -> list[tuple[int, float]]:
+    """`ranked` re-ordered by how many of `names` (case-folded) each chunk's text spells verbatim,
+    most first; equal counts keep their order (BM25's)."""
+    patterns = [(n, _verbatim(n)) for n in names]
+
+    def spelled(cid: int) -> int:
+        hay = texts.get(cid, "").casefold()
+        # The substring test first: most chunks lack the name, and the bounded regex is 10x slower.
+        return sum(1 for n, p in patterns if n in hay and p.search(hay))
+
+    return sorted(ranked, key=lambda item: -spelled(item[0]))
+
+
+def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int] | None,
+                    vocabulary: AbstractSet[str] = frozenset()) -> list[tuple[int, float]]:
+    """(chunk id, BM25 score) best first, chunks spelling the query's names verbatim first."""
+    match = search_match(text)
     if match is None:
         return []
-    return queries.keyword_search(index.conn, match, depth, file_ids)
+    names = named_identifiers(text, vocabulary)
+    pool = max(2 * depth, NAME_POOL) if names else 2 * depth
+    ranked = queries.keyword_search(index.conn, match, pool, file_ids)
+    if names and ranked:
+        ranked = _names_first(ranked, queries.chunk_texts(index.conn, [cid for cid, _ in ranked]), names)
+    return ranked
+
+
+def _by_section(index: Index, *rankings: list[tuple[int, float]]) -> Callable[[tuple[int, float]], Hashable]:
+    """The grouping key of a ranked chunk: its section (file, heading trail)."""
+    keys = queries.section_keys(index.conn, sorted({cid for r in rankings for cid, _ in r}))
+    return lambda item: keys.get(item[0], ("chunk", item[0]))
 
 
 class _PolicyCheck:
@@ -81,7 +135,11 @@ class _PolicyCheck:
 
 def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
            vocabulary: AbstractSet[str] = frozenset()) -> SearchResult:
-    """Run one query. Never loads the model for a keyword search or an empty index."""
+    """Run one query. Never loads the model for a keyword search or an empty index.
+
+    `auto` asks `route`: a lookup runs keyword (and hybrid only if BM25 finds nothing), anything else
+    hybrid. `vocabulary` (the repo's names) marks query words to be matched verbatim, like identifiers.
+    """
     text = q.text.strip()
     mode = route(text, vocabulary) if q.mode == "auto" else q.mode
     if not text:
@@ -100,16 +158,26 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         notes.append("vectors are missing or from another embedder until the next sync: keyword results only")
         mode = "keyword"
 
-    depth = q.k * (HYBRID_DEPTH_FACTOR if mode == "hybrid" else 2)
+    depth = q.k * HYBRID_DEPTH_FACTOR
+    kw: list[tuple[int, float]] | None = None
+    if mode == "keyword":
+        kw = keyword_ranking(index, text, depth, file_ids, vocabulary)
+        if not kw and q.mode == "auto" and vectors_usable(index, embedder.id, embedder.dimensions):
+            mode = "hybrid"  # a lookup the notes never spell: the vectors may still know its topic
     ranked: list[tuple[int, float]]
     if mode == "keyword":
-        ranked = keyword_ranking(index, text, depth, file_ids)
+        kw = kw or []
+        ranked = collapse(kw, _by_section(index, kw))[:depth]
     elif mode == "semantic":
-        ranked = semantic_ranking(index, embedder, text, depth, file_ids)
+        sem = semantic_ranking(index, embedder, text, depth, file_ids)
+        ranked = collapse(sem, _by_section(index, sem))[:depth]
     else:
         sem = semantic_ranking(index, embedder, text, depth, file_ids)
-        kw = keyword_ranking(index, text, depth, file_ids)
-        ranked = rrf([[c for c, _ in sem], [c for c, _ in kw]], k=RRF_K)
+        if kw is None:
+            kw = keyword_ranking(index, text, depth, file_ids, vocabulary)
+        section = _by_section(index, sem, kw)
+        halves = [collapse(sem, section)[:depth], collapse(kw, section)[:depth]]
+        ranked = [(cid, score) for (cid, _), score in rrf_grouped(halves, section, k=RRF_K, weights=HYBRID_WEIGHTS)]
 
     rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
     check = _PolicyCheck(policy)

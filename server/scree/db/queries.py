@@ -80,6 +80,26 @@ def vector_search(
     return [(int(r), float(d)) for r, d in conn.execute(sql, [query, limit, *params]).fetchall()]
 
 
+def section_keys(conn: Any, ids: Sequence[int]) -> dict[int, tuple[int, str]]:
+    """(file id, heading trail) per chunk id: the chunks of one section share it."""
+    if not ids:
+        return {}
+    rows = conn.execute(
+        f"select id, file_id, heading from chunks where id in ({','.join('?' * len(ids))})", list(ids)
+    ).fetchall()
+    return {int(r[0]): (int(r[1]), str(r[2])) for r in rows}
+
+
+def chunk_texts(conn: Any, ids: Sequence[int]) -> dict[int, str]:
+    """Heading trail and text per chunk id, joined by a newline (what a verbatim name is looked for in)."""
+    if not ids:
+        return {}
+    rows = conn.execute(
+        f"select id, heading || char(10) || text from chunks where id in ({','.join('?' * len(ids))})", list(ids)
+    ).fetchall()
+    return {int(r[0]): str(r[1]) for r in rows}
+
+
 @dataclass(frozen=True)
 class ChunkRow:
     id: int
