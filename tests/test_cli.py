@@ -85,3 +85,26 @@ def test_damaged_index_says_how_to_rebuild_and_rebuild_works(notes, tmp_path):
 def test_bad_setting_names_the_variable(notes):
     out = scree("search", "--notes", str(notes), "x", env={"SCREE_K": "many"})
     assert out.returncode == 1 and "SCREE_K" in out.stderr
+
+
+def test_index_and_reindex_refuse_while_another_process_writes_but_search_still_answers(notes):
+    import signal
+
+    from scree.config import load_config
+    from scree.locate import index_location
+
+    assert scree("index", "--notes", str(notes)).returncode == 0
+    lock = index_location(notes.resolve(), load_config()).lock
+    holder = subprocess.Popen([sys.executable, str(Path(__file__).parent / "helpers" / "lock_holder.py"), str(lock)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        for cmd in (("index",), ("reindex",)):
+            out = scree(*cmd, "--notes", str(notes))
+            assert out.returncode == 1 and str(holder.pid) in out.stderr
+        assert scree("reindex", "--quiet", "--notes", str(notes)).returncode == 0
+        out = scree("search", "--json", "--mode", "keyword", "--notes", str(notes), "tokens")
+        assert out.returncode == 0 and json.loads(out.stdout)["results"]
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()

@@ -80,19 +80,30 @@ def _report_skips(report) -> None:  # noqa: ANN001 - SyncReport
 
 
 def cmd_index(args: argparse.Namespace, cfg: Config) -> int:
+    from .errors import LockHeld
+    from .lock import WriterLock, describe_holder, read_holder
     from .progress import progress_for_stderr
     from .sync import sync
     from .workspace import Workspace
 
     ws = Workspace.from_config(cfg)
-    if args.rebuild:
-        _remove_index_files(ws.location.db)
-    index = ws.open_index()
+    lock = WriterLock(ws.location.lock)
+    if not lock.try_acquire():
+        holder = read_holder(lock.path)
+        raise LockHeld(f"the index of {ws.folder} is being written by {describe_holder(holder)}, which keeps it "
+                       "in sync by itself; `scree reindex --wait` runs after it exits",
+                       pid=holder.pid if holder else None)
     try:
-        report = sync(index, ws.policy(), ws.embedder(), max_file_bytes=cfg.max_file_bytes,
-                      progress=progress_for_stderr())
+        if args.rebuild:
+            _remove_index_files(ws.location.db)
+        index = ws.open_index()
+        try:
+            report = sync(index, ws.policy(), ws.embedder(), max_file_bytes=cfg.max_file_bytes,
+                          progress=progress_for_stderr())
+        finally:
+            index.close()
     finally:
-        index.close()
+        lock.release()
     _report_skips(report)
     if args.json:
         data = asdict(report)
@@ -113,7 +124,6 @@ def _remove_index_files(db: Path) -> None:
 
 def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
     from .search import Query, search
-    from .sync import sync
     from .workspace import Workspace
 
     ws = Workspace.from_config(cfg)
@@ -122,11 +132,7 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
         policy = ws.policy()
         embedder = ws.embedder()
         if not args.no_sync:
-            from .progress import progress_for_stderr
-
-            report = sync(index, policy, embedder, max_file_bytes=cfg.max_file_bytes,
-                          progress=progress_for_stderr())
-            _report_skips(report)
+            _sync_if_no_writer(ws, index, policy, embedder, cfg)
         result = search(index, policy, embedder, Query(" ".join(args.query), k=cfg.k, mode=cfg.mode,
                                                        paths=tuple(args.path)))
     finally:
@@ -141,6 +147,23 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
         print(_compact(hit.text))
         print()
     return 0
+
+
+def _sync_if_no_writer(ws, index, policy, embedder, cfg: Config) -> None:  # noqa: ANN001
+    """Sync before searching, unless a writer (scree serve / watch) holds the lock: it keeps the index fresh."""
+    from .lock import WriterLock
+    from .progress import progress_for_stderr
+    from .sync import sync
+
+    lock = WriterLock(ws.location.lock)
+    if not lock.try_acquire():
+        log.info("another process writes this index; searching what it has committed")
+        return
+    try:
+        report = sync(index, policy, embedder, max_file_bytes=cfg.max_file_bytes, progress=progress_for_stderr())
+    finally:
+        lock.release()
+    _report_skips(report)
 
 
 def _compact(text: str, indent: str = "    ") -> str:

@@ -65,6 +65,10 @@ def migrate(conn: Any) -> int:
     for target in range(version + 1, SCHEMA_VERSION + 1):
         conn.execute("begin immediate")
         try:
+            # Another process may have migrated between our read and our write lock: re-read under it.
+            if current_version(conn) >= target:
+                conn.execute("commit")
+                continue
             for stmt in MIGRATIONS[target]:
                 conn.execute(stmt)
             conn.execute(f"pragma user_version = {target}")

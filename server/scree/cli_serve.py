@@ -1,0 +1,161 @@
+"""`scree serve` (also `scree-mcp`): the MCP server over stdio, or streamable HTTP with `--http`.
+
+Stdout belongs to the protocol; everything else goes to stderr. The SDK is imported only once the
+arguments are known to be good, so a bad flag fails fast, and `scree search` never pays for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import logging
+import os
+import socket
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from .config import Config, load_config
+from .errors import ConfigError, FolderError, ScreeError
+from .locate import find_git_root, index_location, resolve_folder
+
+log = logging.getLogger(__name__)
+
+TOKEN_ENV = "SCREE_HTTP_TOKEN"
+DEFAULT_PORT = 8000
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the `serve` subcommand to `scree`'s subparsers and return it."""
+    p = subparsers.add_parser("serve", help="run the MCP server (stdio; --http for streamable HTTP)",
+                              description="Serve search_docs, read_doc and reindex over MCP.")
+    p.add_argument("--notes", type=Path, help="the notes folder (default: git root above $CLAUDE_PROJECT_DIR "
+                   "when set, else $SCREE_NOTES, else the git root above the current dir)")
+    p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
+    p.add_argument("--http", action="store_true", help="serve streamable HTTP at /mcp instead of stdio")
+    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT}; 0 = any free)")
+    p.add_argument("--token", help=f"HTTP bearer token (prefer ${TOKEN_ENV}: flags show in `ps`); "
+                   "required when --host is not a loopback address")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="another Host header name clients use to reach this server (repeatable)")
+    p.add_argument("--first-sync-wait", type=float, metavar="SECONDS",
+                   help="while a new index is first built, a search waits up to this long for it "
+                   "(default 100; 0 answers at once from what is indexed)")
+    p.add_argument("--no-watch", action="store_true", help="do not watch the folder for changes")
+    # How often the writer checks that the folder and index file are still the ones it started with.
+    p.add_argument("--health-interval", type=float, default=None, help=argparse.SUPPRESS)
+    return p
+
+
+def serve_folder(notes_flag: Path | None, cfg: Config, env: Mapping[str, str], cwd: Path) -> Path:
+    """The folder `scree serve` indexes: an explicit --notes; else the git root above
+    $CLAUDE_PROJECT_DIR (Claude Code sets it to the project); else $SCREE_NOTES; else the git root
+    above `cwd` (else `cwd`). MCP roots are not used."""
+    if notes_flag is not None:
+        return resolve_folder(cfg, cwd)
+    project = env.get("CLAUDE_PROJECT_DIR", "").strip()
+    if project:
+        path = Path(project)
+        if not path.is_dir():
+            raise FolderError(f"CLAUDE_PROJECT_DIR={project} is not a folder: start Claude Code in the project, "
+                              "or pass --notes")
+        return find_git_root(path) or path.resolve()
+    return resolve_folder(cfg, cwd)
+
+
+def http_token(args: argparse.Namespace, env: Mapping[str, str]) -> str | None:
+    """The bearer token from --token or $SCREE_HTTP_TOKEN (None when neither is set)."""
+    token = (args.token or env.get(TOKEN_ENV, "")).strip()
+    return token or None
+
+
+def is_loopback(host: str) -> bool:
+    """True for 127.0.0.0/8, ::1 and `localhost`: addresses only this machine can reach."""
+    bare = host.strip("[]")
+    if bare.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(bare).is_loopback
+    except ValueError:
+        return False
+
+
+def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
+    """Run the server until stdin closes (stdio) or it is interrupted (HTTP)."""
+    folder = serve_folder(args.notes, cfg, os.environ, Path.cwd())
+    if args.first_sync_wait is not None and args.first_sync_wait < 0:
+        raise ConfigError("--first-sync-wait must be 0 or more seconds")
+    token = http_token(args, os.environ) if args.http else None
+    if args.http and not is_loopback(args.host) and token is None:
+        raise ConfigError(f"refusing to serve HTTP on {args.host} without a token: set {TOKEN_ENV} (or --token), "
+                          "or bind 127.0.0.1")
+    from .mcpserver import IndexHandle, ServeOptions, build_server
+
+    options = ServeOptions(watch=not args.no_watch, health_interval=args.health_interval)
+    if args.first_sync_wait is not None:
+        options = replace(options, first_sync_wait=args.first_sync_wait)
+    handle = IndexHandle(cfg, folder, options)
+    log.info("serving %s (index %s) over %s", folder, index_location(folder, cfg).db,
+             "HTTP" if args.http else "stdio")
+    server = build_server(handle)
+    try:
+        if args.http:
+            handle.start()  # a long-lived server: index now, not at the first client's handshake
+            _serve_http(server, args.host, args.port, token, tuple(args.allow_host))
+        else:
+            server.run()
+    finally:
+        handle.stop()
+    return 0
+
+
+def _serve_http(server: Any, host: str, port: int, token: str | None, extra_hosts: tuple[str, ...]) -> None:
+    import uvicorn
+
+    from .mcpserver import http_app
+
+    sock = _bind(host, port)
+    port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    app = http_app(server, host=host, port=port, token=token, extra_hosts=extra_hosts)
+    print(f"scree: serving MCP on http://{shown}:{port}/mcp" + (" (bearer token required)" if token else ""),
+          file=sys.stderr, flush=True)
+    uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on")).run(sockets=[sock])
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port (port 0 picks a free one), so the real port is known before
+    the Host allow-list is built and announced."""
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+        sock.listen(128)  # connections made before uvicorn is up wait in the backlog, not refused
+    except OSError as exc:
+        raise ConfigError(f"cannot listen on {host}:{port} ({exc.strerror or exc}): pick another --host/--port") from None
+    sock.set_inheritable(False)
+    return sock
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m scree.cli_serve ...`: the same as `scree serve ...`."""
+    parser = argparse.ArgumentParser(prog="scree")
+    add_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
+    try:
+        cfg = load_config().with_overrides(notes=args.notes, db=args.db)
+        logging.basicConfig(stream=sys.stderr, level=getattr(logging, cfg.log_level.upper(), logging.WARNING),
+                            format="scree: %(levelname)s: %(message)s")
+        return cmd_serve(args, cfg)
+    except ScreeError as exc:
+        print(f"scree: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,224 @@
+"""How the live index is doing: its status record, the checks that tell when it must stop updating,
+the first-sync size guard, and giving memory back after a big sync.
+
+Identity checks. A long-running writer keeps file descriptors and inotify watches on what it opened.
+If the notes folder is deleted (or deleted and made again, e.g. by a `git clone` into the same path)
+or the index file is replaced (`rm` + a new index), the process would go on writing into a ghost: an
+unlinked SQLite file, or watches on a directory nobody can reach. So the identity (st_dev, st_ino)
+of both is recorded at start and compared periodically; any difference stops the writer.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import logging
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .embed import Embedder
+from .policy import NotesPolicy
+from .walk import walk_notes
+
+log = logging.getLogger(__name__)
+
+DEFAULT_INTERVAL = 10.0
+
+
+@dataclass(frozen=True)
+class IndexStatus:
+    """Where the live index stands, for the MCP `status` tool and search notes."""
+
+    state: str  # "complete" | "syncing" | "not_updating" | "empty" | "needs_reindex"
+    role: str  # "writer" | "reader"
+    files_done: int  # during a sync: files processed so far in this sync's pass two
+    files_total: int  # during a sync: files that need embedding in this sync
+    indexed_files: int  # files with committed rows
+    chunks: int
+    reason: str | None  # for not_updating / needs_reindex: why, in words an agent can act on
+
+    def describe(self) -> str:
+        """One short sentence, e.g. "complete (97 files, 1619 chunks)"."""
+        size = f"{self.indexed_files} files, {self.chunks} chunks"
+        if self.state == "complete":
+            return f"complete ({size})" + (f"; {self.reason}" if self.reason else "")
+        if self.state == "syncing":
+            if self.files_total:
+                return (f"still syncing: {self.files_done}/{self.files_total} files indexed; "
+                        "results may be incomplete")
+            if self.role == "writer":
+                return f"still syncing: scanning the folder ({size} so far); results may be incomplete"
+            return (f"still syncing: another process is building the index ({size} so far); "
+                    "results may be incomplete")
+        if self.state == "not_updating":
+            return f"index not updating: {self.reason}; serving what is indexed ({size})"
+        if self.state == "needs_reindex":
+            return f"needs reindex: {self.reason}"
+        return "empty: no Markdown notes are indexed in this folder yet"
+
+
+def markdown_exceeds(policy: NotesPolicy, limit_bytes: int) -> bool:
+    """True when the admitted notes under the policy's root add up to more than `limit_bytes`.
+
+    Walks with the indexer's own walker and stops as soon as the limit is passed, so a huge folder
+    costs only the files needed to prove it.
+    """
+    total = 0
+    root = str(policy.root)
+    for item in walk_notes(policy):
+        if not isinstance(item, str):
+            continue
+        try:
+            total += os.stat(os.path.join(root, item)).st_size
+        except OSError:
+            continue
+        if total > limit_bytes:
+            return True
+    return False
+
+
+def release_memory(embedder: Embedder | None = None) -> None:
+    """Give memory back to the OS after a big sync: drop the model (if given), collect, trim the heap."""
+    if embedder is not None:
+        embedder.close()
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc (macOS, musl): nothing to trim
+        pass
+
+
+@dataclass(frozen=True)
+class FileIdentity:
+    """What tells one file or folder apart from another one at the same path."""
+
+    dev: int
+    ino: int
+
+
+def identity(path: Path) -> FileIdentity | None:
+    """The (st_dev, st_ino) of `path`, following links; None when it does not exist.
+
+    Raises OSError for anything but absence (permission denied...): "cannot tell" is not "gone".
+    """
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    return FileIdentity(st.st_dev, st.st_ino)
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The identities a live index started with. `index` is None while the index file does not exist yet."""
+
+    folder: Path
+    db: Path
+    folder_id: FileIdentity | None
+    index_id: FileIdentity | None
+
+    @classmethod
+    def take(cls, folder: Path, db: Path) -> "Baseline":
+        return cls(folder, db, identity(folder), identity(db))
+
+    def adopt_index(self) -> "Baseline":
+        """The same baseline with the index file's identity filled in once it exists (a new index)."""
+        if self.index_id is not None:
+            return self
+        try:
+            return Baseline(self.folder, self.db, self.folder_id, identity(self.db))
+        except OSError:
+            return self
+
+
+def what_changed(baseline: Baseline, folder_now: FileIdentity | None,
+                 index_now: FileIdentity | None) -> str | None:
+    """Why the index can no longer be kept up to date, or None when both are still the originals.
+
+    Pure: callers pass the current identities. An index file that did not exist at the baseline is
+    not judged (it is adopted by the caller once it appears).
+    """
+    if folder_now is None:
+        return f"the notes folder {baseline.folder} was removed"
+    if baseline.folder_id is not None and folder_now != baseline.folder_id:
+        return f"the notes folder {baseline.folder} was replaced by another folder at the same path"
+    if baseline.index_id is None:
+        return None
+    if index_now is None:
+        return f"the index file {baseline.db} was removed"
+    if index_now != baseline.index_id:
+        return f"the index file {baseline.db} was replaced (rebuilt by another process?)"
+    return None
+
+
+def check(baseline: Baseline) -> str | None:
+    """Compare the disk with `baseline` now; None when healthy or when it cannot be told (e.g. EACCES)."""
+    try:
+        return what_changed(baseline, identity(baseline.folder), identity(baseline.db))
+    except OSError as exc:
+        log.debug("health check could not stat (%s); assuming nothing changed", exc)
+        return None
+
+
+class HealthMonitor:
+    """Runs `check(baseline)` every `interval` seconds on a daemon thread; on the first problem calls
+    `on_failure(reason)` once and ends. The index file's identity is adopted when it first appears.
+
+    `on_tick()`, if given, runs after every passed check: the owner's periodic housekeeping (releasing
+    an idle model) rides on this thread instead of another one.
+    """
+
+    def __init__(self, folder: Path, db: Path, on_failure: Callable[[str], None], *,
+                 interval: float = DEFAULT_INTERVAL, on_tick: Callable[[], None] | None = None) -> None:
+        self.interval = interval
+        self._baseline = Baseline.take(folder, db)
+        self._on_failure = on_failure
+        self._on_tick = on_tick
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def baseline(self) -> Baseline:
+        return self._baseline
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="scree-health", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> bool:
+        """Stop checking; True when the thread ended within `timeout`."""
+        self._stop.set()
+        thread = self._thread
+        if thread is None or thread is threading.current_thread():
+            return True
+        thread.join(timeout)
+        return not thread.is_alive()
+
+    def adopt_index(self) -> None:
+        """Record the index file's identity if not known yet; call right after opening or creating it,
+        so a replacement that follows at once is still caught."""
+        self._baseline = self._baseline.adopt_index()
+
+    def check_now(self) -> str | None:
+        """One check on the caller's thread (adopting a newly created index file)."""
+        self.adopt_index()
+        return check(self._baseline)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            reason = self.check_now()
+            if reason is not None:
+                log.warning("index not updating: %s", reason)
+                try:
+                    self._on_failure(reason)
+                except Exception:
+                    log.exception("handling a failed health check failed")
+                return
+            if self._on_tick is not None:
+                try:
+                    self._on_tick()
+                except Exception:
+                    log.exception("periodic housekeeping failed; checks go on")

@@ -1,0 +1,595 @@
+"""The live index behind `scree serve` and `scree watch`: one writer per index, every other process reads.
+
+Roles. The process holding the index's writer lock (`scree.lock.WriterLock`) is the writer: it syncs
+in the background, then watches the folder and re-indexes what changes. Every other process on the
+same index is a reader: it searches what is committed, holds no inotify watches, loads the model only
+on its first semantic query, and retries the lock every `lock_retry` seconds; when the writer exits
+(even by SIGKILL: the kernel drops the flock) it takes over, syncing first and then watching.
+
+The lock is a `flock`, which relies on the filesystem: on NFS it may not hold across machines, so
+two writers could run at once. SQLite's own locking keeps the index file consistent; the cost would
+be duplicate indexing work, never corruption.
+
+Threads of a writer. The worker thread owns the write connection and runs every sync, one at a
+time; the watcher's threads only queue paths (or a rescan) for it, so reading events never waits for
+embedding. Searches run on the caller's threads through one read connection, serialized by a lock;
+WAL lets them read committed rows while the worker writes. A health monitor checks every
+`health_interval` seconds that the folder and the index file are still the ones it started with;
+if not, the writer stops, releases the lock and the status says "not_updating" while searches keep
+serving what is indexed.
+
+A new, empty index over more than `Config.first_sync_mb` of Markdown is not built by itself: the
+writer releases the lock and the status asks for `scree reindex`. Once that index has rows this
+process waits for the lock again and takes over as usual.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .db import queries, writes
+from .db.connect import is_db_error
+from .embed import Embedder
+from .errors import IndexError_, LockHeld, ScreeError
+from .health import DEFAULT_INTERVAL, HealthMonitor, IndexStatus, markdown_exceeds, release_memory
+from .lock import LockWaiter, WriterLock, describe_holder, read_holder
+from .policy import NotesPolicy
+from .records import SearchResult
+from .route import route
+from .search import Query
+from .search import search as run_search
+from .store import Index
+from .sync import SyncReport, sync
+from .watcher import NotesWatcher
+from .workspace import Workspace
+
+__all__ = ["IndexStatus", "LiveIndex", "rebuild_in_place"]
+
+log = logging.getLogger(__name__)
+
+# After a sync that embedded this many chunks the model is dropped (it reloads in ~0.5 s on the next
+# edit): a big sync leaves the ORT arena at its peak, and an idle writer should not keep it.
+BIG_SYNC_CHUNKS = 200
+# The model is dropped after this long without embedding anything (sync or query), in both roles:
+# an idle `scree serve` then holds ~100 MB instead of ~400. Reloading costs ~0.5 s on the next use.
+MODEL_IDLE_SECONDS = 60.0
+READER_POLICY_TTL = 2.0  # a reader re-reads the ignore files at most this often
+MB = 1024 * 1024
+
+
+def rebuild_in_place(index: Index, embedder: Embedder) -> None:
+    """Forget every chunk and vector so the next sync re-embeds every note.
+
+    The file itself stays (same inode), so readers and health checks keep seeing the same index.
+    """
+    writes.reset_vectors(index.conn, embedder.dimensions,
+                         {"embedder": embedder.id, "dimensions": str(embedder.dimensions)})
+
+
+class _Progress:
+    """Pass-two counters of the running sync, read by status() from other threads."""
+
+    def __init__(self) -> None:
+        self._mu = threading.Lock()
+        self.done = 0
+        self.total = 0
+
+    def start(self, total_files: int) -> None:
+        with self._mu:
+            self.done, self.total = 0, total_files
+
+    def advance(self, chunks: int) -> None:
+        with self._mu:
+            self.done += 1
+
+    def finish(self) -> None:
+        pass
+
+    def reset(self) -> None:
+        self.start(0)
+
+    def snapshot(self) -> tuple[int, int]:
+        with self._mu:
+            return self.done, self.total
+
+
+@dataclass
+class _Job:
+    """Work for the writer's worker, coalesced: a reindex or full sync covers any queued paths."""
+
+    kind: str  # "reindex" | "full" | "paths"
+    paths: set[str] = field(default_factory=set)
+    rebuild: bool = False
+    futures: list[Future] = field(default_factory=list)
+
+
+class LiveIndex:
+    """One notes folder's index kept live; see the module docstring. Thread-safe public methods.
+
+    `embedder` defaults to the workspace's (lazy) one; `on_fatal(reason)` is called once when the
+    index stops being updated (folder or index file removed or replaced, index unusable), from a
+    background thread: `scree watch` uses it to exit non-zero.
+    """
+
+    def __init__(self, workspace: Workspace, *, watch: bool = True, lock_retry: float = 5.0,
+                 health_interval: float = DEFAULT_INTERVAL, debounce: float = 1.5,
+                 embedder: Embedder | None = None, on_fatal: Callable[[str], None] | None = None,
+                 model_idle: float = MODEL_IDLE_SECONDS) -> None:
+        self.workspace = workspace
+        self._watch = watch
+        self._lock_retry = lock_retry
+        self._health_interval = health_interval
+        self._debounce = debounce
+        self._own_embedder = embedder is None
+        self._embedder = embedder if embedder is not None else workspace.embedder()
+        self._on_fatal = on_fatal
+        self._lock = WriterLock(workspace.location.lock)
+        self._progress = _Progress()
+        # Guarded by _mu: role, lifecycle flags and the threads below.
+        self._mu = threading.RLock()
+        self._role = "reader"
+        self._started = self._stopping = False
+        self._failure: str | None = None
+        self._needs_reindex: str | None = None
+        self._first_sync_done = False
+        self._full_sync_running = False
+        self._waiter: LockWaiter | None = None
+        self._gate_stop = threading.Event()
+        self._writer_stop: threading.Event | None = None
+        self._worker: threading.Thread | None = None
+        self._health: HealthMonitor | None = None
+        self._watcher: NotesWatcher | None = None
+        self._model_idle = model_idle
+        self._model_used_at: float | None = None  # last embedding (sync or query) since the last release
+        self._job_running = False
+        # Guarded by _jobs: what the worker should do next.
+        self._jobs = threading.Condition()
+        self._pending = _Job("none")
+        # Guarded by _read_mu: the read side.
+        self._read_mu = threading.Lock()
+        self._read_index: Index | None = None
+        self._read_error: str | None = None
+        self._write_index_open = threading.Event()  # this process's writer has opened (created) the file
+        self._policy: NotesPolicy | None = None
+        self._policy_at = 0.0
+
+    # ----- public ------------------------------------------------------------------------------
+
+    @property
+    def folder(self) -> Path:
+        return self.workspace.folder
+
+    @property
+    def policy(self) -> NotesPolicy:
+        """The current policy: the writer's latest (refreshed by every full sync); a reader's is re-read
+        every few seconds so edited ignore files count."""
+        with self._mu:
+            stale = self._role != "writer" and time.monotonic() - self._policy_at > READER_POLICY_TTL
+            if self._policy is None or stale:
+                self._set_policy(self.workspace.policy())
+            assert self._policy is not None
+            return self._policy
+
+    @property
+    def role(self) -> str:
+        return self._role
+
+    def start(self) -> None:
+        """Return at once: become the writer (background sync, then watch) or a reader waiting for the lock.
+
+        Raises IndexError_ when the lock file cannot be opened at all (permissions, read-only disk).
+        """
+        with self._mu:
+            if self._started:
+                raise RuntimeError("a LiveIndex can be started only once; make a new one")
+            self._started = True
+            self._health = HealthMonitor(self.folder, self.workspace.location.db, self._fail,
+                                         interval=self._health_interval, on_tick=self._release_idle_model)
+            self._health.start()
+            if self._lock.try_acquire():
+                self._start_writer_locked()
+            else:
+                holder = read_holder(self._lock.path)
+                log.info("%s writes the index of %s; reading only", describe_holder(holder), self.folder)
+                self._start_waiter_locked()
+
+    def stop(self, timeout: float = 5.0) -> bool:
+        """Stop every thread and release the lock; True when the writer ended within `timeout`.
+
+        A sync in progress stops between files; one file being embedded is finished first. If that
+        outlasts `timeout` this returns False and the lock goes with the worker (or the process).
+        """
+        deadline = time.monotonic() + timeout
+        with self._mu:
+            self._stopping = True
+            waiter, self._waiter = self._waiter, None
+            self._gate_stop.set()
+            self._signal_writer_stop_locked()
+            health = self._health
+        if health is not None:
+            health.stop(max(0.0, deadline - time.monotonic()))
+        if waiter is not None:  # if it just took the lock, its callback saw _stopping and released it
+            waiter.stop(max(0.0, deadline - time.monotonic()))
+        with self._mu:
+            worker = self._worker
+        if worker is not None and worker is not threading.current_thread():
+            worker.join(max(0.0, deadline - time.monotonic()))
+        ended = worker is None or not worker.is_alive()
+        with self._read_mu:
+            if self._read_index is not None:
+                self._read_index.close()
+                self._read_index = None
+        if self._own_embedder and ended:
+            self._embedder.close()
+        return ended
+
+    def status(self) -> IndexStatus:
+        """The state of the index as this process sees it (cheap: two count queries)."""
+        counts = self._read_counts()
+        files, chunks, synced_once = counts if counts is not None else (0, 0, False)
+        done, total = self._progress.snapshot()
+        with self._mu:
+            role = self._role
+            if self._failure is not None:
+                return IndexStatus("not_updating", role, 0, 0, files, chunks, self._failure)
+            if self._needs_reindex is not None:
+                return IndexStatus("needs_reindex", role, 0, 0, files, chunks, self._needs_reindex)
+            if role == "writer":
+                # After the first sync, only a full sync with notes to embed is worth reporting.
+                if not self._first_sync_done or (self._full_sync_running and total > 0):
+                    return IndexStatus("syncing", role, done, total, files, chunks, None)
+                watcher = self._watcher
+                problem = watcher.error if watcher is not None else None
+                state = "complete" if files else "empty"
+                return IndexStatus(state, role, 0, 0, files, chunks,
+                                   f"watching is degraded: {problem}" if problem else None)
+        if not synced_once and read_holder(self._lock.path) is not None:
+            return IndexStatus("syncing", role, 0, 0, files, chunks, None)
+        return IndexStatus("complete" if files else "empty", role, 0, 0, files, chunks, None)
+
+    def search(self, q: Query) -> SearchResult:
+        """Answer from what is committed; notes say when the index is incomplete or not updating."""
+        policy = self.policy
+        with self._read_mu:
+            index = self._open_read_locked()
+            if index is None:
+                mode = route(q.text) if q.mode == "auto" else q.mode
+                why = self._read_error or "the index does not exist yet"
+                result = SearchResult([], mode, [f"{why}; it is being built, try again shortly"])
+            else:
+                result = run_search(index, policy, self._embedder, q)
+                if result.mode in ("semantic", "hybrid"):
+                    self._model_used()
+        st = self.status()
+        if st.state in ("syncing", "not_updating", "needs_reindex"):
+            result.notes.insert(0, st.describe())
+        return result
+
+    def reindex(self, rebuild: bool = False) -> SyncReport:
+        """Sync now (`rebuild`: re-embed every note) and return the report once it is done.
+
+        The writer queues it on its worker; a reader that can take the lock becomes the writer and
+        does it itself. Raises LockHeld (naming the holder's pid) when another process writes, and
+        IndexError_ when the index is not updating any more.
+        """
+        future: Future = Future()
+        with self._mu:
+            self._check_usable_locked()
+            queued = self._role == "writer"
+            waiter: LockWaiter | None = None
+            if queued:
+                self._queue(_Job("reindex", rebuild=rebuild, futures=[future]))
+            else:
+                waiter, self._waiter = self._waiter, None
+        if queued:
+            return future.result()
+        if waiter is not None:
+            waiter.stop()
+        with self._mu:
+            self._check_usable_locked()
+            if self._role == "writer":  # the waiter took the lock while we stopped it
+                self._queue(_Job("reindex", rebuild=rebuild, futures=[future]))
+            elif self._lock.try_acquire():
+                self._start_writer_locked(_Job("reindex", rebuild=rebuild, futures=[future]))
+            else:
+                holder = read_holder(self._lock.path)
+                if waiter is not None:
+                    self._start_waiter_locked()
+                raise LockHeld(
+                    f"the index of {self.folder} is written by {describe_holder(holder)}, which keeps "
+                    "it in sync by itself; wait for it, or stop that process and try again",
+                    pid=holder.pid if holder else None,
+                )
+        return future.result()
+
+    # ----- roles -------------------------------------------------------------------------------
+
+    def _check_usable_locked(self) -> None:
+        if not self._started:
+            raise RuntimeError("call start() before reindex()")
+        if self._failure is not None:
+            raise IndexError_(f"index not updating: {self._failure}; restart scree to index again")
+        if self._stopping:
+            raise IndexError_("scree is shutting down; the index was not synced")
+
+    def _start_waiter_locked(self) -> None:
+        self._waiter = LockWaiter(self._lock, self._on_lock_acquired, interval=self._lock_retry)
+        self._waiter.start()
+
+    def _on_lock_acquired(self) -> None:
+        """On the waiter's thread, the moment the previous writer let go."""
+        with self._mu:
+            self._waiter = None
+            if self._stopping or self._failure is not None:
+                self._lock.release()
+                return
+            log.info("the previous writer of %s exited; taking over", self.folder)
+            self._start_writer_locked()
+
+    def _start_writer_locked(self, first: _Job | None = None) -> None:
+        self._role = "writer"
+        self._first_sync_done = False
+        if first is not None:  # an explicit reindex: the size guard does not apply
+            self._needs_reindex = None
+        self._progress.reset()
+        if self.workspace.location.db.exists():  # no file to create: reading it at once is safe
+            self._write_index_open.set()
+        stop = threading.Event()
+        self._writer_stop = stop
+        with self._jobs:
+            self._pending = first if first is not None else _Job("full")
+        self._worker = threading.Thread(target=self._writer_main, args=(stop, first is None),
+                                        name="scree-writer", daemon=True)
+        self._worker.start()
+
+    def _signal_writer_stop_locked(self) -> None:
+        if self._writer_stop is not None:
+            self._writer_stop.set()
+        with self._jobs:
+            self._jobs.notify_all()
+
+    def _fail(self, reason: str) -> None:
+        """Stop updating for good: the writer stops and lets go of the lock; searches go on."""
+        with self._mu:
+            if self._failure is not None or self._stopping:
+                return
+            self._failure = reason
+            waiter, self._waiter = self._waiter, None
+            self._gate_stop.set()
+            self._signal_writer_stop_locked()
+        log.warning("index not updating: %s; serving what is indexed", reason)
+        if waiter is not None:
+            waiter.stop()
+        if self._on_fatal is not None:
+            self._on_fatal(reason)
+
+    def _await_built_index(self) -> None:
+        """needs_reindex: wait (without taking the lock) until someone built the index, then queue for it."""
+        while not self._gate_stop.wait(self._lock_retry):
+            counts = self._read_counts()
+            if counts is None or counts[0] == 0:
+                continue
+            with self._mu:
+                if self._role == "reader" and not self._stopping and self._failure is None:
+                    self._needs_reindex = None
+                    if self._waiter is None:
+                        self._start_waiter_locked()
+            return
+
+    # ----- the writer's worker -----------------------------------------------------------------
+
+    def _writer_main(self, stop: threading.Event, guard: bool) -> None:
+        index: Index | None = None
+        too_big: str | None = None
+        try:
+            health = self._health
+            reason = health.check_now() if health is not None else None
+            if reason is not None:
+                self._fail(reason)
+                return
+            index = self._open_write_index(stop)
+            self._write_index_open.set()
+            if health is not None:
+                health.adopt_index()
+            too_big = self._first_sync_guard(index) if guard else None
+            if too_big is None:
+                self._serve_jobs(index, stop)
+        except ScreeError as exc:
+            self._fail(str(exc))
+        except Exception as exc:
+            log.exception("the index writer stopped unexpectedly")
+            self._fail(f"the index writer stopped unexpectedly ({exc}); restart scree")
+        finally:
+            if index is not None:
+                index.close()
+            with self._jobs:
+                leftover, self._pending = self._pending, _Job("none")
+            for future in leftover.futures:
+                if not future.done():
+                    future.set_exception(IndexError_("the index writer stopped before this reindex ran"))
+            with self._mu:
+                self._lock.release()
+                self._role = "reader"
+                self._full_sync_running = False
+                if too_big is not None:
+                    self._needs_reindex = too_big
+                    if not self._stopping and self._failure is None:
+                        threading.Thread(target=self._await_built_index, name="scree-await-index",
+                                         daemon=True).start()
+
+    def _open_write_index(self, stop: threading.Event) -> Index:
+        try:
+            return self.workspace.open_index()
+        except IndexError_ as exc:
+            # A brand-new file can fail here when another process opened it at the same moment:
+            # migrations read the schema version before taking SQLite's write lock, so the slower
+            # one finds the tables already made. Once the other is done, opening works.
+            log.debug("opening the index failed (%s); trying once more", exc)
+            if stop.wait(0.5):
+                raise
+            return self.workspace.open_index()
+
+    def _first_sync_guard(self, index: Index) -> str | None:
+        limit = self.workspace.config.first_sync_mb
+        if limit <= 0 or queries.counts(index.conn).files > 0:
+            return None
+        if not markdown_exceeds(self.workspace.policy(), int(limit * MB)):
+            return None
+        reason = (f"{self.folder} holds more than {limit:g} MB of Markdown and has no index yet, too much to "
+                  "build unasked; run `scree reindex` (or the reindex tool) to build it, then it stays in sync")
+        log.warning("%s", reason)
+        return reason
+
+    def _serve_jobs(self, index: Index, stop: threading.Event) -> None:
+        watcher: NotesWatcher | None = None
+        try:
+            while True:
+                job = self._next_job(stop)
+                if job is None:
+                    return
+                report = self._run_job(index, job, stop)
+                if report is None or stop.is_set():
+                    continue
+                if report.chunks:
+                    self._model_used()
+                if not self._first_sync_done:
+                    release_memory(self._embedder if report.chunks >= BIG_SYNC_CHUNKS else None)
+                    if self._watch:
+                        watcher = NotesWatcher(self.folder, self.workspace.policy, self._on_paths,
+                                               self._on_rescan, debounce=self._debounce)
+                        watcher.start()
+                        self._watcher = watcher
+                        # Edits made during the first sync came before the watch: one cheap pass
+                        # (hashes only, unless something changed) catches them.
+                        self._queue(_Job("full"))
+                    with self._mu:  # "complete" from here on means watching too
+                        self._first_sync_done = True
+                        self._needs_reindex = None
+                    log.info("%s: first sync done: %s", self.folder, report.summary())
+                elif report.chunks >= BIG_SYNC_CHUNKS:
+                    release_memory(self._embedder)
+        finally:
+            self._watcher = None
+            if watcher is not None:
+                watcher.stop(timeout=2.0)
+
+    def _next_job(self, stop: threading.Event) -> _Job | None:
+        with self._jobs:
+            while self._pending.kind == "none" and not stop.is_set():
+                self._jobs.wait()
+            if stop.is_set():
+                return None
+            job, self._pending = self._pending, _Job("none")
+            return job
+
+    def _queue(self, job: _Job) -> None:
+        """Merge `job` into the pending work (a reindex beats a full sync, which beats paths)."""
+        rank = {"none": 0, "paths": 1, "full": 2, "reindex": 3}
+        with self._jobs:
+            p = self._pending
+            kind = max(p.kind, job.kind, key=rank.__getitem__)
+            paths = p.paths | job.paths if kind == "paths" else set()
+            self._pending = _Job(kind, paths, p.rebuild or job.rebuild, p.futures + job.futures)
+            self._jobs.notify_all()
+
+    def _on_paths(self, paths: set[str]) -> None:
+        self._queue(_Job("paths", set(paths)))
+
+    def _on_rescan(self) -> None:
+        self._queue(_Job("full"))
+
+    def _run_job(self, index: Index, job: _Job, stop: threading.Event) -> SyncReport | None:
+        """Run one sync. Database and disk errors are retried later; anything else ends the writer."""
+        full = job.kind != "paths"
+        policy = self.workspace.policy() if full else self.policy
+        with self._mu:
+            self._job_running = True
+            if full:
+                self._set_policy(policy)
+                self._full_sync_running = True
+        self._progress.reset()
+        try:
+            if job.rebuild:
+                rebuild_in_place(index, self._embedder)
+            report = sync(index, policy, self._embedder, max_file_bytes=self.workspace.config.max_file_bytes,
+                          only=None if full else job.paths, progress=self._progress, should_stop=stop.is_set)
+        except Exception as exc:
+            for future in job.futures:
+                future.set_exception(exc)
+            if not (isinstance(exc, OSError) or is_db_error(exc, index.driver)):
+                raise
+            log.warning("syncing %s failed (%s); retrying in %.0f s", self.folder, exc, self._lock_retry)
+            if not stop.wait(self._lock_retry):
+                self._queue(_Job("paths", job.paths) if job.kind == "paths" else _Job("full"))
+            return None
+        finally:
+            with self._mu:
+                self._full_sync_running = self._job_running = False
+        for future in job.futures:
+            future.set_result(report)
+        for s in report.skipped:
+            log.info("skipped %s: %s", s.rel_path, s.reason)
+        if report.changed:
+            log.info("%s: %s", self.folder, report.summary())
+        return report
+
+    # ----- memory ------------------------------------------------------------------------------
+
+    def _model_used(self) -> None:
+        with self._mu:
+            self._model_used_at = time.monotonic()
+
+    def _release_idle_model(self) -> None:
+        """On the health thread's tick: drop the model once nothing embedded for `model_idle` seconds."""
+        with self._mu:
+            used = self._model_used_at
+            if used is None or self._job_running or time.monotonic() - used < self._model_idle:
+                return
+            self._model_used_at = None
+        log.debug("model idle for %.0f s: releasing it", self._model_idle)
+        release_memory(self._embedder)
+
+    # ----- the read side -----------------------------------------------------------------------
+
+    def _set_policy(self, policy: NotesPolicy) -> None:
+        self._policy, self._policy_at = policy, time.monotonic()
+
+    def _open_read_locked(self) -> Index | None:
+        """The read connection, opened on first use; None (with _read_error) while there is no index."""
+        if self._read_index is None:
+            # While this process's writer creates the file, opening it here too would race its
+            # migrations (see _open_write_index).
+            if self._role == "writer" and not self._write_index_open.is_set():
+                return None
+            if not self.workspace.location.db.exists():
+                return None
+            try:
+                self._read_index = self.workspace.open_index(create=False)
+                self._read_error = None
+                if self._health is not None:
+                    self._health.adopt_index()
+            except ScreeError as exc:
+                self._read_error = str(exc)
+                return None
+        return self._read_index
+
+    def _read_counts(self) -> tuple[int, int, bool] | None:
+        """(files, chunks, a sync ever finished) from committed rows; None when there is no index."""
+        with self._read_mu:
+            index = self._open_read_locked()
+            if index is None:
+                return None
+            try:
+                c = queries.counts(index.conn)
+                return c.files, c.chunks, "last_sync" in index.meta()
+            except Exception as exc:
+                if not is_db_error(exc, index.driver):
+                    raise
+                log.debug("could not count the index rows: %s", exc)
+                return None

@@ -1,0 +1,399 @@
+"""The MCP server: tools `search_docs`, `read_doc` and `reindex` over one notes folder.
+
+Startup is built for a fast handshake: this module imports the SDK and pydantic only; the live
+index (numpy, SQLite, the model) is imported and started by `IndexHandle` on a background thread
+once the handshake is answered, and the first sync runs there. Tools wait for the handle.
+
+Claude Code shows the model the compact JSON of `structuredContent`, so outputs are flat and
+omit empty fields; every empty answer carries a `note` saying why and what to do.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import threading
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field, model_serializer
+
+from . import __version__
+from .config import Config
+from .errors import ScreeError
+from .records import Hit
+
+if TYPE_CHECKING:  # imported for real only on the background thread (numpy, SQLite)
+    from .live import IndexStatus, LiveIndex
+    from .sync import SyncReport
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = (
+    "scree searches this repository's Markdown notes and docs (design notes, ADRs, READMEs, runbooks). "
+    "For any question about what the repo's notes or docs say, call search_docs first, before grep, rg "
+    "or find; then read_doc to read a whole section or file. Edits are indexed automatically."
+)
+
+DEFAULT_FIRST_SYNC_WAIT = 100.0  # seconds; below the 120 s per-call timeouts clients commonly use
+MAX_READ_BYTES = 100_000
+MAX_LISTED_PATHS = 30
+ENGINE_OPEN_TIMEOUT = 60.0  # how long a tool waits for the background start (imports + open)
+_POLL = 0.2  # status poll while waiting for a first sync (LiveIndex offers no completion event)
+
+Mode = Literal["auto", "semantic", "keyword", "hybrid"]
+
+
+class _Compact(BaseModel):
+    """Dumps without None fields: the agent pays for every byte of `"note": null`."""
+
+    @model_serializer(mode="wrap")
+    def _drop_none(self, handler):  # noqa: ANN001, ANN202 - pydantic's serializer protocol
+        return {k: v for k, v in handler(self).items() if v is not None}
+
+
+class SearchHitOut(BaseModel):
+    path: str
+    heading: str
+    start_line: int
+    end_line: int
+    score: float
+    text: str
+
+
+class SearchOut(_Compact):
+    results: list[SearchHitOut]
+    mode: str
+    index: str
+    note: str | None = None
+
+
+class ReadOut(_Compact):
+    path: str
+    heading: str | None = None
+    start_line: int
+    end_line: int
+    text: str
+    note: str | None = None
+
+
+class ReindexOut(_Compact):
+    added: int
+    updated: int
+    removed: int
+    unchanged: int
+    changed: list[str]
+    skipped: list[str] | None = None
+    seconds: float
+    index: str
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """How the server behaves, from `scree serve` flags."""
+
+    first_sync_wait: float = DEFAULT_FIRST_SYNC_WAIT  # see IndexHandle.wait_first_sync
+    max_read_bytes: int = MAX_READ_BYTES
+    watch: bool = True
+    lock_retry: float = 5.0
+    health_interval: float | None = None  # None: LiveIndex's default
+
+
+class IndexHandle:
+    """Owns the LiveIndex: builds and starts it on a background thread, hands it to tools when ready.
+
+    `first_build` is True when the index had no indexed file once started: searches then wait
+    (bounded) for that first sync, because an answer from a half-built index is wrong in ways the
+    agent cannot see.
+    """
+
+    def __init__(self, config: Config, folder: Path, options: ServeOptions) -> None:
+        self.config = config
+        self.folder = folder
+        self.options = options
+        self._ready = threading.Event()
+        self._stopping = threading.Event()
+        self._mu = threading.Lock()
+        self._live: LiveIndex | None = None
+        self._error: str | None = None
+        self._first_build = False
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Return at once; the index opens and starts syncing on a daemon thread. Idempotent."""
+        with self._mu:
+            if self._thread is None and not self._stopping.is_set():
+                self._thread = threading.Thread(target=self._open, name="scree-open", daemon=True)
+                self._thread.start()
+
+    def _open(self) -> None:
+        try:
+            from .live import LiveIndex
+            from .locate import index_location
+            from .workspace import Workspace
+
+            ws = Workspace(config=self.config, folder=self.folder, location=index_location(self.folder, self.config))
+            self._first_build = not has_indexed_files(ws.location.db)
+            tuning = {} if self.options.health_interval is None else {"health_interval": self.options.health_interval}
+            live = LiveIndex(ws, watch=self.options.watch, lock_retry=self.options.lock_retry, **tuning)
+            with self._mu:
+                if self._stopping.is_set():
+                    return
+                live.start()
+                self._live = live
+            log.info("index for %s opened (%s)", self.folder, live.status().describe())
+        except ScreeError as exc:
+            self._error = str(exc)
+            log.error("cannot open the index: %s", exc)
+        except Exception as exc:  # noqa: BLE001 - reported to every tool call instead of a dead server
+            self._error = f"the index could not be opened ({type(exc).__name__}: {exc}); see the server log"
+            log.exception("cannot open the index")
+        finally:
+            self._ready.set()
+
+    def get(self, timeout: float = ENGINE_OPEN_TIMEOUT) -> LiveIndex:
+        """The started LiveIndex (starting it if nobody did); raises ToolError when it failed to open
+        or is not open in time."""
+        self.start()
+        if not self._ready.wait(timeout):
+            raise ToolError("the index is still opening; try again in a few seconds")
+        if self._live is None:
+            raise ToolError(self._error or "the server is shutting down")
+        return self._live
+
+    def wait_first_sync(self, live: LiveIndex, timeout: float) -> IndexStatus:
+        """During the first sync of an index that started empty, wait up to `timeout` s for it to end."""
+        status = live.status()
+        if not self._first_build:
+            return status
+        deadline = time.monotonic() + timeout
+        while status.state == "syncing" and not self._stopping.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return status
+            self._stopping.wait(min(_POLL, left))
+            status = live.status()
+        self._first_build = False  # the first sync is over: later searches never wait
+        return status
+
+    def stop(self, timeout: float = 5.0) -> bool:
+        """Stop the index's threads; True when they ended within `timeout`."""
+        self._stopping.set()
+        with self._mu:
+            live = self._live
+            self._live = None
+        return live.stop(timeout) if live is not None else True
+
+
+def has_indexed_files(db: Path) -> bool:
+    """True when the index file exists and holds at least one completely indexed note.
+
+    Read-only and before the LiveIndex starts: its own status reads 0 files until its writer has
+    opened the file, which would make every restart look like a first build.
+    """
+    if not db.exists():
+        return False
+    from .db import connect, queries
+
+    try:
+        conn = connect.connect(db, readonly=True)
+    except Exception as exc:  # noqa: BLE001 - unreadable here means the LiveIndex will say why
+        log.debug("cannot peek into %s: %s", db, exc)
+        return False
+    try:
+        c = queries.counts(conn)
+        return c.files - c.incomplete_files > 0
+    except Exception as exc:  # noqa: BLE001 - a file without tables yet is an empty index
+        log.debug("cannot count the rows of %s: %s", db, exc)
+        return False
+    finally:
+        conn.close()
+
+
+class StartAfterHandshake:
+    """SDK middleware: start the index on the first message after `initialize`.
+
+    Opening the index imports numpy and SQLite and starts a sync; on a busy machine that competes
+    with the handshake for the CPU and the GIL, and the client waits for the handshake, not for the
+    index. Any later message (normally `notifications/initialized`, sent at once) starts it.
+    """
+
+    def __init__(self, handle: IndexHandle) -> None:
+        self.handle = handle
+
+    async def __call__(self, ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
+        if ctx.method != "initialize":
+            self.handle.start()
+        return await call_next(ctx)
+
+
+def build_server(handle: IndexHandle) -> MCPServer:
+    """The MCP server with its three tools bound to `handle`; the index starts after the handshake
+    (or earlier, by `handle.start()`)."""
+    mcp = MCPServer("scree", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING",
+                    middleware=[StartAfterHandshake(handle)])
+    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+    @mcp.tool(annotations=read_only)
+    def search_docs(
+        query: str,
+        k: Annotated[int, Field(ge=1, le=50)] = 5,
+        mode: Mode = "auto",
+        path: Annotated[str | list[str] | None, Field(description="glob(s) to search within, e.g. 'docs/**'")] = None,
+    ) -> SearchOut:
+        """Search this repo's Markdown notes and docs by meaning and keywords; returns the best
+        sections (path, heading trail, lines, text). Ask a question or name what you look for."""
+        from .search import Query
+
+        live = handle.get()
+        globs = (path,) if isinstance(path, str) else tuple(path or ())
+        if any(not g.strip() for g in globs):
+            raise ToolError("path holds an empty glob: give globs such as 'docs/**' or leave path out")
+        handle.wait_first_sync(live, handle.options.first_sync_wait)
+        result = live.search(Query(query, k=k, mode=mode, paths=globs))
+        status = live.status()
+        return search_output(result.hits, result.mode, result.notes, status)
+
+    @mcp.tool(annotations=read_only)
+    def read_doc(
+        path: str,
+        heading: Annotated[str | None, Field(description="section trail, e.g. 'Tokens' or 'Auth > Tokens'")] = None,
+        start_line: int | None = None,
+        end_line: int | None = None,
+    ) -> ReadOut:
+        """Read a Markdown note of this repo verbatim: the whole file, one section by heading, or a line range."""
+        return read_output(handle.folder, path, heading=heading, start_line=start_line, end_line=end_line,
+                           max_file_bytes=handle.config.max_file_bytes, max_bytes=handle.options.max_read_bytes)
+
+    @mcp.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True,
+                                          open_world_hint=False))
+    def reindex(all: bool = False) -> ReindexOut:  # noqa: A002 - the tool's public parameter name
+        """Sync the notes index now and report what changed (all=true rebuilds it). Rarely needed:
+        edits are indexed automatically."""
+        live = handle.get()
+        try:
+            report = live.reindex(rebuild=all)
+        except ScreeError as exc:  # LockHeld names the writer's pid; others say why the index is unusable
+            raise ToolError(str(exc)) from None
+        return reindex_output(report, live.status())
+
+    return mcp
+
+
+def search_output(hits: list[Hit], mode: str, notes: list[str], status: IndexStatus) -> SearchOut:
+    """The structured answer of search_docs; never empty without a note saying why."""
+    # LiveIndex.search puts the index state first among its notes; `index` already says it.
+    said = status.describe().split(":", 1)[0] + ":"
+    remarks = [n for n in notes if not (status.state != "complete" and n.startswith(said))]
+    if not hits and not remarks:
+        remarks.append("no note matches this query; try other words")
+    return SearchOut(
+        results=[SearchHitOut(path=h.path, heading=h.heading, start_line=h.start_line, end_line=h.end_line,
+                              score=h.score, text=h.text) for h in hits],
+        mode=mode, index=status.describe(), note="; ".join(remarks) or None,
+    )
+
+
+def read_output(folder: Path, path: str, *, heading: str | None, start_line: int | None, end_line: int | None,
+                max_file_bytes: int, max_bytes: int) -> ReadOut:
+    """read_doc: resolve `path` under the folder's current policy, read it, cut the asked part.
+
+    Refusals (outside the folder, symlinks out, not Markdown, ignored...) raise ToolError with the reason.
+    """
+    from .errors import FileSkipped, PathRefused
+    from .policy import NotesPolicy
+    from .reader import read_note
+    from .sections import excerpt
+
+    policy = NotesPolicy.load(folder)  # fresh: ignore files may have changed since the last call
+    try:
+        rel = policy.resolve(path)
+    except PathRefused as exc:
+        raise ToolError(f"cannot read {path!r}: {exc.reason}") from None
+    try:
+        note = read_note(policy, rel, max_bytes=max_file_bytes)
+    except FileSkipped as exc:
+        raise ToolError(f"cannot read {rel!r}: {exc.reason}") from None
+    try:
+        ex = excerpt(note.text, heading=heading, start_line=start_line, end_line=end_line, max_bytes=max_bytes)
+    except ScreeError as exc:
+        raise ToolError(f"{rel}: {exc}") from None
+    remarks = [r for r in (ex.note, *note.warnings) if r]
+    if not ex.text.strip():
+        remarks.append("this part of the file is empty")
+    return ReadOut(path=rel, heading=ex.heading, start_line=ex.start_line, end_line=ex.end_line, text=ex.text,
+                   note="; ".join(remarks) or None)
+
+
+def reindex_output(report: SyncReport, status: IndexStatus) -> ReindexOut:
+    """reindex's answer: counts, the changed paths (capped), skips with reasons, and the index state."""
+    changed = ([f"added {p}" for p in report.added] + [f"updated {p}" for p in report.updated]
+               + [f"removed {p}" for p in report.removed])
+    skipped = [f"{s.rel_path}: {s.reason}" for s in report.skipped]
+    remarks = [*report.warnings, *([report.reset] if report.reset else [])]
+    if len(changed) > MAX_LISTED_PATHS:
+        remarks.append(f"{len(changed) - MAX_LISTED_PATHS} more changed paths not listed")
+    if len(skipped) > MAX_LISTED_PATHS:
+        remarks.append(f"{len(skipped) - MAX_LISTED_PATHS} more skipped paths not listed")
+    if not report.changed:
+        remarks.append("nothing changed: the index already matched the notes")
+    return ReindexOut(
+        added=len(report.added), updated=len(report.updated), removed=len(report.removed),
+        unchanged=report.unchanged, changed=changed[:MAX_LISTED_PATHS], skipped=skipped[:MAX_LISTED_PATHS] or None,
+        seconds=round(report.seconds, 2), index=status.describe(), note="; ".join(remarks[:10]) or None,
+    )
+
+
+# ----- HTTP ------------------------------------------------------------------------------------
+
+def transport_security(host: str, port: int, extra_hosts: tuple[str, ...] = ()) -> TransportSecuritySettings:
+    """DNS-rebinding protection: only Host headers naming this server (the bound address or a
+    localhost form, with the port) and Origins built from them are accepted."""
+    names = {host, "localhost", "127.0.0.1", "[::1]", *extra_hosts}
+    hosts = sorted({(f"[{n}]" if ":" in n and not n.startswith("[") else n) + f":{port}" for n in names})
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=hosts,
+        allowed_origins=[f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")],
+    )
+
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class BearerAuth:
+    """ASGI wrapper: every HTTP request needs `Authorization: Bearer <token>` (constant-time compare)."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self._expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            given = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not hmac.compare_digest(given, self._expected):
+                body = b"missing or wrong bearer token: send 'Authorization: Bearer <SCREE_HTTP_TOKEN>'"
+                await send({"type": "http.response.start", "status": 401,
+                            "headers": [(b"content-type", b"text/plain"), (b"www-authenticate", b"Bearer")]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+def http_app(server: MCPServer, *, host: str, port: int, token: str | None,
+             extra_hosts: tuple[str, ...] = ()) -> ASGIApp:
+    """The streamable-HTTP app at /mcp with Host/Origin checks, behind a bearer token when one is set."""
+    app: ASGIApp = server.streamable_http_app(transport_security=transport_security(host, port, extra_hosts),
+                                              host=host)
+    return BearerAuth(app, token) if token else app

@@ -1,0 +1,145 @@
+"""`scree reindex` and `scree watch` as real processes: the lock decides who writes, the exit codes
+tell a supervisor what happened."""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from scree.config import load_config
+from scree.locate import index_location
+
+pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fdinfo"), reason="needs Linux inotify")
+
+HELPERS = Path(__file__).parent / "helpers"
+SCREE = [sys.executable, "-m", "scree.cli"]
+WAIT = 30.0
+
+
+@pytest.fixture
+def notes(tmp_path: Path) -> Path:
+    root = tmp_path / "notes"
+    write(root, "ops/retention.md", "# Retention\n\nAudit logs are kept for ninety days, then purged.\n")
+    write(root, "team/oncall.md", "# On call\n\nThe pager rotates weekly between four engineers.\n")
+    return root
+
+
+@pytest.fixture
+def procs():
+    started: list[subprocess.Popen[str]] = []
+
+    def _start(args: list[str], **kw: object) -> subprocess.Popen[str]:
+        p = subprocess.Popen(args, text=True, **kw)  # type: ignore[call-overload]
+        started.append(p)
+        return p
+
+    yield _start
+    for p in started:
+        if p.poll() is None:
+            p.kill()
+        p.wait(timeout=10)
+        for stream in (p.stdin, p.stdout, p.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def read_until(stream, predicate, timeout: float = WAIT) -> list[str]:  # noqa: ANN001
+    """Lines of `stream` up to and including the first one matching `predicate` (fails at the deadline)."""
+    lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    with selectors.DefaultSelector() as sel:
+        sel.register(stream, selectors.EVENT_READ)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not sel.select(left):
+                raise AssertionError(f"no matching line within {timeout} s; got {lines}")
+            line = stream.readline()
+            if not line:
+                raise AssertionError(f"stream ended without a matching line; got {lines}")
+            lines.append(line.rstrip("\n"))
+            if predicate(line):
+                return lines
+
+
+def hold_lock(procs, notes: Path) -> subprocess.Popen[str]:  # noqa: ANN001
+    lock = index_location(notes.resolve(), load_config()).lock
+    holder = procs([sys.executable, str(HELPERS / "lock_holder.py"), str(lock)],
+                   stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert read_until(holder.stdout, lambda line: True)[-1] == "locked"
+    return holder
+
+
+def test_reindex_builds_the_index_and_reports_what_it_did(notes):
+    out = subprocess.run([*SCREE, "reindex", "--notes", str(notes), "--json"], capture_output=True,
+                         text=True, timeout=WAIT)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert sorted(report["added"]) == ["ops/retention.md", "team/oncall.md"]
+    again = subprocess.run([*SCREE, "reindex", "--notes", str(notes), "--rebuild", "--json"],
+                           capture_output=True, text=True, timeout=WAIT)
+    assert again.returncode == 0, again.stderr
+    assert sorted(json.loads(again.stdout)["updated"]) == ["ops/retention.md", "team/oncall.md"]
+
+
+def test_reindex_is_refused_naming_the_holder_pid_while_another_process_writes(notes, procs):
+    holder = hold_lock(procs, notes)
+    out = subprocess.run([*SCREE, "reindex", "--notes", str(notes)], capture_output=True, text=True,
+                         timeout=WAIT)
+    assert out.returncode == 1
+    assert f"is being written by pid {holder.pid} " in out.stderr
+    assert "--wait" in out.stderr and out.stdout == ""
+
+
+def test_reindex_wait_runs_once_the_holder_exits(notes, procs):
+    holder = hold_lock(procs, notes)
+    waiting = procs([*SCREE, "reindex", "--notes", str(notes), "--wait"], stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE)
+    read_until(waiting.stderr, lambda line: f"waiting for pid {holder.pid}" in line)
+    assert waiting.poll() is None
+    holder.stdin.close()  # releases the lock
+    assert waiting.wait(timeout=WAIT) == 0
+    assert "2 added" in waiting.stdout.read()
+
+
+def test_two_watchers_one_writes_and_each_stops_cleanly_on_sigterm(notes, procs):
+    args = [*SCREE, "watch", "--notes", str(notes)]
+    first = procs(args, stderr=subprocess.PIPE)
+    read_until(first.stderr, lambda line: line.startswith("scree: writer: complete"))
+    second = procs(args, stderr=subprocess.PIPE)
+    read_until(second.stderr, lambda line: line.startswith("scree: reader: complete"))
+    for proc in (second, first):
+        proc.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        assert proc.wait(timeout=10) == 0
+        assert time.monotonic() - started < 5.5
+
+
+def test_watch_exits_non_zero_when_the_notes_folder_is_removed(notes, procs):
+    watch = procs([*SCREE, "watch", "--notes", str(notes), "--health-interval", "0.2"], stderr=subprocess.PIPE)
+    read_until(watch.stderr, lambda line: line.startswith("scree: writer: complete"))
+    shutil.rmtree(notes)
+    assert watch.wait(timeout=WAIT) == 1
+    assert "scree: error: index not updating: the notes folder" in watch.stderr.read()
+
+
+def test_watch_on_a_big_new_folder_waits_for_reindex_then_takes_over(notes, procs):
+    env = {**os.environ, "SCREE_FIRST_SYNC_MB": "0.0001"}  # about 100 bytes: the notes are over it
+    watch = procs([*SCREE, "watch", "--notes", str(notes), "--lock-retry", "0.2"], stderr=subprocess.PIPE,
+                  env=env)
+    lines = read_until(watch.stderr, lambda line: "needs reindex" in line)
+    assert "run `scree reindex`" in lines[-1]
+    out = subprocess.run([*SCREE, "reindex", "--notes", str(notes)], capture_output=True, text=True,
+                         timeout=WAIT, env=env)
+    assert out.returncode == 0, out.stderr
+    assert "2 added" in out.stdout
+    read_until(watch.stderr, lambda line: line.startswith("scree: writer: complete (2 files"))

@@ -1,0 +1,333 @@
+"""The live index in one process: background sync, watching, the size guard, health, reindex, stop.
+
+Real files, real SQLite, real inotify and the real model (shared, loaded once). Two LiveIndex on
+one index in one process contend for the lock exactly like two processes do (flock is per open file).
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from scree.config import Config
+from scree.errors import IndexError_, LockHeld
+from scree.live import LiveIndex
+from scree.lock import WriterLock
+from scree.search import Query
+from scree.watcher import inotify_watch_count
+from scree.workspace import Workspace
+
+pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fdinfo"), reason="needs Linux inotify")
+
+HOLDER = Path(__file__).parent / "helpers" / "lock_holder.py"
+WAIT = 15.0
+
+
+def eventually(predicate: Callable[[], bool], timeout: float = WAIT, step: float = 0.02) -> bool:
+    """Poll a condition with a deadline (search results have no event to wait on)."""
+    deadline = time.monotonic() + timeout
+    pause = threading.Event()
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        pause.wait(step)
+    return True
+
+
+def paths_for(live: LiveIndex, words: str) -> set[str]:
+    return {h.path for h in live.search(Query(words, k=20, mode="keyword")).hits}
+
+
+class SpyEmbedder:
+    """The real model, counting close() calls (the model itself stays loaded for other tests)."""
+
+    def __init__(self, inner) -> None:  # noqa: ANN001 - an Embedder
+        self.inner = inner
+        self.id, self.dimensions, self.max_windows = inner.id, inner.dimensions, inner.max_windows
+        self.closed = 0
+
+    def embed_passages(self, passages):  # noqa: ANN001, ANN201
+        return self.inner.embed_passages(passages)
+
+    def embed_query(self, text):  # noqa: ANN001, ANN201
+        return self.inner.embed_query(text)
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+class GatedEmbedder:
+    """The real model behind a gate: each embed_passages call waits until the test opens the gate."""
+
+    def __init__(self, inner) -> None:  # noqa: ANN001 - an Embedder
+        self.inner = inner
+        self.id, self.dimensions, self.max_windows = inner.id, inner.dimensions, inner.max_windows
+        self.gate = threading.Event()
+        self.entered = threading.Event()
+        self.calls = 0
+
+    def embed_passages(self, passages):  # noqa: ANN001, ANN201
+        self.calls += 1
+        self.entered.set()
+        assert self.gate.wait(WAIT), "the test never opened the gate"
+        return self.inner.embed_passages(passages)
+
+    def embed_query(self, text):  # noqa: ANN001, ANN201
+        return self.inner.embed_query(text)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def notes(tmp_path: Path) -> Path:
+    root = tmp_path / "notes"
+    write(root, "ops/retention.md", "# Retention\n\nAudit logs are kept for ninety days, then purged.\n")
+    write(root, "ops/deploy.md", "# Deploy\n\nWe deploy with a blue green switch on Tuesdays.\n")
+    write(root, "team/oncall.md", "# On call\n\nThe pager rotates weekly between four engineers.\n")
+    return root
+
+
+@pytest.fixture
+def make_live(embedder):
+    """LiveIndex factory with the session model; every instance is stopped at teardown."""
+    made: list[LiveIndex] = []
+
+    def _make(folder: Path, *, config: Config | None = None, emb=None, **kw) -> LiveIndex:  # noqa: ANN001
+        cfg = config or Config()
+        ws = Workspace.from_config(cfg.with_overrides(notes=folder))
+        live = LiveIndex(ws, embedder=emb or embedder, **kw)
+        made.append(live)
+        return live
+
+    yield _make
+    for live in made:
+        assert live.stop(timeout=5.0)
+
+
+def complete(live: LiveIndex) -> bool:
+    return live.status().state == "complete"
+
+
+def test_writer_syncs_in_the_background_and_searches_find_the_notes(notes, make_live):
+    live = make_live(notes)
+    started = time.monotonic()
+    live.start()
+    assert time.monotonic() - started < 0.5, "start() must not wait for the sync"
+    assert eventually(lambda: complete(live))
+    st = live.status()
+    assert (st.role, st.indexed_files, st.chunks) == ("writer", 3, 3)
+    assert st.describe() == "complete (3 files, 3 chunks)"
+    assert paths_for(live, "ninety days") == {"ops/retention.md"}
+    hits = live.search(Query("how long do we keep audit logs", k=1, mode="semantic")).hits
+    assert hits[0].path == "ops/retention.md"
+
+
+def test_edit_create_rename_and_delete_are_searchable_within_2_5_seconds(notes, make_live):
+    live = make_live(notes)  # production debounce, 1.5 s
+    live.start()
+    assert eventually(lambda: complete(live))
+    write(notes, "ops/deploy.md", "# Deploy\n\nWe deploy with a canary marmoset on Fridays.\n")  # edit
+    write(notes, "team/new.md", "# New\n\nThe quokka handbook lives here.\n")  # create
+    os.rename(notes / "team/oncall.md", notes / "team/pager.md")  # rename
+    (notes / "ops/retention.md").unlink()  # delete
+    t0 = time.monotonic()
+    checks = {
+        "edit": lambda: paths_for(live, "marmoset") == {"ops/deploy.md"} and not paths_for(live, "Tuesdays"),
+        "create": lambda: paths_for(live, "quokka") == {"team/new.md"},
+        "rename": lambda: paths_for(live, "pager rotates") == {"team/pager.md"},
+        "delete": lambda: not paths_for(live, "ninety"),
+    }
+    seen: dict[str, float] = {}
+
+    def all_seen() -> bool:
+        for name, check in checks.items():
+            if name not in seen and check():
+                seen[name] = time.monotonic() - t0
+        return len(seen) == len(checks)
+
+    assert eventually(all_seen, timeout=5.0), f"only {seen} within 5 s"
+    assert max(seen.values()) <= 2.5, seen
+    assert live.status().indexed_files == 3
+
+
+def test_searches_during_the_first_sync_answer_what_is_committed_and_say_it_is_incomplete(
+        notes, make_live, embedder):
+    gated = GatedEmbedder(embedder)
+    live = make_live(notes, emb=gated)
+    live.start()
+    assert gated.entered.wait(WAIT)
+    st = live.status()
+    assert (st.state, st.role, st.files_done, st.files_total) == ("syncing", "writer", 0, 3)
+    result = live.search(Query("ninety days", mode="keyword"))
+    assert result.hits == []
+    assert result.notes[0] == "still syncing: 0/3 files indexed; results may be incomplete"
+    gated.gate.set()
+    assert eventually(lambda: complete(live))
+    result = live.search(Query("ninety days", mode="keyword"))
+    assert [h.path for h in result.hits] == ["ops/retention.md"] and result.notes == []
+
+
+def test_a_new_index_over_the_first_sync_limit_waits_for_reindex(notes, make_live):
+    live = make_live(notes, config=Config(first_sync_mb=0.0001))  # about 100 bytes
+    live.start()
+    assert eventually(lambda: live.status().state == "needs_reindex")
+    st = live.status()
+    assert st.role == "reader" and st.indexed_files == 0 and "scree reindex" in st.reason
+    assert st.describe().startswith("needs reindex: ")
+    other = WriterLock(live.workspace.location.lock)
+    assert other.try_acquire(), "the writer must release the lock when it will not build the index"
+    other.release()
+    assert eventually(lambda: inotify_watch_count() == 0)
+    report = live.reindex()
+    assert len(report.added) == 3
+    assert eventually(lambda: complete(live))
+    assert live.status().role == "writer"
+
+
+def test_removing_the_notes_folder_stops_the_writer_and_searches_serve_what_is_indexed(notes, make_live):
+    fatal: list[str] = []
+    live = make_live(notes, health_interval=0.1, on_fatal=fatal.append)
+    live.start()
+    assert eventually(lambda: complete(live))
+    shutil.rmtree(notes)
+    assert eventually(lambda: live.status().state == "not_updating")
+    st = live.status()
+    # Found by the health check ("... was removed") or by a sync that could not list the folder.
+    assert st.reason.startswith(f"the notes folder {notes} ")
+    assert st.describe().startswith(f"index not updating: the notes folder {notes} ")
+    assert fatal == [st.reason]
+    assert eventually(lambda: WriterLock(live.workspace.location.lock).try_acquire())
+    result = live.search(Query("ninety days", mode="keyword"))
+    assert result.notes[0].startswith("index not updating: ")
+    with pytest.raises(IndexError_, match="index not updating"):
+        live.reindex()
+
+
+def test_replacing_the_index_file_stops_the_writer(notes, make_live):
+    live = make_live(notes, health_interval=0.1)
+    live.start()
+    assert eventually(lambda: complete(live))
+    db = live.workspace.location.db
+    shutil.copyfile(db, db.with_name("copy.db"))
+    os.replace(db.with_name("copy.db"), db)  # atomic: the path never goes missing
+    assert eventually(lambda: live.status().state == "not_updating")
+    assert "was replaced" in live.status().reason
+    assert live.status().indexed_files == 3  # still serving the index it has open
+
+
+def test_a_second_live_index_only_reads_then_takes_over_and_catches_up(notes, make_live):
+    first = make_live(notes, lock_retry=0.2)
+    first.start()
+    assert eventually(lambda: complete(first))
+    second = make_live(notes, lock_retry=0.2)
+    second.start()
+    assert second.status().role == "reader" and complete(second)
+    assert paths_for(second, "ninety days") == {"ops/retention.md"}
+    assert first.stop(timeout=5.0)
+    write(notes, "ops/retention.md", "# Retention\n\nAudit logs are kept for a fortnight.\n")  # nobody writes
+    assert eventually(lambda: paths_for(second, "fortnight") == {"ops/retention.md"})
+    assert second.status().role == "writer"
+
+
+def test_reindex_on_a_reader_names_the_process_that_holds_the_lock(notes, make_live):
+    live = make_live(notes, lock_retry=60.0)
+    holder = subprocess.Popen([sys.executable, str(HOLDER), str(live.workspace.location.lock)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        with selectors.DefaultSelector() as sel:
+            sel.register(holder.stdout, selectors.EVENT_READ)
+            assert sel.select(WAIT), "the lock holder never started"
+        assert holder.stdout.readline().strip() == "locked"
+        live.start()
+        assert live.status().role == "reader"
+        with pytest.raises(LockHeld, match=f"pid {holder.pid} ") as info:
+            live.reindex()
+        assert info.value.pid == holder.pid
+        holder.stdin.close()  # the holder releases and exits
+        assert holder.wait(timeout=WAIT) == 0
+        # Now this process takes the lock (its waiter may have won the race with this call).
+        report = live.reindex()
+        assert len(report.added) + report.unchanged == 3
+        assert live.status().role == "writer" and live.status().indexed_files == 3
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+
+
+def test_reindex_with_rebuild_re_embeds_every_note_on_the_writer(notes, make_live):
+    live = make_live(notes)
+    live.start()
+    assert eventually(lambda: complete(live))
+    assert live.reindex().changed is False
+    report = live.reindex(rebuild=True)
+    assert sorted(report.updated) == ["ops/deploy.md", "ops/retention.md", "team/oncall.md"]
+    assert live.status().chunks == 3
+
+
+def test_stop_ends_a_long_first_sync_between_files(notes, make_live, embedder):
+    for i in range(20):
+        write(notes, f"bulk/n{i:02d}.md", f"# Bulk {i}\n\nFiller note number {i}.\n")
+    gated = GatedEmbedder(embedder)
+    live = make_live(notes, emb=gated)
+    live.start()
+    assert gated.entered.wait(WAIT)
+    stopped: list[bool] = []
+    stopper = threading.Thread(target=lambda: stopped.append(live.stop(timeout=5.0)))
+    stopper.start()
+    assert eventually(lambda: live._stopping)
+    gated.gate.set()  # the file in hand finishes; the sync must not start another
+    stopper.join(WAIT)
+    assert stopped == [True]
+    assert gated.calls == 1
+    assert WriterLock(live.workspace.location.lock).try_acquire()
+
+
+def test_editing_screeignore_drops_the_newly_ignored_notes(notes, make_live):
+    live = make_live(notes, debounce=0.2)
+    live.start()
+    assert eventually(lambda: complete(live))
+    write(notes, ".screeignore", "team/\n")
+    assert eventually(lambda: live.status().indexed_files == 2)
+    assert paths_for(live, "pager") == set()
+
+
+def test_the_model_is_released_after_it_sat_idle(notes, make_live, embedder):
+    spy = SpyEmbedder(embedder)
+    live = make_live(notes, emb=spy, health_interval=0.05, model_idle=0.3)
+    live.start()
+    assert eventually(lambda: complete(live))
+    assert eventually(lambda: spy.closed == 1), "the model used by the first sync was never released"
+    assert paths_for(live, "ninety days") == {"ops/retention.md"}  # keyword: no model
+    assert spy.closed == 1
+    used = time.monotonic()
+    live.search(Query("how long are audit logs kept", mode="semantic"))
+    assert eventually(lambda: spy.closed == 2)
+    assert time.monotonic() - used >= 0.3
+
+
+def test_a_restarted_writer_reports_the_committed_notes_at_once(notes, make_live, embedder):
+    first = make_live(notes)
+    first.start()
+    assert eventually(lambda: complete(first))
+    assert first.stop(timeout=5.0)
+    gated = GatedEmbedder(embedder)  # holds the restarted writer inside its first sync
+    again = make_live(notes, emb=gated)
+    write(notes, "ops/new.md", "# New\n\nSomething to embed.\n")
+    again.start()
+    assert gated.entered.wait(WAIT)
+    st = again.status()
+    assert (st.state, st.role, st.indexed_files, st.files_total) == ("syncing", "writer", 3, 1)
+    gated.gate.set()
+    assert eventually(lambda: complete(again))

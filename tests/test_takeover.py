@@ -1,0 +1,136 @@
+"""One writer per index across real processes: readers hold no watches and no model, and a SIGKILLed
+writer is replaced within 6 s (the production 5 s lock retry) by a reader that catches up."""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from scree.config import load_config
+from scree.lock import read_holder
+from scree.locate import index_location
+from scree.watcher import inotify_watch_count
+
+pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fdinfo"), reason="needs Linux inotify")
+
+RUNNER = Path(__file__).parent / "helpers" / "live_runner.py"
+WAIT = 30.0  # process start-up plus a first sync on a loaded 2-core machine
+
+
+class Runner:
+    """A live_runner.py child: one LiveIndex in its own process, driven by JSON lines."""
+
+    def __init__(self, notes: Path, *args: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, str(RUNNER), str(notes), *args],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.pid = self.proc.pid
+        assert self._read()["ready"]
+
+    def ask(self, op: str, **kw: object) -> dict:
+        self.proc.stdin.write(json.dumps({"op": op, **kw}) + "\n")
+        self.proc.stdin.flush()
+        return self._read()
+
+    def _read(self, timeout: float = WAIT) -> dict:
+        with selectors.DefaultSelector() as sel:
+            sel.register(self.proc.stdout, selectors.EVENT_READ)
+            if not sel.select(timeout):
+                raise AssertionError(f"runner {self.pid} answered nothing within {timeout} s")
+        line = self.proc.stdout.readline()
+        assert line, f"runner {self.pid} exited (code {self.proc.poll()})"
+        return json.loads(line)
+
+    def status(self) -> dict:
+        return self.ask("status")
+
+    def paths(self, text: str, mode: str = "keyword") -> list[str]:
+        return self.ask("search", text=text, mode=mode)["paths"]
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=10)
+        self.proc.stdin.close()
+        self.proc.stdout.close()
+
+
+def eventually(predicate: Callable[[], bool], timeout: float = WAIT, step: float = 0.05) -> bool:
+    deadline = time.monotonic() + timeout
+    pause = threading.Event()
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        pause.wait(step)
+    return True
+
+
+@pytest.fixture
+def notes(tmp_path: Path) -> Path:
+    root = tmp_path / "notes"
+    write(root, "ops/retention.md", "# Retention\n\nAudit logs are kept for ninety days, then purged.\n")
+    write(root, "team/oncall.md", "# On call\n\nThe pager rotates weekly between four engineers.\n")
+    return root
+
+
+@pytest.fixture
+def runners():
+    started: list[Runner] = []
+
+    def _start(notes: Path, *args: str) -> Runner:
+        r = Runner(notes, *args)
+        started.append(r)
+        return r
+
+    yield _start
+    for r in started:
+        r.close()
+
+
+def test_an_idle_reader_holds_no_watches_and_loads_the_model_only_for_a_semantic_query(notes, runners):
+    writer = runners(notes)
+    assert eventually(lambda: writer.status()["state"] == "complete")
+    reader = runners(notes)
+    st = reader.status()
+    assert (st["role"], st["state"], st["indexed_files"]) == ("reader", "complete", 2)
+    assert inotify_watch_count(writer.pid) > 0
+    assert inotify_watch_count(reader.pid) == 0
+    assert reader.paths("ninety days") == ["ops/retention.md"]
+    assert reader.ask("probe") == {"onnxruntime": False, "watches": 0}
+    hits = reader.paths("how long are audit logs kept", mode="semantic")
+    assert hits[0] == "ops/retention.md"
+    assert reader.ask("probe")["onnxruntime"] is True
+    assert inotify_watch_count(reader.pid) == 0
+
+
+def test_a_sigkilled_writer_is_replaced_within_6_s_and_the_new_writer_indexes_the_missed_edit(notes, runners):
+    first = runners(notes)  # production lock retry: 5 s
+    assert eventually(lambda: first.status()["state"] == "complete")
+    second = runners(notes)
+    assert (first.status()["role"], second.status()["role"]) == ("writer", "reader")
+    lock = index_location(notes.resolve(), load_config()).lock
+    assert read_holder(lock).pid == first.pid
+
+    first.proc.send_signal(signal.SIGKILL)
+    first.proc.wait(timeout=10)
+    killed = time.monotonic()
+    write(notes, "ops/retention.md", "# Retention\n\nAudit logs are kept for a fortnight.\n")  # nobody writes
+
+    assert eventually(lambda: second.status()["role"] == "writer", timeout=10.0)
+    took_over = time.monotonic() - killed
+    assert took_over <= 6.0, f"took over after {took_over:.1f} s"
+    assert eventually(lambda: second.paths("fortnight") == ["ops/retention.md"], timeout=10.0)
+    assert second.paths("ninety") == []
+    assert read_holder(lock).pid == second.pid
+    assert eventually(lambda: inotify_watch_count(second.pid) > 0, timeout=10.0)
+    assert second.ask("stop") == {"stopped": True}
