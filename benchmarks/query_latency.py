@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from synth import WORDS, fill_index  # noqa: E402
+from synth import VOCABULARY, fill_index  # noqa: E402
 
 from scree.config import load_config  # noqa: E402
 from scree.embed import make_embedder  # noqa: E402
@@ -30,10 +30,11 @@ from scree.db import queries  # noqa: E402
 
 
 def build(size: int, out: Path, embedder) -> tuple:
-    folder = out / f"folder-{size}"
+    folder = (out / f"folder-{size}").resolve()
     (folder / "synthetic").mkdir(parents=True, exist_ok=True)
-    db = out / f"synthetic-{size}.db"
-    loc = IndexLocation(dir=out, db=db, lock=out / f"synthetic-{size}.lock", root_file=out / f"synthetic-{size}.root")
+    db = out / f"synthetic-v2-{size}.db"
+    loc = IndexLocation(dir=out, db=db, lock=out / f"synthetic-v2-{size}.lock",
+                        root_file=out / f"synthetic-v2-{size}.root")
     index = open_index(loc, folder)
     ensure_embedder(index, embedder.id, embedder.dimensions)
     have = queries.counts(index.conn).chunks
@@ -58,7 +59,8 @@ def main() -> None:
     out.mkdir(exist_ok=True)
     embedder = make_embedder("local", threads=load_config().threads)
     rng = random.Random(1)
-    texts = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 6))) for _ in range(args.queries)]
+    # Queries name mid-frequency terms, as questions about a topic do (not the 50 commonest words).
+    texts = [" ".join(rng.choice(VOCABULARY[50:5000]) for _ in range(rng.randint(2, 5))) for _ in range(args.queries)]
     print(f"{'chunks':>8} {'mode':>9} {'p50 ms':>8} {'p95 ms':>8}")
     for size in args.sizes:
         index, policy = build(size, out, embedder)

@@ -68,11 +68,14 @@ def semantic_ranking(index: Index, embedder: Embedder, text: str, depth: int,
 
     Enough windows are fetched for `depth` sections even when some have several chunks and windows.
     """
-    qvec = np.asarray(embedder.embed_query(text), dtype="<f4").tobytes()
+    qvec = np.asarray(embedder.embed_query(text), dtype="<f4")
     limit = min(MAX_VECTOR_FETCH, max(4 * depth, 10))
     out: list[tuple[int, float]] = []
     seen: set[int] = set()
-    for rowid, distance in queries.vector_search(index.conn, qvec, limit, file_ids):
+    nearest = index.vectors.knn(index.conn, qvec, limit, file_ids)
+    if nearest is None:  # not cached (over the memory budget): sqlite-vec scans the table
+        nearest = queries.vector_search(index.conn, qvec.tobytes(), limit, file_ids)
+    for rowid, distance in nearest:
         cid = rowid // embedder.max_windows
         if cid not in seen:
             seen.add(cid)

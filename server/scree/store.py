@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,9 @@ from .db import queries, schema, writes
 from .embedview import vector_space_id
 from .errors import IndexError_, IndexMismatchError
 from .locate import IndexLocation, prepare_index_dir
+from .vectors import VectorCache
+
+DEFAULT_VECTOR_CACHE_BYTES = 200 * 1024 * 1024
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +32,7 @@ class Index:
     driver: dbconnect.Driver
     location: IndexLocation
     folder: Path
+    vectors: VectorCache = field(default_factory=lambda: VectorCache(DEFAULT_VECTOR_CACHE_BYTES))
 
     def meta(self) -> dict[str, str]:
         return queries.get_meta(self.conn)
@@ -40,7 +44,8 @@ class Index:
             pass
 
 
-def open_index(location: IndexLocation, folder: Path, *, create: bool = True) -> Index:
+def open_index(location: IndexLocation, folder: Path, *, create: bool = True,
+               vector_cache_bytes: int = DEFAULT_VECTOR_CACHE_BYTES) -> Index:
     """Open (creating if allowed) the index at `location` for `folder`.
 
     Raises IndexMismatchError when the file records another folder: a sync would delete that
@@ -74,7 +79,8 @@ def open_index(location: IndexLocation, folder: Path, *, create: bool = True) ->
     except BaseException:
         conn.close()
         raise
-    return Index(conn=conn, driver=driver, location=location, folder=folder)
+    return Index(conn=conn, driver=driver, location=location, folder=folder,
+                 vectors=VectorCache(vector_cache_bytes))
 
 
 def ensure_embedder(index: Index, embedder_id: str, dimensions: int) -> str | None:

@@ -26,7 +26,8 @@ class Workspace:
         return cls(config=config, folder=folder, location=index_location(folder, config))
 
     def open_index(self, *, create: bool = True) -> Index:
-        return open_index(self.location, self.folder, create=create)
+        return open_index(self.location, self.folder, create=create,
+                          vector_cache_bytes=int(self.config.vector_cache_mb * 1024 * 1024))
 
     def policy(self) -> NotesPolicy:
         """A fresh policy: it reads the ignore files as they are now."""

@@ -100,6 +100,32 @@ def chunk_texts(conn: Any, ids: Sequence[int]) -> dict[int, str]:
     return {int(r[0]): str(r[1]) for r in rows}
 
 
+def data_version(conn: Any) -> tuple[int, int]:
+    """Changes whenever the index may have changed: another connection committed (data_version) or
+    this one wrote (total_changes)."""
+    return int(conn.execute("pragma data_version").fetchone()[0]), int(conn.total_changes)
+
+
+def vector_table_size(conn: Any) -> tuple[int, int]:
+    """(vector rows, dimensions), (0, 0) when there is no vector table yet."""
+    if not has_vec_table(conn):
+        return 0, 0
+    (rows,) = conn.execute("select count(*) from chunks_vec").fetchone()
+    dims = conn.execute("select value from meta where key = 'dimensions'").fetchone()
+    return int(rows), int(dims[0]) if dims else 0
+
+
+def all_vectors(conn: Any, dimensions: int):  # -> tuple[np.ndarray, np.ndarray, np.ndarray]
+    """Every vector row: (rowids int64, file ids int64, float32 matrix rows x dimensions)."""
+    import numpy as np
+
+    rows = conn.execute("select rowid, file_id, embedding from chunks_vec").fetchall()
+    rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    file_ids = np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows))
+    matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype="<f4").reshape(len(rows), dimensions)
+    return rowids, file_ids, matrix
+
+
 @dataclass(frozen=True)
 class ChunkRow:
     id: int

@@ -1,0 +1,89 @@
+"""The in-memory vector cache answers exactly what sqlite-vec's scan answers, and never goes stale."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scree.db import queries, writes
+from scree.locate import IndexLocation
+from scree.records import Chunk
+from scree.store import ensure_embedder, open_index
+
+DIMS, MAX_WINDOWS = 8, 64
+
+
+def _index(tmp_path: Path, name: str = "v"):
+    folder = tmp_path / "notes"
+    folder.mkdir(exist_ok=True)
+    loc = IndexLocation(dir=tmp_path, db=tmp_path / f"{name}.db", lock=tmp_path / f"{name}.lock",
+                        root_file=tmp_path / f"{name}.root")
+    index = open_index(loc, folder)
+    ensure_embedder(index, "test:random", DIMS)
+    return index, loc, folder
+
+
+def _add(index, path: str, n: int, rng: np.random.Generator) -> None:
+    vecs = rng.standard_normal((n, DIMS)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    chunks = [Chunk(f"H{i}", f"text {i}", i + 1, i + 1) for i in range(n)]
+    writes.replace_file(index.conn, writes.FileVersion(path, path * 2, 0, 0, None), chunks,
+                        [v[None, :] for v in vecs], MAX_WINDOWS)
+
+
+@pytest.fixture
+def filled(tmp_path):
+    rng = np.random.default_rng(3)
+    index, loc, folder = _index(tmp_path)
+    for f in range(6):
+        _add(index, f"f{f}.md", 20, rng)
+    return index, loc, folder, rng
+
+
+def test_cache_matches_sqlite_vec_exactly(filled):
+    index, _, _, rng = filled
+    for _ in range(5):
+        q = rng.standard_normal(DIMS).astype(np.float32)
+        q /= np.linalg.norm(q)
+        cached = index.vectors.knn(index.conn, q, 15)
+        scanned = queries.vector_search(index.conn, q.astype("<f4").tobytes(), 15)
+        assert [r for r, _ in cached] == [r for r, _ in scanned]
+        assert np.allclose([d for _, d in cached], [d for _, d in scanned], atol=1e-5)
+
+
+def test_path_filter_is_applied_before_the_top_k(filled):
+    index, _, _, rng = filled
+    q = rng.standard_normal(DIMS).astype(np.float32)
+    wanted = [fid for fid, path in queries.file_paths(index.conn) if path in ("f2.md", "f4.md")]
+    cached = index.vectors.knn(index.conn, q, 10, wanted)
+    scanned = queries.vector_search(index.conn, q.astype("<f4").tobytes(), 10, wanted)
+    assert len(cached) == 10 and [r for r, _ in cached] == [r for r, _ in scanned]
+
+
+def test_own_writes_and_other_connections_commits_refresh_the_cache(filled):
+    index, loc, folder, rng = filled
+    q = rng.standard_normal(DIMS).astype(np.float32)
+    before = index.vectors.knn(index.conn, q, 200)
+    assert len(before) == 120
+    _add(index, "own.md", 5, rng)  # written through this connection
+    assert len(index.vectors.knn(index.conn, q, 200)) == 125
+    other = open_index(loc, folder)  # another connection, as the writer is to a reader
+    writes.delete_file(other.conn, "f0.md", MAX_WINDOWS)
+    other.close()
+    after = index.vectors.knn(index.conn, q, 200)
+    assert len(after) == 105 and {r for r, _ in after} <= {r for r, _ in before} | {
+        r for r, _ in queries.vector_search(index.conn, q.astype("<f4").tobytes(), 200)}
+
+
+def test_over_the_budget_the_cache_declines_and_sqlite_vec_answers(tmp_path):
+    from scree.vectors import VectorCache
+
+    rng = np.random.default_rng(1)
+    index, _, _ = _index(tmp_path, "small")
+    _add(index, "a.md", 10, rng)
+    index.vectors = VectorCache(max_bytes=10 * DIMS * 4 - 1)
+    assert index.vectors.knn(index.conn, np.ones(DIMS, np.float32), 3) is None
+    index.vectors = VectorCache(max_bytes=0)
+    assert index.vectors.knn(index.conn, np.ones(DIMS, np.float32), 3) is None
