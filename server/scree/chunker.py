@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Iterator
 
 import yaml
 
@@ -140,13 +141,33 @@ def chunk_markdown(text: str) -> ChunkedNote:
     trail = ""
     section_start = body_start
     heading_idx = -1  # line index of the current section's heading, -1 for the preamble
+    for i, level, part in scan_headings(lines, body_start, in_fence):
+        _chunk_section(lines, in_fence, section_start, i, heading_idx, trail, chunks)
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        stack.append((level, part))
+        trail = TRAIL_SEPARATOR.join(part for _, part in stack if part)
+        section_start = heading_idx = i
+
+    _chunk_section(lines, in_fence, section_start, len(lines), heading_idx, trail, chunks)
+    return ChunkedNote(title=title, chunks=chunks)
+
+
+def scan_headings(lines: list[str], start: int = 0,
+                  in_fence: list[bool] | None = None) -> Iterator[tuple[int, int, str]]:
+    """ATX headings outside fenced code, in order: (line index, level, cleaned heading text).
+
+    When `in_fence` is given, every line inside a fence (its fence lines included) is marked True in
+    it; the flags for lines before a yielded heading are set by the time it is yielded. Used by the
+    chunker and by `sections.py`, so both agree on what a heading is.
+    """
     fence_char = ""
     fence_len = 0
-
-    for i in range(body_start, len(lines)):
+    for i in range(start, len(lines)):
         line = lines[i]
         if fence_char:
-            in_fence[i] = True
+            if in_fence is not None:
+                in_fence[i] = True
             if fence_char in line:
                 m = _FENCE_CLOSE.match(line)
                 if m and m.group(1)[0] == fence_char and len(m.group(1)) >= fence_len:
@@ -156,23 +177,15 @@ def chunk_markdown(text: str) -> ChunkedNote:
             m = _FENCE_OPEN.match(line)
             if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
                 fence_char, fence_len = m.group(1)[0], len(m.group(1))
-                in_fence[i] = True
+                if in_fence is not None:
+                    in_fence[i] = True
                 continue
         if "#" not in line[:4]:
             continue
         m = _ATX.match(line)
         if m is None:
             continue
-        _chunk_section(lines, in_fence, section_start, i, heading_idx, trail, chunks)
-        level = len(m.group(1))
-        while stack and stack[-1][0] >= level:
-            stack.pop()
-        stack.append((level, clean_heading(_atx_content(m.group(2) or ""))))
-        trail = TRAIL_SEPARATOR.join(part for _, part in stack if part)
-        section_start = heading_idx = i
-
-    _chunk_section(lines, in_fence, section_start, len(lines), heading_idx, trail, chunks)
-    return ChunkedNote(title=title, chunks=chunks)
+        yield i, len(m.group(1)), clean_heading(_atx_content(m.group(2) or ""))
 
 
 def _front_matter(lines: list[str]) -> tuple[int, str | None]:

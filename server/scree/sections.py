@@ -1,9 +1,8 @@
 """Find one section of a Markdown text by its heading trail, or cut a line range out of it. Pure, no I/O.
 
 A section runs from its heading line to the line before the next heading of the same or a higher
-level (or to the end of the text). Headings are recognised exactly as `chunker` does (ATX, 0-3
-spaces, outside fenced code and outside closed front matter) and trails are built with the same
-`clean_heading`, so a `heading` taken from a search hit names the section it came from.
+level (or to the end of the text). Headings come from the chunker's own `scan_headings` (ATX, 0-3
+spaces, outside fenced code and outside closed front matter), trails are built the same way, so a `heading` taken from a search hit names the section it came from.
 
 Lines are split on "\\n" with one trailing "\\r" dropped per line, as the chunker does, so line
 numbers agree with search hits, `grep -n` and editors.
@@ -14,14 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .chunker import TRAIL_SEPARATOR, clean_heading, cut_utf8, utf8_len
+from .chunker import TRAIL_SEPARATOR, cut_utf8, scan_headings, utf8_len
 from .errors import ScreeError
 
 # Mirrors chunker's private patterns on purpose: the two must agree on what a heading and a fence
 # are, or a trail from a search hit would not find its section.
-_ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*))?$")
-_FENCE_OPEN = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)$")
-_FENCE_CLOSE = re.compile(r"[ \t]*(`{3,}|~{3,})[ \t]*$")
 _WHITESPACE = re.compile(r"\s+")
 _LEADING_HASHES = re.compile(r"^\s*#{1,6}\s+")
 
@@ -66,31 +62,11 @@ def sections(text: str) -> list[Section]:
     lines = split_lines(text)
     heads: list[tuple[int, int, str]] = []  # (line index, level, trail)
     stack: list[tuple[int, str]] = []
-    fence_char = ""
-    fence_len = 0
-    for i in range(_body_start(lines), len(lines)):
-        line = lines[i]
-        if fence_char:
-            if fence_char in line:
-                m = _FENCE_CLOSE.match(line)
-                if m and m.group(1)[0] == fence_char and len(m.group(1)) >= fence_len:
-                    fence_char = ""
-            continue
-        if "``" in line or "~~" in line:
-            m = _FENCE_OPEN.match(line)
-            if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
-                fence_char, fence_len = m.group(1)[0], len(m.group(1))
-                continue
-        if "#" not in line[:4]:
-            continue
-        m = _ATX.match(line)
-        if m is None:
-            continue
-        level = len(m.group(1))
+    for i, level, part in scan_headings(lines, _body_start(lines)):
         while stack and stack[-1][0] >= level:
             stack.pop()
-        stack.append((level, clean_heading(_atx_content(m.group(2) or ""))))
-        heads.append((i, level, TRAIL_SEPARATOR.join(part for _, part in stack if part)))
+        stack.append((level, part))
+        heads.append((i, level, TRAIL_SEPARATOR.join(p for _, p in stack if p)))
     # One pass: a heading closes every open section of its level or deeper (its line is their end).
     ends = [len(lines)] * len(heads)
     open_: list[int] = []  # indexes into heads, levels strictly increasing
@@ -244,11 +220,3 @@ def _body_start(lines: list[str]) -> int:
             return j + 1
     return 0
 
-
-def _atx_content(s: str) -> str:
-    """An ATX heading's text without its optional closing `#` sequence."""
-    s = s.rstrip(" \t")
-    bare = s.rstrip("#")
-    if bare != s and (not bare or bare[-1] in " \t"):
-        s = bare.rstrip(" \t")
-    return s
