@@ -70,19 +70,11 @@ def _setup_logging(cfg: Config) -> None:
                         format="scree: %(levelname)s: %(message)s")
 
 
-def _report_skips(report) -> None:  # noqa: ANN001 - SyncReport
-    for s in report.skipped:
-        print(f"scree: skipped {s.rel_path}: {s.reason}", file=sys.stderr)
-    for w in report.warnings:
-        print(f"scree: warning: {w}", file=sys.stderr)
-    if report.reset:
-        print(f"scree: {report.reset}", file=sys.stderr)
-
-
 def cmd_index(args: argparse.Namespace, cfg: Config) -> int:
     from .errors import LockHeld
     from .lock import WriterLock, describe_holder, read_holder
     from .progress import progress_for_stderr
+    from .syncreport import print_notices, print_result
     from .sync import sync
     from .workspace import Workspace
 
@@ -104,13 +96,8 @@ def cmd_index(args: argparse.Namespace, cfg: Config) -> int:
             index.close()
     finally:
         lock.release()
-    _report_skips(report)
-    if args.json:
-        data = asdict(report)
-        data["skipped"] = [asdict(s) for s in report.skipped]
-        print(json.dumps(data, indent=2))
-    else:
-        print(f"{ws.folder}: {report.summary()}")
+    print_notices(report)
+    print_result(report, ws.folder, args.json)
     return 0
 
 
@@ -154,6 +141,7 @@ def _sync_if_no_writer(ws, index, policy, embedder, cfg: Config) -> None:  # noq
     from .lock import WriterLock
     from .progress import progress_for_stderr
     from .sync import sync
+    from .syncreport import print_notices
 
     lock = WriterLock(ws.location.lock)
     if not lock.try_acquire():
@@ -163,7 +151,7 @@ def _sync_if_no_writer(ws, index, policy, embedder, cfg: Config) -> None:  # noq
         report = sync(index, policy, embedder, max_file_bytes=cfg.max_file_bytes, progress=progress_for_stderr())
     finally:
         lock.release()
-    _report_skips(report)
+    print_notices(report)
 
 
 def _compact(text: str, indent: str = "    ") -> str:

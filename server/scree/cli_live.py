@@ -9,12 +9,10 @@ process writes, unless `--wait`.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import signal
 import sys
 import threading
-from dataclasses import asdict
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Callable
@@ -121,6 +119,7 @@ def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
     from .live import rebuild_in_place
     from .progress import progress_for_stderr
     from .sync import sync
+    from .syncreport import print_notices, print_result
     from .workspace import Workspace
 
     ws = Workspace.from_config(cfg)
@@ -160,18 +159,9 @@ def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
             index.close()
     finally:
         lock.release()
-    for s in report.skipped:
-        print(f"scree: skipped {s.rel_path}: {s.reason}", file=sys.stderr)
-    for w in report.warnings:
-        print(f"scree: warning: {w}", file=sys.stderr)
-    if args.quiet:
-        return 0
-    if args.json:
-        data = asdict(report)
-        data["skipped"] = [asdict(s) for s in report.skipped]
-        print(json.dumps(data, indent=2))
-    else:
-        print(f"{ws.folder}: {report.summary()}")
+    print_notices(report)
+    if not args.quiet:
+        print_result(report, ws.folder, args.json)
     return 0
 
 
