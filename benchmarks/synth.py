@@ -8,6 +8,7 @@ costs.
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 
@@ -31,11 +32,11 @@ def _pseudo_word(i: int) -> str:
 
 
 VOCABULARY = WORDS + [_pseudo_word(i) + "x" for i in range(20_000 - len(WORDS))]
-_ZIPF_WEIGHTS = [1.0 / (rank + 1) ** 1.07 for rank in range(len(VOCABULARY))]
+_ZIPF_CUMULATIVE = list(itertools.accumulate(1.0 / (rank + 1) ** 1.07 for rank in range(len(VOCABULARY))))
 
 
 def words(rng: random.Random, n: int) -> list[str]:
-    return rng.choices(VOCABULARY, weights=_ZIPF_WEIGHTS, k=n)
+    return rng.choices(VOCABULARY, cum_weights=_ZIPF_CUMULATIVE, k=n)
 
 
 def sentence(rng: random.Random, n: int = 12) -> str:
