@@ -15,12 +15,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath
 HOOK = "log_usage"
 
 
-def main() -> None:
+def main(raw: bytes) -> None:
     from scree.hookkit import runtime
 
     if runtime.is_off("SCREE_USAGE"):
         return
-    payload = runtime.read_payload(HOOK)
+    payload = runtime.read_payload(HOOK, raw)
     if payload is None:
         return
     from scree.hookkit import TOOL_PREFIX, posttool
@@ -46,7 +46,14 @@ def main() -> None:
 
 if __name__ == "__main__":
     try:
+        # Decide from the raw bytes first: most Bash calls run no search, and for them the hook ends
+        # before json (and with it re and enum) is imported.
+        from scree.hookkit import prefilter
+
+        _raw = sys.stdin.buffer.read()
+        if not (prefilter.is_scree_tool(_raw) or prefilter.may_search(_raw)):
+            os._exit(0)
         from scree.hookkit import runtime as _runtime
-    except BaseException:
+    except BaseException:  # the plugin's files are damaged: nothing to do but stay out of the way
         sys.exit(0)
-    _runtime.run(HOOK, main)
+    _runtime.run(HOOK, lambda: main(_raw))

@@ -81,9 +81,10 @@ def log_error(hook: str, message: str = "") -> None:
         pass
 
 
-def read_payload(hook: str) -> dict | None:
-    """The hook's JSON input from stdin, or None (logged) when it is not a JSON object."""
-    raw = sys.stdin.buffer.read()
+def read_payload(hook: str, raw: bytes | None = None) -> dict | None:
+    """The hook's JSON input (from stdin unless `raw` was read already), or None (logged) when it is
+    not a JSON object."""
+    raw = sys.stdin.buffer.read() if raw is None else raw
     try:
         payload = json.loads(raw.decode("utf-8", errors="replace"))
     except ValueError:
