@@ -323,3 +323,27 @@ def test_missing_or_damaged_vocab_names_the_fix(tmp_path: Path) -> None:
     damaged = tmp_path / "damaged.txt"
     damaged.write_text("[PAD]\n[UNK]\n[CLS]\n[SEP]\n", encoding="utf-8")
     _expect_model_missing(LocalMiniLM(vocab_path=damaged), "scree-mcp", "sha256 mismatch")
+
+
+def test_trim_returns_working_memory_and_keeps_the_model_usable(tmp_path):
+    """A sync ends with trim(): the arena the batches grew goes back to the OS, vectors stay the same."""
+    import subprocess
+    import sys
+
+    code = (
+        "from scree.embed import Passage, make_embedder\n"
+        "rss = lambda: int(open('/proc/self/status').read().split('VmRSS:')[1].split()[0]) // 1024\n"
+        "e = make_embedder('local')\n"
+        "e.trim()\n"
+        "assert not e.loaded, 'trim must not load the model'\n"
+        "body = ' '.join(f'word{i} means a thing number {i}.' for i in range(180))\n"
+        "e.embed_passages([Passage('p.md\\nH', body)] * 24)\n"
+        "q1 = e.embed_query('what does word7 mean')\n"
+        "before = rss(); e.trim(); after = rss()\n"
+        "q2 = e.embed_query('what does word7 mean')\n"
+        "assert float(q1 @ q2) > 0.9999\n"
+        "print(before - after)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout.strip()) > 50, f"trim freed only {out.stdout.strip()} MB"

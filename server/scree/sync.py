@@ -166,6 +166,10 @@ def sync(
             progress.advance(n or 0)
     finally:
         progress.finish()
+        if report.chunks:
+            trim = getattr(embedder, "trim", None)  # the batches' working memory is not needed any more
+            if trim is not None:
+                trim()
     writes.set_meta(index.conn, {"last_sync": str(time.time())})
     report.seconds = time.perf_counter() - t0
     return report

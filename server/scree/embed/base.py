@@ -55,3 +55,7 @@ class Embedder(Protocol):
     def close(self) -> None:
         """Free the model (its memory returns); a later embed call may load it again."""
         ...
+
+    def trim(self) -> None:
+        """Return spare working memory to the OS but keep the model loaded (after a sync)."""
+        ...
