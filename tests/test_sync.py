@@ -183,3 +183,20 @@ def test_sync_killed_midway_is_repaired_next_run(tmp_path, embedder):
     assert_consistent(index)
     stored = queries.stored_files(index.conn)
     assert len(stored) == 60 and all(f.sha256 for f in stored.values())
+
+
+def test_an_edit_reembeds_only_the_chunks_whose_text_changed(tmp_path, embedder):
+    root = tmp_path / "edit"
+    sections = [f"## Part {i}\n\nParagraph {i} talks about subject number {i}.\n" for i in range(3)]
+    write(root, "n.md", "# N\n\n" + "\n".join(sections))
+    index = _open(root)
+    assert sync(index, NotesPolicy.load(root), embedder).chunks == 3
+    before = queries.stored_chunk_vectors(index.conn, "n.md", embedder.max_windows)
+    sections[1] = "## Part 1\n\nThis paragraph was rewritten entirely.\n"
+    write(root, "n.md", "# N\n\n" + "\n".join(sections))
+    report = sync(index, NotesPolicy.load(root), embedder)
+    assert report.updated == ["n.md"] and report.chunks == 1
+    after = queries.stored_chunk_vectors(index.conn, "n.md", embedder.max_windows)
+    kept = set(before) & set(after)
+    assert len(kept) == 2 and all(np.array_equal(before[k], after[k]) for k in kept)
+    assert_consistent(index)

@@ -189,12 +189,18 @@ def index_file(index: Index, policy: NotesPolicy, embedder: Embedder, path: str,
     for w in note.warnings:
         report.warnings.append(f"{path}: {w}")
     chunked = chunk_markdown(note.text)
-    passages = [Passage(embed_header(path, c.heading), embed_body(c.text)) for c in chunked.chunks]
+    # An edit usually touches one section: chunks whose heading and text are unchanged keep their
+    # vectors (same path, same vector space: anything else was reset by ensure_embedder).
+    known = queries.stored_chunk_vectors(index.conn, path, embedder.max_windows)
+    todo = [i for i, c in enumerate(chunked.chunks) if (c.heading, c.text) not in known]
+    passages = [Passage(embed_header(path, chunked.chunks[i].heading), embed_body(chunked.chunks[i].text))
+                for i in todo]
     t = time.perf_counter()
-    vectors = embedder.embed_passages(passages) if passages else []
+    fresh = dict(zip(todo, embedder.embed_passages(passages))) if passages else {}
     report.embed_seconds += time.perf_counter() - t
+    vectors = [fresh[i] if i in fresh else known[(c.heading, c.text)] for i, c in enumerate(chunked.chunks)]
     version = writes.FileVersion(path=path, sha256=note.sha256, mtime_ns=note.mtime_ns, size=note.size,
                                  title=chunked.title)
     writes.replace_file(index.conn, version, chunked.chunks, vectors, embedder.max_windows)
-    report.chunks += len(chunked.chunks)
-    return len(chunked.chunks)
+    report.chunks += len(todo)
+    return len(todo)

@@ -126,6 +126,24 @@ def all_vectors(conn: Any, dimensions: int):  # -> tuple[np.ndarray, np.ndarray,
     return rowids, file_ids, matrix
 
 
+def stored_chunk_vectors(conn: Any, path: str, max_windows: int):  # -> dict[tuple[str, str], np.ndarray]
+    """The vectors already stored for a file's chunks, keyed by (heading, text): an edit re-embeds
+    only the chunks whose text changed."""
+    import numpy as np
+
+    rows = conn.execute(
+        "select c.id, c.heading, c.text, c.windows from chunks c join files f on f.id = c.file_id "
+        "where f.path = ?", (path,)).fetchall()
+    out = {}
+    for cid, heading, text, n in rows:
+        vecs = conn.execute(
+            "select rowid, embedding from chunks_vec where rowid >= ? and rowid < ? order by rowid",
+            (cid * max_windows, cid * max_windows + n)).fetchall()
+        if len(vecs) == n:
+            out[(heading, text)] = np.stack([np.frombuffer(v, dtype="<f4") for _, v in vecs])
+    return out
+
+
 @dataclass(frozen=True)
 class ChunkRow:
     id: int
