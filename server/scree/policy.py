@@ -20,16 +20,14 @@ import errno
 import logging
 import os
 import posixpath
-import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pathspec import GitIgnoreSpec
-from pathspec.patterns.gitignore.spec import _DIR_MARK, _DIR_MARK_CG
 
 from .errors import PathRefused
+from .ignorerules import Rules, compile_patterns, first_match, parse_ignore_lines, read_ignore_file
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +35,6 @@ GITIGNORE = ".gitignore"
 SCREEIGNORE = ".screeignore"
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 # An ignore file bigger than this is not a hand-written rule list; reading it would only cost time.
-MAX_IGNORE_FILE_BYTES = 1024 * 1024
 
 
 class SkipCode(enum.Enum):
@@ -89,76 +86,6 @@ class Verdict:
         return self.reason is None
 
 
-@dataclass(frozen=True)
-class _Pattern:
-    ignore: bool  # False for a `!` negation
-    regex: re.Pattern[str]
-    text: str
-    folders_inside: bool  # ends with `/**/`, which pathspec compiles like a plain `folder/`
-
-
-def _compile(spec: GitIgnoreSpec) -> tuple[_Pattern, ...]:
-    """The spec's patterns, last first (git's last matching line wins), blanks and comments dropped."""
-    out = []
-    for pattern in reversed(spec.patterns):
-        if pattern.include is not None and pattern.regex is not None:
-            text = str(pattern.pattern)
-            inside = text.rstrip().endswith("/**/") and pattern.regex.pattern.endswith(_DIR_MARK_CG)
-            out.append(_Pattern(bool(pattern.include), pattern.regex, text, inside))
-    return tuple(out)
-
-
-def _matches_itself(pattern: _Pattern, path: str) -> bool:
-    """True when the pattern matches `path` itself (a folder path ends with '/').
-
-    pathspec's regexes also match every path *under* a matched folder (their `ps_d` marker sits
-    on that folder's slash). Git instead decides each folder by the lines matching it and never
-    descends into an excluded one, which the policy reproduces by checking folders top-down; so
-    here only a match of the path itself counts, or a negation of a folder would re-include
-    files that a line above it excluded.
-    """
-    if pattern.regex.pattern == _DIR_MARK_CG:  # `*/` and `**/`: every folder, at any depth
-        return path.endswith("/")
-    if pattern.folders_inside:  # `docs/**/`: the folders under a docs/, not docs/ itself
-        if not path.endswith("/"):
-            return False
-        slashes = [i for i, ch in enumerate(path[:-1]) if ch == "/"]
-        return any(pattern.regex.fullmatch(path[: i + 1]) for i in slashes)
-    found = pattern.regex.search(path)
-    if found is None:
-        return False
-    if _DIR_MARK not in pattern.regex.groupindex:
-        # A trailing `/**` (`docs/**`) matches what is inside the folder, not the folder itself.
-        return not pattern.regex.pattern.endswith("/") or found.end() < len(path)
-    if found.end(_DIR_MARK) in (-1, len(path)):
-        return True
-    # The marker matched an ancestor's slash; a match of the whole path may still exist.
-    full = pattern.regex.fullmatch(path)
-    return full is not None and full.end(_DIR_MARK) in (-1, len(path))
-
-
-@dataclass(frozen=True)
-class _Rules:
-    """One ignore file: its patterns and how a root-relative path is made relative to it."""
-
-    label: str  # shown in reasons, e.g. "docs/.gitignore"
-    patterns: tuple[_Pattern, ...]
-    strip: str  # root-relative folder of the file ("" for the root or for files above it)
-    prepend: str  # path from the file's folder down to the root, for files above the root
-
-    def match(self, rel: str, is_dir: bool) -> tuple[bool, str] | None:
-        """(ignored, pattern) of the last line matching `rel`, or None when no line matches."""
-        sub = rel[len(self.strip) + 1 :] if self.strip else rel
-        return self.decide(self.prepend + sub + ("/" if is_dir else ""))
-
-    def decide(self, path: str) -> tuple[bool, str] | None:
-        """(ignored, pattern) for a path already relative to this file's folder."""
-        for pattern in self.patterns:
-            if _matches_itself(pattern, path):
-                return pattern.ignore, pattern.text
-        return None
-
-
 def is_markdown_name(name: str) -> bool:
     """True when a file name has a Markdown suffix (`.md` or `.markdown`, any case)."""
     return name.lower().endswith(MARKDOWN_SUFFIXES)
@@ -177,52 +104,6 @@ def normalise_rel(path: str) -> str | None:
     if norm in (".", "..") or norm.startswith("../"):
         return None
     return norm
-
-
-def parse_ignore_lines(lines: Sequence[str], label: str) -> GitIgnoreSpec | None:
-    """Compile gitignore lines; a bad line is dropped with a warning, the others still apply."""
-    try:
-        spec = GitIgnoreSpec.from_lines(lines)
-    except ValueError:
-        good = []
-        for line in lines:
-            try:
-                GitIgnoreSpec.from_lines([line])
-            except ValueError:
-                log.warning("%s: ignoring invalid pattern %r", label, line)
-            else:
-                good.append(line)
-        spec = GitIgnoreSpec.from_lines(good)
-    return spec if len(spec) else None
-
-
-def _read_ignore_file(path: str, label: str) -> GitIgnoreSpec | None:
-    """Read an ignore file safely: no FIFO waits, no symlinks (git refuses symlinked ignore files too)."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
-    try:
-        fd = os.open(path, flags)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            log.warning("%s is a symbolic link; like git, scree does not follow it", label)
-        else:
-            log.warning("%s cannot be read (%s); its rules are not applied", label, exc.strerror)
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        if st.st_size > MAX_IGNORE_FILE_BYTES:
-            log.warning("%s is over %d bytes; its rules are not applied", label, MAX_IGNORE_FILE_BYTES)
-            return None
-        data = os.read(fd, MAX_IGNORE_FILE_BYTES + 1)
-    except OSError as exc:
-        log.warning("%s cannot be read (%s); its rules are not applied", label, exc.strerror)
-        return None
-    finally:
-        os.close(fd)
-    return parse_ignore_lines(data.decode("utf-8", errors="replace").splitlines(), label)
 
 
 def _git_dir(worktree: Path) -> Path | None:
@@ -268,8 +149,8 @@ class NotesPolicy:
         self,
         root: Path,
         *,
-        outer_rules: Sequence[_Rules] = (),
-        extra_rules: _Rules | None = None,
+        outer_rules: Sequence[Rules] = (),
+        extra_rules: Rules | None = None,
         outer_ignore_files: frozenset[str] = frozenset(),
     ) -> None:
         self.root = root
@@ -277,7 +158,7 @@ class NotesPolicy:
         self._outer_rules = tuple(outer_rules)  # deepest first: ancestors of root, then info/exclude
         self._extra_rules = extra_rules
         self._outer_ignore_files = outer_ignore_files
-        self._specs: dict[tuple[str, str], _Rules | None] = {}
+        self._specs: dict[tuple[str, str], Rules | None] = {}
         self._dir_rule_cache: dict[str, tuple[SkipCode, str] | None] = {}
         self._file_rule_cache: dict[str, tuple[SkipCode, str] | None] = {}
 
@@ -291,7 +172,7 @@ class NotesPolicy:
         # The caller resolves root; resolving again is idempotent and keeps link checks honest if not.
         root = Path(os.path.realpath(root))
         extra = parse_ignore_lines(list(extra_ignore), "extra ignore patterns")
-        extra_rules = _Rules("extra ignore patterns", _compile(extra), "", "") if extra else None
+        extra_rules = Rules("extra ignore patterns", compile_patterns(extra), "", "") if extra else None
         outer, files = _outer_rules(root)
         return cls(root, outer_rules=outer, extra_rules=extra_rules, outer_ignore_files=files)
 
@@ -414,12 +295,12 @@ class NotesPolicy:
             return None
         return normalise_rel(os.path.relpath(absolute, self._root_str).replace(os.sep, "/"))
 
-    def _rules(self, folder: str, filename: str) -> _Rules | None:
+    def _rules(self, folder: str, filename: str) -> Rules | None:
         key = (folder, filename)
         if key not in self._specs:
             label = f"{folder}/{filename}" if folder else filename
-            spec = _read_ignore_file(self._abs(folder) + "/" + filename, label)
-            self._specs[key] = _Rules(label, _compile(spec), folder, "") if spec else None
+            spec = read_ignore_file(self._abs(folder) + "/" + filename, label)
+            self._specs[key] = Rules(label, compile_patterns(spec), folder, "") if spec else None
         return self._specs[key]
 
     def _rule_reason(self, rel: str, *, is_dir: bool) -> tuple[SkipCode, str] | None:
@@ -430,11 +311,11 @@ class NotesPolicy:
             return SkipCode.HIDDEN, f"{what} is hidden (its name starts with '.')"
         folders = _parent_folders(rel)
         git_chain = [self._rules(f, GITIGNORE) for f in reversed(folders)]
-        hit = _first_match(rel, is_dir, [*git_chain, *self._outer_rules])
+        hit = first_match(rel, is_dir, [*git_chain, *self._outer_rules])
         if hit:
             return SkipCode.GITIGNORED, f"{what} is gitignored ({hit})"
         scree_chain = [self._rules(f, SCREEIGNORE) for f in reversed(folders)]
-        hit = _first_match(rel, is_dir, [self._extra_rules, *scree_chain])
+        hit = first_match(rel, is_dir, [self._extra_rules, *scree_chain])
         if hit:
             return SkipCode.SCREEIGNORED, f"{what} is excluded by scree ignore rules ({hit})"
         return None
@@ -536,19 +417,7 @@ def _parent_folders(rel: str) -> list[str]:
     return [""] + ["/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
-def _first_match(rel: str, is_dir: bool, chain: Sequence[_Rules | None]) -> str | None:
-    """Walk rule files from highest precedence down; the first one with a matching line decides."""
-    for rules in chain:
-        if rules is None:
-            continue
-        hit = rules.match(rel, is_dir)
-        if hit is not None:
-            ignored, pattern = hit
-            return f"'{pattern}' in {rules.label}" if ignored else None
-    return None
-
-
-def _outer_rules(root: Path) -> tuple[list[_Rules], frozenset[str]]:
+def _outer_rules(root: Path) -> tuple[list[Rules], frozenset[str]]:
     """Ignore rules of the repository enclosing `root` that live above it, deepest first.
 
     If those rules ignore the notes folder itself they are dropped: the user pointed scree at the
@@ -558,21 +427,21 @@ def _outer_rules(root: Path) -> tuple[list[_Rules], frozenset[str]]:
     if top is None:
         return [], frozenset()
     files: set[str] = set()
-    chain: list[tuple[Path, _Rules]] = []  # (folder of the file, rules), deepest first
+    chain: list[tuple[Path, Rules]] = []  # (folder of the file, rules), deepest first
     for folder in (p for p in root.parents if p == top or top in p.parents):
         path = str(folder / GITIGNORE)
         files.add(path)
-        spec = _read_ignore_file(path, path)
+        spec = read_ignore_file(path, path)
         if spec:
-            chain.append((folder, _Rules(path, _compile(spec), "", _posix_rel(root, folder) + "/")))
+            chain.append((folder, Rules(path, compile_patterns(spec), "", _posix_rel(root, folder) + "/")))
     git_dir = _git_dir(top)
     if git_dir is not None:
         exclude = str(git_dir / "info" / "exclude")
         files.add(exclude)
-        spec = _read_ignore_file(exclude, ".git/info/exclude")
+        spec = read_ignore_file(exclude, ".git/info/exclude")
         prepend = "" if top == root else _posix_rel(root, top) + "/"
         if spec:
-            chain.append((top, _Rules(".git/info/exclude", _compile(spec), "", prepend)))
+            chain.append((top, Rules(".git/info/exclude", compile_patterns(spec), "", prepend)))
     if top != root and _root_ignored(root, top, chain):
         log.warning(
             "the notes folder %s is itself ignored by its repository's rules above it; "
@@ -587,7 +456,7 @@ def _posix_rel(path: Path, start: Path) -> str:
     return os.path.relpath(path, start).replace(os.sep, "/")
 
 
-def _root_ignored(root: Path, top: Path, chain: list[tuple[Path, _Rules]]) -> bool:
+def _root_ignored(root: Path, top: Path, chain: list[tuple[Path, Rules]]) -> bool:
     """True when the rules above the notes folder ignore it or a folder between it and the repo top."""
     between = [p for p in reversed(root.parents) if top in p.parents] + [root]  # shallowest first
     for folder in between:
