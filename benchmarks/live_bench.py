@@ -1,6 +1,6 @@
 """The live index, measured with real processes on the benchmark corpus.
 
-    python benchmarks/live_bench.py [--corpus /work/shared/bench/corpus] [--edits 5]
+    python benchmarks/live_bench.py [--corpus ../shared/bench/corpus] [--edits 5]
 
 Copies the corpus to a temporary folder (the original is read-only) and reports:
   * save-to-searchable: from a note's write to the first keyword search that finds its new words,
@@ -160,7 +160,7 @@ def make_node_modules(folder: Path, files: int = 20_000) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--corpus", type=Path, default=Path("/work/shared/bench/corpus"))
+    ap.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "bench" / "corpus")
     ap.add_argument("--edits", type=int, default=5)
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()

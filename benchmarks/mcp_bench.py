@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CORPUS = Path("/work/shared/bench/corpus")
-DEFAULT_QUERIES = Path("/work/shared/bench/queries_dev.json")
+DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "bench" / "corpus"
+DEFAULT_QUERIES = Path(__file__).resolve().parents[2] / "shared" / "bench" / "queries_dev.json"
 
 
 def load_queries(path: Path) -> list[str]:

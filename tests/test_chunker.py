@@ -20,7 +20,7 @@ from scree.chunker import (
 )
 from scree.records import Chunk, ChunkedNote
 
-CORPUS = Path("/work/shared/bench/corpus")
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "bench" / "corpus"  # ../shared beside the repo
 
 
 def md(*lines: str) -> str:
