@@ -108,3 +108,27 @@ def test_index_and_reindex_refuse_while_another_process_writes_but_search_still_
     finally:
         holder.send_signal(signal.SIGKILL)
         holder.wait()
+
+
+def test_search_with_a_broken_model_warns_and_still_answers_from_the_index(notes, tmp_path, capsys):
+    from scree import cli
+    from scree.config import load_config
+    from scree.embed.local import LocalMiniLM
+    from scree.search import Query, search
+    from scree.workspace import Workspace
+
+    assert scree("index", "--notes", str(notes)).returncode == 0
+    write(notes, "new.md", "# New\n\nA note the broken model cannot embed.\n")
+    try:
+        ws = Workspace.from_config(load_config().with_overrides(notes=notes))
+        bad = tmp_path / "model.onnx"
+        bad.write_bytes(b"garbage")
+        broken = LocalMiniLM(model_path=bad)
+        index = ws.open_index()
+        cli._sync_if_no_writer(ws, index, ws.policy(), broken, ws.config)
+        assert "changed notes were not indexed" in capsys.readouterr().err
+        result = search(index, ws.policy(), broken, Query("when do tokens expire"))
+        assert result.hits and result.hits[0].path == "api.md"
+        index.close()
+    finally:
+        (notes / "new.md").unlink()

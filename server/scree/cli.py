@@ -15,7 +15,7 @@ from typing import Sequence
 
 from . import __version__, cli_live, cli_plugin, cli_serve
 from .config import MODES, Config, load_config
-from .errors import ScreeError
+from .errors import EmbedderError, ScreeError
 
 log = logging.getLogger("scree")
 
@@ -149,6 +149,10 @@ def _sync_if_no_writer(ws, index, policy, embedder, cfg: Config) -> None:  # noq
         return
     try:
         report = sync(index, policy, embedder, max_file_bytes=cfg.max_file_bytes, progress=progress_for_stderr())
+    except EmbedderError as exc:
+        # Changed notes cannot be embedded, but what is indexed can still be searched.
+        print(f"scree: warning: changed notes were not indexed: {exc}", file=sys.stderr)
+        return
     finally:
         lock.release()
     print_notices(report)

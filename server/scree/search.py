@@ -24,6 +24,7 @@ import pathspec
 
 from .db import queries
 from .embed import Embedder
+from .errors import EmbedderError
 from .fusion import RRF_K, collapse, rrf_grouped
 from .ftsquery import search_match
 from .policy import NotesPolicy
@@ -175,12 +176,21 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         sem = semantic_ranking(index, embedder, text, depth, file_ids)
         ranked = collapse(sem, _by_section(index, sem))[:depth]
     else:
-        sem = semantic_ranking(index, embedder, text, depth, file_ids)
+        try:
+            sem = semantic_ranking(index, embedder, text, depth, file_ids)
+        except EmbedderError as exc:
+            if q.mode != "auto":
+                raise  # the user asked for vectors: say exactly why there are none
+            # auto promised an answer: the model is broken, BM25 still works. Say so, keep going.
+            notes.append(f"keyword results only: {exc}")
+            mode, sem = "keyword", []
         if kw is None:
             kw = keyword_ranking(index, text, depth, file_ids, vocabulary)
         section = _by_section(index, sem, kw)
         halves = [collapse(sem, section)[:depth], collapse(kw, section)[:depth]]
         ranked = [(cid, score) for (cid, _), score in rrf_grouped(halves, section, k=RRF_K, weights=HYBRID_WEIGHTS)]
+        if mode == "keyword":  # fell back: rank by BM25 alone, not by a fusion with an empty half
+            ranked = halves[1]
 
     rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
     check = _PolicyCheck(policy)
