@@ -7,6 +7,7 @@ lives in `scree.db`.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,7 @@ def open_index(location: IndexLocation, folder: Path, *, create: bool = True,
     if not location.db.exists() and not create:
         raise IndexError_(f"no index at {location.db} yet: run `scree index`")
     prepare_index_dir(location, folder)
+    _private_files(location.db)
     driver = dbconnect.choose_driver()
     conn = dbconnect.connect(location.db, driver=driver)
     try:
@@ -72,15 +74,28 @@ def open_index(location: IndexLocation, folder: Path, *, create: bool = True,
                 f"the index {location.db} belongs to {recorded}, not {folder}: syncing it would delete that "
                 "folder's entries; use another --db, or unset SCREE_DB"
             )
-        try:
-            location.db.chmod(0o600)
-        except OSError:
-            pass
     except BaseException:
         conn.close()
         raise
     return Index(conn=conn, driver=driver, location=location, folder=folder,
                  vectors=VectorCache(vector_cache_bytes))
+
+
+def _private_files(db: Path) -> None:
+    """Create the index file 0600 before SQLite does: its -wal and -shm files take the same mode,
+    so notes' text never sits world-readable beside it."""
+    try:
+        os.close(os.open(db, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    except OSError:
+        return  # an unwritable location: connect() reports it with a clear message
+    for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+        try:
+            if path.stat().st_mode & 0o077:
+                path.chmod(0o600)
+        except OSError:
+            pass
 
 
 def ensure_embedder(index: Index, embedder_id: str, dimensions: int) -> str | None:
