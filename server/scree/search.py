@@ -148,8 +148,7 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     mode = route(text, vocabulary) if q.mode == "auto" else q.mode
     if not text:
         return SearchResult([], mode, ["the query is empty: ask a question or name what you look for"])
-    counts = queries.counts(index.conn)
-    if counts.chunks == 0:
+    if not queries.has_chunks(index.conn):
         return SearchResult([], mode, ["the index is empty: no Markdown notes are indexed in this folder yet"])
     file_ids: list[int] | None = None
     if q.paths:

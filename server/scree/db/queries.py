@@ -54,6 +54,11 @@ def counts(conn: Any) -> Counts:
     return Counts(int(files), int(chunks), int(incomplete))
 
 
+def has_chunks(conn: Any) -> bool:
+    """True when at least one chunk is indexed (a search's cheap emptiness check, no count)."""
+    return conn.execute("select 1 from chunks limit 1").fetchone() is not None
+
+
 def _in_clause(column: str, ids: Sequence[int] | None) -> tuple[str, list[int]]:
     if ids is None:
         return "", []
