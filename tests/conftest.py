@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
+from typing import Callable
 from pathlib import Path
 
 import pytest
@@ -32,6 +35,18 @@ def write(root: Path, rel: str, text: str) -> Path:
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(text, encoding="utf-8")
     return p
+
+
+def eventually(predicate: Callable[[], bool], timeout: float, step: float = 0.02) -> bool:
+    """Poll a condition that has no event to wait on (search results, /proc, another process's
+    state) until it holds or `timeout` seconds pass. Returns whether it held."""
+    deadline = time.monotonic() + timeout
+    pause = threading.Event()
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        pause.wait(step)
+    return True
 
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

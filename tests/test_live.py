@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import write
+from conftest import eventually as _eventually
 from scree.config import Config
 from scree.errors import IndexError_, LockHeld
 from scree.live import LiveIndex
@@ -33,15 +34,8 @@ HOLDER = Path(__file__).parent / "helpers" / "lock_holder.py"
 WAIT = 15.0
 
 
-def eventually(predicate: Callable[[], bool], timeout: float = WAIT, step: float = 0.02) -> bool:
-    """Poll a condition with a deadline (search results have no event to wait on)."""
-    deadline = time.monotonic() + timeout
-    pause = threading.Event()
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        pause.wait(step)
-    return True
+def eventually(predicate: Callable[[], bool], timeout: float = WAIT) -> bool:
+    return _eventually(predicate, timeout)
 
 
 def paths_for(live: LiveIndex, words: str) -> set[str]:

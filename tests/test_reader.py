@@ -12,7 +12,6 @@ import pytest
 from scree.errors import FileSkipped
 from scree.policy import NotesPolicy
 from scree.reader import hash_note, read_admitted, read_note
-from scree.walk import walk_notes
 
 MB = 1024 * 1024
 

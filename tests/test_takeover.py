@@ -9,7 +9,6 @@ import selectors
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import write
+from conftest import eventually as _eventually
 from scree.config import load_config
 from scree.lock import read_holder
 from scree.locate import index_location
@@ -65,14 +65,8 @@ class Runner:
         self.proc.stdout.close()
 
 
-def eventually(predicate: Callable[[], bool], timeout: float = WAIT, step: float = 0.05) -> bool:
-    deadline = time.monotonic() + timeout
-    pause = threading.Event()
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        pause.wait(step)
-    return True
+def eventually(predicate: Callable[[], bool], timeout: float = WAIT) -> bool:
+    return _eventually(predicate, timeout)
 
 
 @pytest.fixture

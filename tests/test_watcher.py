@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import eventually as _eventually
 from scree.errors import FolderError
 from scree.policy import NotesPolicy
 from scree.watcher import NotesWatcher, admitted_dirs, inotify_watch_count, inotify_watches_by_fd
@@ -101,14 +102,7 @@ def settle(root: Path, rec: Recorder) -> None:
 
 
 def eventually(predicate: Callable[[], bool], timeout: float = WAIT) -> bool:
-    """Poll a condition that has no event to wait on (e.g. /proc contents), with a deadline."""
-    deadline = time.monotonic() + timeout
-    pause = threading.Event()
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        pause.wait(0.02)
-    return True
+    return _eventually(predicate, timeout)
 
 
 def test_a_note_written_in_a_burst_is_delivered_once_after_the_last_write(notes, watch):
