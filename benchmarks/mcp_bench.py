@@ -13,7 +13,7 @@ and prints p50/p95 wall ms per call, stdio round trip included (what an agent wa
 
 The index lives where scree puts it ($XDG_DATA_HOME/scree or SCREE_DATA_DIR), so a second run reuses
 it; the corpus itself is only read. `--server` is a command with `{corpus}` substituted (default:
-this checkout's `python -m scree.cli_serve --notes {corpus}`).
+this checkout's `python -m scree.cli serve --notes {corpus}`).
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def main() -> int:
     ap.add_argument("--queries", type=Path, default=DEFAULT_QUERIES)
     ap.add_argument("--runs", type=int, default=5, help="handshakes to time (median reported)")
     ap.add_argument("-k", type=int, default=5)
-    ap.add_argument("--server", default=f"{sys.executable} -m scree.cli_serve --notes {{corpus}}")
+    ap.add_argument("--server", default=f"{sys.executable} -m scree.cli serve --notes {{corpus}}")
     ap.add_argument("--ready-timeout", type=float, default=1800.0, help="seconds to wait for a complete index")
     args = ap.parse_args()
 

@@ -39,6 +39,8 @@ def _fake_embedder_by_default(_isolated_data_dir: Path, request: pytest.FixtureR
     if request.node.get_closest_marker("real_model") is None:
         monkeypatch.setenv("SCREE_TEST_EMBEDDER", str(FAKE_EMBEDDER))
         monkeypatch.setenv("SCREE_EMBEDDER", "fake")
+    else:
+        monkeypatch.delenv("SCREE_EMBEDDER", raising=False)
 
 
 @pytest.fixture
@@ -57,6 +59,11 @@ def real_embedder():
     e = make_embedder("local")
     yield e
     e.close()
+
+
+def embedder_env() -> dict[str, str]:
+    """The variables that choose this test's embedder, for a subprocess given an environment of its own."""
+    return {k: os.environ[k] for k in ("SCREE_TEST_EMBEDDER", "SCREE_EMBEDDER") if k in os.environ}
 
 
 def write(root: Path, rel: str, text: str) -> Path:
@@ -80,4 +87,8 @@ def eventually(predicate: Callable[[], bool], timeout: float, step: float = 0.02
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(FAKE_EMBEDDER.parent))  # `from fake_embedder import FakeEmbedder` in tests
+# The fake embedder also between tests, so module- and session-scoped fixtures (which run before the
+# per-test fixtures above) and the processes they start never load the model by accident.
+os.environ["SCREE_TEST_EMBEDDER"] = str(FAKE_EMBEDDER)
+os.environ["SCREE_EMBEDDER"] = "fake"
 os.environ.setdefault("SCREE_LOG_LEVEL", "WARNING")

@@ -113,7 +113,7 @@ def test_index_and_reindex_refuse_while_another_process_writes_but_search_still_
 
 @pytest.mark.real_model  # the index must be built by the model that then breaks
 def test_search_with_a_broken_model_warns_and_still_answers_from_the_index(notes, tmp_path, capsys):
-    from scree import cli
+    from scree.cli.search import sync_if_no_writer
     from scree.config import load_config
     from scree.embed.local import LocalMiniLM
     from scree.search import Query, search
@@ -127,7 +127,7 @@ def test_search_with_a_broken_model_warns_and_still_answers_from_the_index(notes
         bad.write_bytes(b"garbage")
         broken = LocalMiniLM(model_path=bad)
         index = ws.open_index()
-        cli._sync_if_no_writer(ws, index, ws.policy(), broken, ws.config)
+        sync_if_no_writer(ws, index, ws.policy(), broken, ws.config)
         assert "changed notes were not indexed" in capsys.readouterr().err
         result = search(index, ws.policy(), broken, Query("when do tokens expire"))
         assert result.hits and result.hits[0].path == "api.md"

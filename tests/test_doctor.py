@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO_ROOT, write
-from scree import cli_plugin, doctor, usage_report
+from scree import doctor, usage_report
+from scree.cli import plugin as cli_plugin
 from scree.config import Config
 from scree.embed.local import LocalMiniLM
 from scree.hookkit.usagelog import append_event

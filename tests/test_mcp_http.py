@@ -30,7 +30,7 @@ def _serve(folder: Path, data: Path, *flags: str, token: str | None = None) -> s
     env.pop("SCREE_HTTP_TOKEN", None)
     if token is not None:
         env["SCREE_HTTP_TOKEN"] = token
-    return subprocess.Popen([sys.executable, "-m", "scree.cli_serve", "--notes", str(folder), "--http", *flags],
+    return subprocess.Popen([sys.executable, "-m", "scree.cli", "serve", "--notes", str(folder), "--http", *flags],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env)
 

@@ -1,8 +1,8 @@
 """`scree serve` over stdio, driven by the real MCP SDK client against real server processes.
 
-Each session is one `python -m scree.cli_serve` process on a throwaway notes folder; the SDK client
+Each session is one `python -m scree.cli serve` process on a throwaway notes folder; the SDK client
 runs on a blocking portal so tests stay plain functions. Sessions are shared per scenario (module
-fixtures) because each costs a process start and a first sync with the real model.
+fixtures) because each costs a process start and a first sync.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from anyio.from_thread import start_blocking_portal
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
-from conftest import REPO_ROOT, write
-from scree.cli_serve import serve_folder
+from conftest import REPO_ROOT, embedder_env, write
+from scree.cli.serve import serve_folder
 from scree.config import Config
 
 pytestmark = pytest.mark.timeout(90)
@@ -63,9 +63,10 @@ class McpSession:
             "XDG_DATA_HOME": str(data_dir),
             "PYTHONPATH": str(REPO_ROOT / "server"),
             "SCREE_LOG_LEVEL": "WARNING",
+            **embedder_env(),
         }
         self.params = StdioServerParameters(command=sys.executable,
-                                            args=["-m", "scree.cli_serve", "--notes", str(folder), *flags],
+                                            args=["-m", "scree.cli", "serve", "--notes", str(folder), *flags],
                                             env=env, cwd=str(cwd or folder))
         self._stack = ExitStack()
 
@@ -285,7 +286,7 @@ def test_stdout_carries_only_protocol_logs_go_to_stderr_and_the_handshake_loads_
     write(folder, "a.md", "# A\n\ntext\n")
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "SCREE_LOG_LEVEL": "INFO",
            "PYTHONPATH": str(REPO_ROOT / "server")}
-    proc = subprocess.Popen([sys.executable, "-m", "scree.cli_serve", "--notes", str(folder)],
+    proc = subprocess.Popen([sys.executable, "-m", "scree.cli", "serve", "--notes", str(folder)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
             "params": {"protocolVersion": "2025-11-25", "capabilities": {},

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from scree import cli_plugin, usage_report
+from scree import usage_report
+from scree.cli import plugin as cli_plugin
 from scree.config import load_config
 from scree.hookkit.usagelog import append_event
 from scree.locate import folder_key

@@ -2,7 +2,7 @@
 
 Each check is a function returning one `Check` record (name, status, one-line summary, facts for
 `--json`, and a fix when something is wrong); `run_checks` runs them in order and `to_json` turns the
-records into data. Nothing here prints: the CLI (`cli_plugin`) renders and prints them.
+records into data. Nothing here prints: the CLI (`cli/plugin.py`) renders and prints them.
 
 Some checks look at other processes: the writer lock's holder (`scree serve` or `scree watch`) and the
 inotify watches it holds. Another process's watcher cannot be asked how it is doing, so its watch count

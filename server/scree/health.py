@@ -1,5 +1,5 @@
 """How the live index is doing: its status record, the checks that tell when it must stop updating,
-the first-sync size guard, and giving memory back after a big sync.
+and giving memory back after a big sync.
 
 Identity checks. A long-running writer keeps file descriptors and inotify watches on what it opened.
 If the notes folder is deleted (or deleted and made again, e.g. by a `git clone` into the same path)
@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .embed import Embedder
-from .policy import NotesPolicy
-from .walk import walk_notes
 
 log = logging.getLogger(__name__)
 
@@ -58,26 +56,6 @@ class IndexStatus:
         if self.state == "needs_reindex":
             return f"needs reindex: {self.reason}"
         return "empty: no Markdown notes are indexed in this folder yet"
-
-
-def markdown_exceeds(policy: NotesPolicy, limit_bytes: int) -> bool:
-    """True when the admitted notes under the policy's root add up to more than `limit_bytes`.
-
-    Walks with the indexer's own walker and stops as soon as the limit is passed, so a huge folder
-    costs only the files needed to prove it.
-    """
-    total = 0
-    root = str(policy.root)
-    for item in walk_notes(policy):
-        if not isinstance(item, str):
-            continue
-        try:
-            total += os.stat(os.path.join(root, item)).st_size
-        except OSError:
-            continue
-        if total > limit_bytes:
-            return True
-    return False
 
 
 def release_memory(embedder: Embedder | None = None) -> None:

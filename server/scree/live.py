@@ -33,23 +33,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .db import queries, writes
+from .db import queries
 from .db.connect import is_db_error
 from .embed import Embedder
 from .errors import IndexError_, LockHeld, ScreeError
-from .health import DEFAULT_INTERVAL, HealthMonitor, IndexStatus, markdown_exceeds, release_memory
+from .health import DEFAULT_INTERVAL, HealthMonitor, IndexStatus, release_memory
 from .lock import LockWaiter, WriterLock, describe_holder, read_holder
 from .policy import NotesPolicy
 from .records import SearchResult
 from .route import route
 from .search import Query
 from .search import search as run_search
-from .store import Index
+from .sizeguard import first_sync_refusal
+from .store import Index, rebuild_in_place
 from .sync import SyncReport, sync
 from .watcher import NotesWatcher
 from .workspace import Workspace
 
-__all__ = ["IndexStatus", "LiveIndex", "rebuild_in_place"]
+__all__ = ["IndexStatus", "LiveIndex"]
 
 log = logging.getLogger(__name__)
 
@@ -60,16 +61,6 @@ BIG_SYNC_CHUNKS = 200
 # an idle `scree serve` then holds ~100 MB instead of ~400. Reloading costs ~0.5 s on the next use.
 MODEL_IDLE_SECONDS = 60.0
 READER_POLICY_TTL = 2.0  # a reader re-reads the ignore files at most this often
-MB = 1024 * 1024
-
-
-def rebuild_in_place(index: Index, embedder: Embedder) -> None:
-    """Forget every chunk and vector so the next sync re-embeds every note.
-
-    The file itself stays (same inode), so readers and health checks keep seeing the same index.
-    """
-    writes.reset_vectors(index.conn, embedder.dimensions,
-                         {"embedder": embedder.id, "dimensions": str(embedder.dimensions)})
 
 
 class _Progress:
@@ -436,14 +427,9 @@ class LiveIndex:
             return self.workspace.open_index()
 
     def _first_sync_guard(self, index: Index) -> str | None:
-        limit = self.workspace.config.first_sync_mb
-        if limit <= 0 or queries.counts(index.conn).files > 0:
-            return None
-        if not markdown_exceeds(self.workspace.policy(), int(limit * MB)):
-            return None
-        reason = (f"{self.folder} holds more than {limit:g} MB of Markdown and has no index yet, too much to "
-                  "build unasked; run `scree reindex` (or the reindex tool) to build it, then it stays in sync")
-        log.warning("%s", reason)
+        reason = first_sync_refusal(index, self.workspace.policy(), self.workspace.config.first_sync_mb)
+        if reason is not None:
+            log.warning("%s", reason)
         return reason
 
     def _serve_jobs(self, index: Index, stop: threading.Event) -> None:

@@ -138,6 +138,7 @@ class IndexHandle:
         try:
             from .live import LiveIndex
             from .locate import index_location
+            from .store import has_indexed_files
             from .workspace import Workspace
 
             ws = Workspace(config=self.config, folder=self.folder, location=index_location(self.folder, self.config))
@@ -191,31 +192,6 @@ class IndexHandle:
             live = self._live
             self._live = None
         return live.stop(timeout) if live is not None else True
-
-
-def has_indexed_files(db: Path) -> bool:
-    """True when the index file exists and holds at least one completely indexed note.
-
-    Read-only and before the LiveIndex starts: its own status reads 0 files until its writer has
-    opened the file, which would make every restart look like a first build.
-    """
-    if not db.exists():
-        return False
-    from .db import connect, queries
-
-    try:
-        conn = connect.connect(db, readonly=True)
-    except Exception as exc:  # noqa: BLE001 - unreadable here means the LiveIndex will say why
-        log.debug("cannot peek into %s: %s", db, exc)
-        return False
-    try:
-        c = queries.counts(conn)
-        return c.files - c.incomplete_files > 0
-    except Exception as exc:  # noqa: BLE001 - a file without tables yet is an empty index
-        log.debug("cannot count the rows of %s: %s", db, exc)
-        return False
-    finally:
-        conn.close()
 
 
 class StartAfterHandshake:

@@ -11,7 +11,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .db import connect as dbconnect
 from .db import queries, schema, writes
@@ -19,6 +19,9 @@ from .embedview import vector_space_id
 from .errors import IndexError_, IndexMismatchError
 from .locate import IndexLocation, prepare_index_dir
 from .vectors import VectorCache
+
+if TYPE_CHECKING:
+    from .embed import Embedder
 
 DEFAULT_VECTOR_CACHE_BYTES = 200 * 1024 * 1024
 
@@ -126,3 +129,36 @@ def vectors_usable(index: Index, embedder_id: str, dimensions: int) -> bool:
     meta = index.meta()
     return (queries.has_vec_table(index.conn) and meta.get("embedder") == embedder_id
             and meta.get("dimensions") == str(dimensions))
+
+
+def rebuild_in_place(index: Index, embedder: Embedder) -> None:
+    """Forget every chunk and vector so the next sync re-embeds every note (`--rebuild`, the
+    `reindex` tool's `rebuild`).
+
+    The file itself stays (same inode), so readers and health checks keep seeing the same index.
+    """
+    writes.reset_vectors(index.conn, embedder.dimensions,
+                         {"embedder": embedder.id, "dimensions": str(embedder.dimensions)})
+
+
+def has_indexed_files(db: Path) -> bool:
+    """True when the index file exists and holds at least one completely indexed note.
+
+    Read-only and before the LiveIndex starts: its own status reads 0 files until its writer has
+    opened the file, which would make every restart look like a first build.
+    """
+    if not db.exists():
+        return False
+    try:
+        conn = dbconnect.connect(db, readonly=True)
+    except Exception as exc:  # noqa: BLE001 - unreadable here means the LiveIndex will say why
+        log.debug("cannot peek into %s: %s", db, exc)
+        return False
+    try:
+        c = queries.counts(conn)
+        return c.files - c.incomplete_files > 0
+    except Exception as exc:  # noqa: BLE001 - a file without tables yet is an empty index
+        log.debug("cannot count the rows of %s: %s", db, exc)
+        return False
+    finally:
+        conn.close()

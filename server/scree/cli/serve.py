@@ -1,4 +1,4 @@
-"""`scree serve` (also `scree-mcp`): the MCP server over stdio, or streamable HTTP with `--http`.
+"""`scree serve` (also `scree-mcp`, and `python -m scree.cli serve`): the MCP server over stdio, or streamable HTTP with `--http`.
 
 Stdout belongs to the protocol; everything else goes to stderr. The SDK is imported only once the
 arguments are known to be good, so a bad flag fails fast, and `scree search` never pays for it.
@@ -14,11 +14,12 @@ import socket
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
-from .config import Config, load_config
-from .errors import ConfigError, FolderError, ScreeError
-from .locate import find_git_root, index_location, resolve_folder
+from ..config import Config
+from ..errors import ConfigError, FolderError
+from ..locate import find_git_root, index_location, resolve_folder
+from ._common import add_common
 
 log = logging.getLogger(__name__)
 
@@ -26,13 +27,11 @@ TOKEN_ENV = "SCREE_HTTP_TOKEN"
 DEFAULT_PORT = 8000
 
 
-def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the `serve` subcommand to `scree`'s subparsers and return it."""
-    p = subparsers.add_parser("serve", help="run the MCP server (stdio; --http for streamable HTTP)",
-                              description="Serve search_docs, read_doc and reindex over MCP.")
-    p.add_argument("--notes", type=Path, help="the notes folder (default: git root above $CLAUDE_PROJECT_DIR "
-                   "when set, else $SCREE_NOTES, else the git root above the current dir)")
-    p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="run the MCP server (stdio; --http for streamable HTTP)",
+                       description="Serve search_docs, read_doc and reindex over MCP.")
+    add_common(p, notes_help="the notes folder (default: git root above $CLAUDE_PROJECT_DIR "
+               "when set, else $SCREE_NOTES, else the git root above the current dir)")
     p.add_argument("--http", action="store_true", help="serve streamable HTTP at /mcp instead of stdio")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT}; 0 = any free)")
@@ -46,7 +45,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--no-watch", action="store_true", help="do not watch the folder for changes")
     # How often the writer checks that the folder and index file are still the ones it started with.
     p.add_argument("--health-interval", type=float, default=None, help=argparse.SUPPRESS)
-    return p
 
 
 def serve_folder(notes_flag: Path | None, cfg: Config, env: Mapping[str, str], cwd: Path) -> Path:
@@ -91,7 +89,7 @@ def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
     if args.http and not is_loopback(args.host) and token is None:
         raise ConfigError(f"refusing to serve HTTP on {args.host} without a token: set {TOKEN_ENV} (or --token), "
                           "or bind 127.0.0.1")
-    from .mcpserver import IndexHandle, ServeOptions, build_server
+    from ..mcpserver import IndexHandle, ServeOptions, build_server
 
     options = ServeOptions(watch=not args.no_watch, health_interval=args.health_interval)
     if args.first_sync_wait is not None:
@@ -114,7 +112,7 @@ def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
 def _serve_http(server: Any, host: str, port: int, token: str | None, extra_hosts: tuple[str, ...]) -> None:
     import uvicorn
 
-    from .mcpserver import http_app
+    from ..mcpserver import http_app
 
     sock = _bind(host, port)
     port = sock.getsockname()[1]
@@ -140,22 +138,4 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m scree.cli_serve ...`: the same as `scree serve ...`."""
-    parser = argparse.ArgumentParser(prog="scree")
-    add_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
-    try:
-        cfg = load_config().with_overrides(notes=args.notes, db=args.db)
-        logging.basicConfig(stream=sys.stderr, level=getattr(logging, cfg.log_level.upper(), logging.WARNING),
-                            format="scree: %(levelname)s: %(message)s")
-        return cmd_serve(args, cfg)
-    except ScreeError as exc:
-        print(f"scree: error: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+COMMANDS = {"serve": cmd_serve}

@@ -7,29 +7,23 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from .config import Config
+from ..config import Config
+from ._common import add_common
 
 if TYPE_CHECKING:  # imported when a command runs, so `scree search` does not pay for it
-    from .doctor import Check
-
-
-def _common(p: argparse.ArgumentParser) -> None:
-    # The same two options as every other command (cli.py's `_common`, kept here to avoid an import cycle).
-    p.add_argument("--notes", type=Path, help="the notes folder (default: git root above the current dir, else it)")
-    p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
+    from ..doctor import Check
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     """Add `doctor` and `usage` to the `scree` sub-command parsers."""
     p = sub.add_parser("doctor", help="check Python, SQLite, the model, the index, the writer, hooks and uv")
-    _common(p)
+    add_common(p)
     p.add_argument("--json", action="store_true", help="print the checks as JSON")
 
     p = sub.add_parser("usage", help="how scree and grep were used, from the local usage log")
-    _common(p)
+    add_common(p)
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--here", action="store_true", help="only this folder's project (default: every project)")
     p.add_argument("--days", type=int, default=14, help="days in the chart (default 14)")
@@ -41,7 +35,7 @@ _LABEL = {"ok": "ok", "warn": "warn", "fail": "FAIL", "info": "info"}  # doctor.
 
 def render_checks(checks: Sequence[Check]) -> str:
     """The human report: one line per check, its fix indented below when there is one to do."""
-    from . import doctor
+    from .. import doctor
 
     width = max((len(c.name) for c in checks), default=0)
     lines = []
@@ -59,7 +53,7 @@ def render_checks(checks: Sequence[Check]) -> str:
 
 def cmd_doctor(args: argparse.Namespace, cfg: Config) -> int:
     """Run every check; exit 1 when one failed."""
-    from . import doctor
+    from .. import doctor
 
     checks = doctor.run_checks(cfg)
     if args.json:
@@ -71,12 +65,12 @@ def cmd_doctor(args: argparse.Namespace, cfg: Config) -> int:
 
 def cmd_usage(args: argparse.Namespace, cfg: Config) -> int:
     """The usage report of every log on this machine (or of this folder's project with --here)."""
-    from . import usage_report
-    from .hookkit.usagelog import find_usage_files
+    from .. import usage_report
+    from ..hookkit.usagelog import find_usage_files
 
     project = None
     if args.here:
-        from .locate import folder_key, resolve_folder
+        from ..locate import folder_key, resolve_folder
 
         project = folder_key(resolve_folder(cfg))
     files = find_usage_files()

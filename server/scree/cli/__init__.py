@@ -1,0 +1,63 @@
+"""The `scree` command line: one module per command, sharing `_common`.
+
+`search`, `status`, `reindex` (alias `index`), `watch`, `serve` (also `scree-mcp`), and the plugin's
+`doctor` and `usage`. Each module adds its parsers and maps command names to functions; the heavy
+imports (the model, SQLite, the MCP SDK) happen inside the command functions, so parsing is cheap
+and a bad flag fails fast. Results go to stdout; progress, notes and errors go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, Sequence
+
+from .. import __version__
+from ..config import Config
+from ..errors import ScreeError
+from . import plugin, reindex, search, serve, status, watch
+from ._common import config_for, setup_logging
+
+_MODULES = (search, status, reindex, serve, watch, plugin)
+
+COMMANDS: dict[str, Callable[[argparse.Namespace, Config], int]] = {
+    name: fn for module in _MODULES for name, fn in module.COMMANDS.items()
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="scree", description="Search a repository's Markdown notes.")
+    parser.add_argument("--version", action="version", version=f"scree {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in _MODULES:
+        module.add_parsers(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of `scree`."""
+    parser = build_parser()
+    # Unknown dash-words in a search are part of the query (the benchmark appends queries like
+    # `--locked` as the last argument); every other command stays strict.
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        if args.command != "search":
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.query = [*args.query, *extra]
+    if args.command == "search" and not " ".join(args.query).strip():
+        parser.error("search needs a query")
+    try:
+        cfg = config_for(args)
+        setup_logging(cfg)
+        return COMMANDS[args.command](args, cfg)
+    except ScreeError as exc:
+        print(f"scree: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("scree: interrupted", file=sys.stderr)
+        return 130
+
+
+def serve_main() -> int:
+    """Entry point of `scree-mcp` (same as `scree serve`)."""
+    return main(["serve", *sys.argv[1:]])

@@ -1,0 +1,7 @@
+"""`python -m scree.cli ...` is `scree ...`."""
+
+import sys
+
+from . import main
+
+sys.exit(main())

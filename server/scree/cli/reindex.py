@@ -1,0 +1,107 @@
+"""`scree reindex` (alias `scree index`): sync the index now, holding the writer lock.
+
+It refuses (exit 1, naming the holder's pid) while another process writes, unless `--wait`.
+`--rebuild` has one meaning everywhere (here and in the MCP `reindex` tool): re-embed every note;
+the index file keeps its inode so readers and health checks keep seeing it, and only a file that
+cannot be opened at all (damaged, from a newer scree) is deleted and made anew.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..config import Config
+from ..errors import IndexError_, LockHeld
+from ._common import add_common, print_notices, print_result
+
+if TYPE_CHECKING:
+    from ..store import Index
+    from ..workspace import Workspace
+
+WAIT_POLL = 1.0  # `reindex --wait` retries the lock this often
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("reindex", aliases=["index"], help="sync the index now (takes the writer lock)")
+    add_common(p)
+    p.add_argument("--rebuild", "--all", dest="rebuild", action="store_true",
+                   help="re-embed every note, not only the changed ones (a damaged index file is made anew)")
+    p.add_argument("--quiet", action="store_true",
+                   help="for unattended runs (the plugin's session start): exit 0 silently when another "
+                        "process writes the index, and do not build a new index over SCREE_FIRST_SYNC_MB")
+    p.add_argument("--wait", action="store_true",
+                   help="when another process writes the index, wait for it to exit instead of failing")
+    p.add_argument("--json", action="store_true", help="print the sync report as JSON")
+
+
+def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
+    from ..lock import LockWaiter, WriterLock, describe_holder, read_holder
+    from ..progress import progress_for_stderr
+    from ..sizeguard import first_sync_refusal
+    from ..store import rebuild_in_place
+    from ..sync import sync
+    from ..workspace import Workspace
+
+    ws = Workspace.from_config(cfg)
+    lock = WriterLock(ws.location.lock)
+    if not lock.try_acquire():
+        holder = read_holder(lock.path)
+        if args.quiet and not args.wait:
+            return 0  # a writer is at work: it keeps the index in sync, nothing to do
+        if not args.wait:
+            raise LockHeld(
+                f"the index of {ws.folder} is being written by {describe_holder(holder)} (scree serve or "
+                "scree watch), which keeps it in sync by itself; use --wait to run after it exits, or stop it",
+                pid=holder.pid if holder else None,
+            )
+        print(f"scree: waiting for {describe_holder(holder)} to finish writing the index...", file=sys.stderr)
+        got = threading.Event()
+        waiter = LockWaiter(lock, got.set, interval=WAIT_POLL)
+        waiter.start()
+        try:
+            while not got.wait(1.0):  # a timed wait keeps Ctrl-C responsive
+                pass
+        finally:
+            waiter.stop()
+    try:
+        embedder = ws.embedder()
+        index = _open_for_reindex(ws, rebuild=args.rebuild)
+        try:
+            refusal = first_sync_refusal(index, ws.policy(), cfg.first_sync_mb) if args.quiet else None
+            if refusal is not None:
+                print(f"scree: {refusal}", file=sys.stderr)
+                return 0
+            if args.rebuild:
+                rebuild_in_place(index, embedder)
+            report = sync(index, ws.policy(), embedder, max_file_bytes=cfg.max_file_bytes,
+                          progress=progress_for_stderr())
+        finally:
+            index.close()
+    finally:
+        lock.release()
+    print_notices(report)
+    if not args.quiet:
+        print_result(report, ws.folder, args.json)
+    return 0
+
+
+def _open_for_reindex(ws: Workspace, *, rebuild: bool) -> Index:
+    """Open the index; with --rebuild a damaged file is deleted and made anew (we hold the lock)."""
+    try:
+        return ws.open_index()
+    except IndexError_:
+        if not rebuild:
+            raise
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            Path(f"{ws.location.db}{suffix}").unlink()
+        except FileNotFoundError:
+            pass
+    return ws.open_index()
+
+
+COMMANDS = {"reindex": cmd_reindex, "index": cmd_reindex}

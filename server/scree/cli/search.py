@@ -1,0 +1,94 @@
+"""`scree search`: sync first (unless a writer keeps the index fresh), then print the best chunks.
+
+Results go to stdout; progress, notes and errors go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from dataclasses import asdict
+from typing import TYPE_CHECKING
+
+from ..config import MODES, Config
+from ..errors import EmbedderError
+from ._common import add_common, print_notices
+
+if TYPE_CHECKING:
+    from ..embed import Embedder
+    from ..policy import NotesPolicy
+    from ..store import Index
+    from ..workspace import Workspace
+
+log = logging.getLogger("scree")
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("search", help="search the notes (syncs first when the index is missing or stale)")
+    add_common(p)
+    p.add_argument("query", nargs="*", help="what you look for, in words or names (a query starting with '-' "
+                   "is taken as words too: `scree search --locked`)")
+    p.add_argument("--mode", choices=MODES, help="auto (default): keyword for a bare name, hybrid otherwise")
+    p.add_argument("-k", type=int, help="number of results (default 5)")
+    p.add_argument("--path", action="append", default=[], metavar="GLOB",
+                   help="only notes matching this gitignore-style glob (repeatable)")
+    p.add_argument("--json", action="store_true", help="print results as JSON")
+    p.add_argument("--no-sync", action="store_true", help="search what is indexed without syncing first")
+
+
+def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
+    from ..search import Query, search
+    from ..workspace import Workspace
+
+    ws = Workspace.from_config(cfg)
+    index = ws.open_index()
+    try:
+        policy = ws.policy()
+        embedder = ws.embedder()
+        if not args.no_sync:
+            sync_if_no_writer(ws, index, policy, embedder, cfg)
+        result = search(index, policy, embedder, Query(" ".join(args.query), k=cfg.k, mode=cfg.mode,
+                                                       paths=tuple(args.path)))
+    finally:
+        index.close()
+    for note in result.notes:
+        print(f"scree: {note}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"results": [asdict(h) for h in result.hits], "mode": result.mode}, ensure_ascii=False))
+        return 0
+    for hit in result.hits:
+        print(f"{hit.path}:{hit.start_line}-{hit.end_line}  {hit.heading}")
+        print(_compact(hit.text))
+        print()
+    return 0
+
+
+def sync_if_no_writer(ws: Workspace, index: Index, policy: NotesPolicy, embedder: Embedder, cfg: Config) -> None:
+    """Sync before searching, unless a writer (scree serve / watch) holds the lock: it keeps the index fresh."""
+    from ..lock import WriterLock
+    from ..progress import progress_for_stderr
+    from ..sync import sync
+
+    lock = WriterLock(ws.location.lock)
+    if not lock.try_acquire():
+        log.info("another process writes this index; searching what it has committed")
+        return
+    try:
+        report = sync(index, policy, embedder, max_file_bytes=cfg.max_file_bytes, progress=progress_for_stderr())
+    except EmbedderError as exc:
+        # Changed notes cannot be embedded, but what is indexed can still be searched.
+        print(f"scree: warning: changed notes were not indexed: {exc}", file=sys.stderr)
+        return
+    finally:
+        lock.release()
+    print_notices(report)
+
+
+def _compact(text: str, indent: str = "    ") -> str:
+    """The chunk text indented, runs of blank lines squeezed to none."""
+    return "\n".join(indent + line.rstrip() for line in text.splitlines() if line.strip())
+
+
+COMMANDS = {"search": cmd_search}

@@ -1,0 +1,45 @@
+"""`scree status`: what the index of this folder holds (read-only; never creates an index)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..config import Config
+from ._common import add_common
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("status", help="show the index of this folder")
+    add_common(p)
+    p.add_argument("--json", action="store_true")
+
+
+def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
+    from ..db import queries
+    from ..workspace import Workspace
+
+    ws = Workspace.from_config(cfg)
+    data: dict[str, object] = {"folder": str(ws.folder), "index": str(ws.location.db),
+                               "exists": ws.location.db.exists()}
+    if ws.location.db.exists():
+        index = ws.open_index(create=False)
+        try:
+            c = queries.counts(index.conn)
+            meta = index.meta()
+            data.update(files=c.files, chunks=c.chunks, incomplete_files=c.incomplete_files,
+                        embedder=meta.get("embedder"), dimensions=meta.get("dimensions"),
+                        last_sync=float(meta["last_sync"]) if "last_sync" in meta else None,
+                        schema=meta.get("schema_version"), sqlite=f"{index.driver.name} {index.driver.sqlite_version}",
+                        size_bytes=ws.location.db.stat().st_size)
+        finally:
+            index.close()
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        for key, value in data.items():
+            print(f"{key:17} {value}")
+    return 0
+
+
+COMMANDS = {"status": cmd_status}
