@@ -16,13 +16,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from . import settings_table
 from .config import Config, load_config
 from .errors import ConfigError, FolderError, ScreeError
 from .locate import find_git_root, index_location, resolve_folder
 
 log = logging.getLogger(__name__)
 
-TOKEN_ENV = "SCREE_HTTP_TOKEN"
+TOKEN_ENV = settings_table.HTTP_TOKEN.env
 DEFAULT_PORT = 8000
 
 

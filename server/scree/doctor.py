@@ -23,7 +23,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from .config import Config, env_names
+from . import settings_table
+from .config import Config
 from .errors import ScreeError
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,6 @@ RECENT_LOG_SECONDS = 24 * 3600  # hook errors younger than this are worth a warn
 MCP_SERVER = "plugin:scree:scree"  # Claude Code's name for the plugin's server ("scree" in .mcp.json)
 MCP_LOG_NAME = "plugin-scree-scree"
 MCP_RETRY_SECONDS = 15 * 60  # Claude Code 2.1.197 skips a failed plugin stdio server this long
-_SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
 REINSTALL = "reinstall the plugin: `/plugin uninstall scree@scree-tools`, then `/plugin install scree@scree-tools`"
 
 
@@ -143,9 +143,8 @@ def check_sqlite_vec() -> Check:
 def check_config(env: Mapping[str, str] | None = None) -> Check:
     """The SCREE_* settings in effect (values of secret-looking names are hidden)."""
     env = os.environ if env is None else env
-    known = set(env_names().values()) | {"SCREE_SQLITE", "SCREE_HOOKS", "SCREE_USAGE", "SCREE_USAGE_TEXT",
-                                         "SCREE_SYNC_COMMAND"}
-    shown = {k: ("(set)" if any(w in k for w in _SECRET_WORDS) else v)
+    known = settings_table.by_env()
+    shown = {k: ("(set)" if settings_table.is_secret(k) else v)
              for k, v in sorted(env.items()) if k.startswith("SCREE_") and v.strip()}
     unknown = sorted(k for k in shown if k not in known)
     summary = ", ".join(f"{k}={v}" for k, v in shown.items()) or "defaults (no SCREE_* variable set)"
@@ -410,7 +409,7 @@ def check_hooks(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Che
     if version < MIN_HOOK_PYTHON:
         return Check("hooks", FAIL, f"python3 is {details['python3_version']}: the hooks need 3.8+", details,
                      "put a Python 3.8+ `python3` first on PATH, then restart Claude Code")
-    hooks_off, usage_off = is_off("SCREE_HOOKS", env), is_off("SCREE_USAGE", env)
+    hooks_off, usage_off = is_off(settings_table.HOOKS.env, env), is_off(settings_table.USAGE.env, env)
     details.update(hooks_off=hooks_off, usage_off=usage_off)
     summary = f"{len(details['events'])} hook events in {hooks_json}, python3 {details['python3_version']}"  # type: ignore[arg-type]
     if hooks_off:

@@ -144,12 +144,13 @@ def usage_check(env: Mapping[str, str] | None = None) -> Check:
     """`scree doctor`'s usage line: a one-line summary of every usage log on this machine."""
     from .doctor import INFO, Check
     from .hookkit.runtime import is_off
+    from .settings_table import USAGE
     from .hookkit.usagelog import find_usage_files
 
     env = os.environ if env is None else env
     files = find_usage_files(env)
     events = load_events(files)
-    details: dict[str, object] = {"files": files, "usage_off": is_off("SCREE_USAGE", env)}
+    details: dict[str, object] = {"files": files, "usage_off": is_off(USAGE.env, env)}
     off = " (SCREE_USAGE=off: not logging now)" if details["usage_off"] else ""
     if not events:
         return Check("usage", INFO, "no usage logged yet" + off, details)
