@@ -21,7 +21,8 @@ log = logging.getLogger("scree")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--notes", type=Path, help="the notes folder (default: git root above the current dir, else it)")
+    p.add_argument("--notes", type=Path, help="the notes folder (default: $SCREE_NOTES, else the git root above "
+                   "$CLAUDE_PROJECT_DIR or the current dir)")
     p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
 
 

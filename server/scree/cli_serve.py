@@ -18,8 +18,8 @@ from typing import Any, Mapping, Sequence
 
 from . import settings_table
 from .config import Config, load_config
-from .errors import ConfigError, FolderError, ScreeError
-from .locate import find_git_root, index_location, resolve_folder
+from .errors import ConfigError, ScreeError
+from .locate import index_location, resolve_folder
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +31,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the `serve` subcommand to `scree`'s subparsers and return it."""
     p = subparsers.add_parser("serve", help="run the MCP server (stdio; --http for streamable HTTP)",
                               description="Serve search_docs, read_doc and reindex over MCP.")
-    p.add_argument("--notes", type=Path, help="the notes folder (default: git root above $CLAUDE_PROJECT_DIR "
-                   "when set, else $SCREE_NOTES, else the git root above the current dir)")
+    p.add_argument("--notes", type=Path, help="the notes folder (default: $SCREE_NOTES, else the git root above "
+                   "$CLAUDE_PROJECT_DIR when set, else the git root above the current dir)")
     p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
     p.add_argument("--http", action="store_true", help="serve streamable HTTP at /mcp instead of stdio")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
@@ -48,22 +48,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     # How often the writer checks that the folder and index file are still the ones it started with.
     p.add_argument("--health-interval", type=float, default=None, help=argparse.SUPPRESS)
     return p
-
-
-def serve_folder(notes_flag: Path | None, cfg: Config, env: Mapping[str, str], cwd: Path) -> Path:
-    """The folder `scree serve` indexes: an explicit --notes; else the git root above
-    $CLAUDE_PROJECT_DIR (Claude Code sets it to the project); else $SCREE_NOTES; else the git root
-    above `cwd` (else `cwd`). MCP roots are not used."""
-    if notes_flag is not None:
-        return resolve_folder(cfg, cwd)
-    project = env.get("CLAUDE_PROJECT_DIR", "").strip()
-    if project:
-        path = Path(project)
-        if not path.is_dir():
-            raise FolderError(f"CLAUDE_PROJECT_DIR={project} is not a folder: start Claude Code in the project, "
-                              "or pass --notes")
-        return find_git_root(path) or path.resolve()
-    return resolve_folder(cfg, cwd)
 
 
 def http_token(args: argparse.Namespace, env: Mapping[str, str]) -> str | None:
@@ -85,7 +69,7 @@ def is_loopback(host: str) -> bool:
 
 def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
     """Run the server until stdin closes (stdio) or it is interrupted (HTTP)."""
-    folder = serve_folder(args.notes, cfg, os.environ, Path.cwd())
+    folder = resolve_folder(cfg)
     if args.first_sync_wait is not None and args.first_sync_wait < 0:
         raise ConfigError("--first-sync-wait must be 0 or more seconds")
     token = http_token(args, os.environ) if args.http else None
