@@ -214,15 +214,16 @@ def check_api_key(cfg: Config, env: Mapping[str, str] | None = None) -> Check:
 # ----- the index, its writer and its watcher --------------------------------------------------------
 
 
-def check_index(workspace: object, embedder_id: str | None = None, dimensions: int | None = None) -> Check:
+def check_index(workspace: object, embedder_id: str | None = None, dimensions: int | None = None,
+                max_windows: int | None = None) -> Check:
     """The index of this folder: path, size, files, chunks, last sync, embedder, schema.
 
-    `workspace` is a `scree.workspace.Workspace`; `embedder_id` and `dimensions` describe the configured
-    embedder: vectors made by another one are not searched, and the next sync re-embeds everything.
+    `workspace` is a `scree.workspace.Workspace`; `embedder_id`, `dimensions` and `max_windows` (its
+    rowid stride; None: whatever the index recorded) describe the configured embedder: vectors made by another one are not searched, and the next sync re-embeds everything.
     """
     from .db import queries
     from .errors import IndexError_
-    from .store import vectors_usable
+    from .store import LEGACY_MAX_WINDOWS, vectors_usable
 
     loc = workspace.location  # type: ignore[attr-defined]
     details: dict[str, object] = {"folder": str(workspace.folder), "path": str(loc.db)}  # type: ignore[attr-defined]
@@ -237,7 +238,8 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
     try:
         c = queries.counts(index.conn)
         meta = index.meta()
-        usable = embedder_id is None or dimensions is None or vectors_usable(index, embedder_id, dimensions)
+        stride = max_windows if max_windows is not None else int(meta.get("max_windows", LEGACY_MAX_WINDOWS))
+        usable = embedder_id is None or dimensions is None or vectors_usable(index, embedder_id, dimensions, stride)
     finally:
         index.close()
     size = sum(p.stat().st_size for p in (loc.db, Path(f"{loc.db}-wal")) if p.exists())
@@ -568,12 +570,13 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
     checks.append(_safe("api-key", lambda: check_api_key(cfg, env)))
     embedder_id = None if isinstance(embedder, BaseException) else getattr(embedder, "id", None)
     dimensions = None if isinstance(embedder, BaseException) else getattr(embedder, "dimensions", None)
+    max_windows = None if isinstance(embedder, BaseException) else getattr(embedder, "max_windows", None)
     try:
         ws = Workspace.from_config(cfg, cwd)
     except ScreeError as exc:
         checks.append(_fail("index", exc))
     else:
-        checks.append(_safe("index", lambda: check_index(ws, embedder_id, dimensions)))
+        checks.append(_safe("index", lambda: check_index(ws, embedder_id, dimensions, max_windows)))
         checks.append(_safe("writer", lambda: check_writer(ws.location.lock)))
         checks.append(_safe("watcher", lambda: check_watcher(ws.location.lock, ws.folder)))
     checks += [_safe("hooks", lambda: check_hooks(ctx, env)), _safe("uv", lambda: check_uv(ctx, env)),
