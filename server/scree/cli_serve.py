@@ -10,6 +10,7 @@ import argparse
 import ipaddress
 import logging
 import os
+import signal
 import socket
 import sys
 from dataclasses import replace
@@ -90,10 +91,29 @@ def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
             handle.start()  # a long-lived server: index now, not at the first client's handshake
             _serve_http(server, args.host, args.port, token, tuple(args.allow_host))
         else:
+            _exit_on_signal(handle)
             server.run()
     finally:
         handle.stop()
     return 0
+
+
+def _exit_on_signal(handle: Any) -> None:
+    """End a stdio server at once on SIGINT or SIGTERM, after stopping the index (which releases the lock).
+
+    Claude Code stops a stdio server with SIGINT and escalates to SIGTERM after a few seconds. A
+    KeyboardInterrupt would not end this process: the SDK reads stdin on a worker thread blocked in
+    read(), and the event loop waits for that thread before it returns.
+    """
+    def stop(signum: int, frame: object) -> None:
+        try:
+            handle.stop(timeout=2.0)
+        finally:
+            sys.stderr.flush()
+            os._exit(128 + signum)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
 
 
 def _serve_http(server: Any, host: str, port: int, token: str | None, extra_hosts: tuple[str, ...]) -> None:
