@@ -26,6 +26,8 @@ from typing import Callable, Mapping, Sequence
 from . import settings_table
 from .config import Config
 from .errors import ScreeError
+from .humantime import age as _age
+from .humantime import when as _iso
 
 log = logging.getLogger(__name__)
 
@@ -72,18 +74,6 @@ def plugin_context(env: Mapping[str, str] | None = None) -> PluginContext:
             root = tree
     data = Path(env["CLAUDE_PLUGIN_DATA"].strip()) if env.get("CLAUDE_PLUGIN_DATA", "").strip() else None
     return PluginContext(root=root, data=data)
-
-
-def _iso(t: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
-
-
-def _age(seconds: float) -> str:
-    seconds = max(0.0, seconds)
-    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
-        if seconds >= size:
-            return f"{seconds / size:.0f} {unit} ago"
-    return f"{seconds:.0f} s ago"
 
 
 def _fail(name: str, exc: BaseException, fix: str | None = None) -> Check:
