@@ -24,8 +24,9 @@ def test_readme_configuration_table_is_the_settings_table():
 
 
 def test_every_config_field_has_exactly_one_row_and_every_row_field_exists():
-    rows = [s.field for s in settings_table.config_rows()]
+    rows = [s.field for s in settings_table.SETTINGS if s.field is not None]
     assert sorted(rows) == sorted(f.name for f in fields(Config))
+    assert sorted(settings_table.config_fields()) == sorted(rows)
     assert len({s.env for s in settings_table.SETTINGS}) == len(settings_table.SETTINGS)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from . import settings_table
 from .errors import ConfigError
@@ -38,10 +38,11 @@ class Config:
 
     def with_overrides(self, **overrides: object) -> "Config":
         """Return a copy with every override that is not None applied (flags left unset keep env/defaults)."""
-        return validate(replace(self, **{k: v for k, v in overrides.items() if v is not None}))
+        given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
+        return validate(replace(self, **given))
 
 
-_ENV = {s.field: s.env for s in settings_table.config_rows()}
+_ENV = {field: s.env for field, s in settings_table.config_fields().items()}
 
 
 def env_names() -> dict[str, str]:
@@ -53,13 +54,13 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     """Build a Config from the environment (os.environ by default), parsing each row of the settings table."""
     env = os.environ if env is None else env
     values: dict[str, object] = {}
-    for row in settings_table.config_rows():
+    for field, row in settings_table.config_fields().items():
         raw = env.get(row.env)
         if raw is None or raw.strip() == "":
             continue
         raw = raw.strip()
         try:
-            values[row.field] = _PARSERS[row.kind](raw)
+            values[field] = _PARSERS[row.kind](raw)
         except ValueError:
             raise ConfigError(f"{row.env}={raw!r} is not a valid value: expected {row.kind}") from None
     return validate(Config(**values))  # type: ignore[arg-type]

@@ -86,8 +86,8 @@ def _fail(name: str, exc: BaseException, fix: str | None = None) -> Check:
 def check_python() -> Check:
     """This interpreter: version, implementation and path; fails below 3.11."""
     v = sys.version_info
-    details = {"version": platform.python_version(), "implementation": platform.python_implementation(),
-               "executable": sys.executable}
+    details: dict[str, object] = {"version": platform.python_version(),
+                                  "implementation": platform.python_implementation(), "executable": sys.executable}
     summary = f"Python {details['version']} ({details['implementation']}) at {sys.executable}"
     if (v.major, v.minor) < MIN_PYTHON:
         return Check("python", FAIL, summary, details,
@@ -170,7 +170,7 @@ def check_embedder(embedder: object, *, fix_hint: str | None = None) -> Check:
         return Check("embedder", FAIL, f"{name}: cannot load or run the model ({type(exc).__name__})",
                      {"embedder": name, "error": str(exc)}, fix)
     vector = np.asarray(first, dtype=np.float32)
-    dims = int(getattr(embedder, "dimensions", vector.shape[-1]))
+    dims = int(getattr(embedder, "dimensions", None) or vector.shape[-1])
     norm = float(np.linalg.norm(vector)) if vector.size else 0.0
     details = {"embedder": name, "dimensions": dims, "first_call_s": round(loaded, 3),
                "warm_query_ms": round(warm * 1000, 1), "norm": round(norm, 4)}
@@ -475,7 +475,8 @@ def _last_connection(log_file: Path) -> tuple[bool | None, str | None]:
         if entry.get("error"):
             errors.append(str(entry["error"]).strip())
     stderr = [e for e in errors if e.startswith("Server stderr")]
-    return connected, (stderr or errors or [None])[-1]
+    last = stderr or errors
+    return connected, last[-1] if last else None
 
 
 def check_mcp(ctx: PluginContext, env: Mapping[str, str] | None = None, cwd: Path | None = None) -> Check:

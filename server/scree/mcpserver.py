@@ -143,7 +143,7 @@ class IndexHandle:
 
             ws = Workspace(config=self.config, folder=self.folder, location=index_location(self.folder, self.config))
             self._first_build = not has_indexed_files(ws.location.db)
-            tuning = {} if self.options.health_interval is None else {"health_interval": self.options.health_interval}
+            tuning: dict[str, Any] = {} if self.options.health_interval is None else {"health_interval": self.options.health_interval}
             live = LiveIndex(ws, watch=self.options.watch, lock_retry=self.options.lock_retry, **tuning)
             with self._mu:
                 if self._stopping.is_set():

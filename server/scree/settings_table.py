@@ -96,9 +96,9 @@ def by_env() -> dict[str, Setting]:
     return {s.env: s for s in SETTINGS}
 
 
-def config_rows() -> tuple[Setting, ...]:
-    """The rows `config.Config` has a field for."""
-    return tuple(s for s in SETTINGS if s.field is not None)
+def config_fields() -> dict[str, Setting]:
+    """`config.Config` field name -> its row."""
+    return {s.field: s for s in SETTINGS if s.field is not None}
 
 
 def is_secret(name: str) -> bool:

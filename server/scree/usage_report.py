@@ -77,8 +77,12 @@ def _size(value: object) -> str:
     return f"{value / 1000:.1f} kB" if value < 1_000_000 else f"{value / 1e6:.1f} MB"
 
 
+def _count(value: object) -> int:
+    return value if isinstance(value, int) else 0
+
+
 def _followed(s: Mapping[str, object]) -> str:
-    shown, followed = int(s.get("hints_shown") or 0), int(s.get("hints_followed") or 0)
+    shown, followed = _count(s.get("hints_shown")), _count(s.get("hints_followed"))
     return f"{followed} ({followed * 100 // shown}%)" if shown else "-"
 
 

@@ -76,7 +76,7 @@ def choose_driver(prefer: str | None = None) -> Driver:
 def _choose_driver_cached(prefer: str | None) -> Driver:
     candidates: list[tuple[str, ModuleType | None]] = [("stdlib", sqlite3)]
     try:
-        import sqlean  # type: ignore[import-not-found]
+        import sqlean
 
         candidates.append(("sqlean", sqlean))
     except ImportError:
