@@ -9,6 +9,7 @@ and a bad flag fails fast. Results go to stdout; progress, notes and errors go t
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Callable, Sequence
 
@@ -49,7 +50,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         cfg = config_for(args)
         setup_logging(cfg)
-        return COMMANDS[args.command](args, cfg)
+        code = COMMANDS[args.command](args, cfg)
+        sys.stdout.flush()  # a reader that went away (`| head`) shows up here, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        # The reader has what it wanted; point stdout at /dev/null so the final flush cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # what a shell reports for a command ended by SIGPIPE
     except ScreeError as exc:
         print(f"scree: error: {exc}", file=sys.stderr)
         return 1

@@ -17,10 +17,10 @@ if TYPE_CHECKING:  # the sync module pulls numpy; the parser must stay light
     from ..sync import SyncReport
 
 
-def add_common(p: argparse.ArgumentParser, *, notes_help: str | None = None) -> None:
+def add_common(p: argparse.ArgumentParser) -> None:
     """--notes and --db, the options every command takes."""
-    p.add_argument("--notes", type=Path,
-                   help=notes_help or "the notes folder (default: git root above the current dir, else it)")
+    p.add_argument("--notes", type=Path, help="the notes folder (default: $SCREE_NOTES, else the git root above "
+                   "$CLAUDE_PROJECT_DIR or the current dir)")
     p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
 
 

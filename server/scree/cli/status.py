@@ -37,6 +37,10 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
     if args.json:
         print(json.dumps(data, indent=2))
     else:
+        from ..humantime import when_and_age
+
+        if isinstance(data.get("last_sync"), float):
+            data["last_sync"] = when_and_age(data["last_sync"])  # type: ignore[arg-type]
         for key, value in data.items():
             print(f"{key:17} {value}")
     return 0

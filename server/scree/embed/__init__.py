@@ -10,6 +10,7 @@ import importlib.util
 import os
 from typing import Callable
 
+from scree import settings_table
 from scree.errors import ConfigError
 
 from .base import Embedder, Passage
@@ -37,7 +38,7 @@ EMBEDDER_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 #: Test-only seam: the path of a Python file defining ``NAME`` and ``make_embedder(threads)`` adds
 #: that one name (the suite's deterministic fake, tests/helpers/fake_embedder.py), so the CLI and
 #: server run in test subprocesses without loading a model. Not a setting: never set it elsewhere.
-TEST_EMBEDDER_ENV = "SCREE_TEST_EMBEDDER"
+TEST_EMBEDDER_ENV = settings_table.TEST_EMBEDDER.env
 
 
 def _test_factory(name: str) -> Callable[[int | None], Embedder] | None:
