@@ -19,11 +19,12 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping
 
 from . import settings_table
+from .checks import FAIL, INFO, OK, WARN, Check, failed, to_json  # noqa: F401 - failed, to_json: doctor's API too
 from .config import Config
 from .errors import ScreeError
 from .humantime import age as _age
@@ -31,7 +32,6 @@ from .humantime import when as _iso
 
 log = logging.getLogger(__name__)
 
-OK, WARN, FAIL, INFO = "ok", "warn", "fail", "info"
 MIN_PYTHON = (3, 11)
 MIN_HOOK_PYTHON = (3, 8)  # the hook scripts run under the system python3, standard library only
 PROBE_TEXT = "scree doctor probe: how are the notes indexed?"
@@ -40,17 +40,6 @@ MCP_SERVER = "plugin:scree:scree"  # Claude Code's name for the plugin's server 
 MCP_LOG_NAME = "plugin-scree-scree"
 MCP_RETRY_SECONDS = 15 * 60  # Claude Code 2.1.197 skips a failed plugin stdio server this long
 REINSTALL = "reinstall the plugin: `/plugin uninstall scree@scree-tools`, then `/plugin install scree@scree-tools`"
-
-
-@dataclass(frozen=True)
-class Check:
-    """The outcome of one check. `fix` says what to do; it is set whenever status is warn or fail."""
-
-    name: str
-    status: str  # ok | warn | fail | info
-    summary: str
-    details: dict[str, object] = field(default_factory=dict)
-    fix: str | None = None
 
 
 @dataclass(frozen=True)
@@ -577,12 +566,3 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
         close()
     return checks
 
-
-def failed(checks: Sequence[Check]) -> list[Check]:
-    """The checks that failed (`scree doctor` exits non-zero when there is any)."""
-    return [c for c in checks if c.status == FAIL]
-
-
-def to_json(checks: Sequence[Check]) -> dict[str, object]:
-    """The `--json` document: {"ok": bool, "checks": [...]}."""
-    return {"ok": not failed(checks), "checks": [asdict(c) for c in checks]}

@@ -1,7 +1,6 @@
-"""How the live index is doing: its status record, the checks that tell when it must stop updating,
-and giving memory back after a big sync.
+"""The checks that tell a live index when it must stop updating (folder and index file identity).
 
-Identity checks. A long-running writer keeps file descriptors and inotify watches on what it opened.
+A long-running writer keeps file descriptors and inotify watches on what it opened.
 If the notes folder is deleted (or deleted and made again, e.g. by a `git clone` into the same path)
 or the index file is replaced (`rm` + a new index), the process would go on writing into a ghost: an
 unlinked SQLite file, or watches on a directory nobody can reach. So the identity (st_dev, st_ino)
@@ -10,69 +9,16 @@ of both is recorded at start and compared periodically; any difference stops the
 
 from __future__ import annotations
 
-import ctypes
-import gc
 import logging
 import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
-
-from .embed import Embedder
 
 log = logging.getLogger(__name__)
 
 DEFAULT_INTERVAL = 10.0
-
-
-# The one process that holds the writer lock syncs and watches; every other process reads.
-Role = Literal["writer", "reader"]
-State = Literal["complete", "syncing", "not_updating", "empty", "needs_reindex"]
-
-
-@dataclass(frozen=True)
-class IndexStatus:
-    """Where the live index stands, for the MCP `status` tool and search notes."""
-
-    state: State
-    role: Role
-    files_done: int  # during a sync: files processed so far in this sync's pass two
-    files_total: int  # during a sync: files that need embedding in this sync
-    indexed_files: int  # files with committed rows
-    chunks: int
-    reason: str | None  # for not_updating / needs_reindex: why, in words an agent can act on
-
-    def describe(self) -> str:
-        """One short sentence, e.g. "complete (97 files, 1619 chunks)"."""
-        size = f"{self.indexed_files} files, {self.chunks} chunks"
-        if self.state == "complete":
-            return f"complete ({size})" + (f"; {self.reason}" if self.reason else "")
-        if self.state == "syncing":
-            if self.files_total:
-                return (f"still syncing: {self.files_done}/{self.files_total} files indexed; "
-                        "results may be incomplete")
-            if self.role == "writer":
-                return f"still syncing: scanning the folder ({size} so far); results may be incomplete"
-            return (f"still syncing: another process is building the index ({size} so far); "
-                    "results may be incomplete")
-        if self.state == "not_updating":
-            return f"index not updating: {self.reason}; serving what is indexed ({size})"
-        if self.state == "needs_reindex":
-            return f"needs reindex: {self.reason}"
-        return "empty: no Markdown notes are indexed in this folder yet"
-
-
-def release_memory(embedder: Embedder | None = None) -> None:
-    """Give memory back to the OS after a big sync: drop the model (if given), collect, trim the heap."""
-    if embedder is not None:
-        embedder.close()
-    gc.collect()
-    try:
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc (macOS, musl): nothing to trim
-        pass
 
 
 @dataclass(frozen=True)

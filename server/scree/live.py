@@ -37,8 +37,10 @@ from .db import queries
 from .db.connect import is_db_error
 from .embed import Embedder
 from .errors import IndexError_, LockHeld, ScreeError
-from .health import DEFAULT_INTERVAL, HealthMonitor, IndexStatus, Role, State, release_memory
+from .health import DEFAULT_INTERVAL, HealthMonitor
+from .indexstatus import IndexStatus, Role, State
 from .lock import LockWaiter, WriterLock, describe_holder, read_holder
+from .memory import release_memory
 from .policy import NotesPolicy
 from .records import SearchResult
 from .route import route

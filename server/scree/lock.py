@@ -21,7 +21,6 @@ import errno
 import json
 import logging
 import os
-import socket
 import threading
 import time
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from typing import IO
 import portalocker
 
 from .errors import IndexError_, LockHeld
+from .pids import host_name, pid_alive
 
 log = logging.getLogger(__name__)
 
@@ -48,32 +48,6 @@ class Holder:
     pid: int
     since: float  # unix time the lock was taken
     host: str
-
-
-def _this_host() -> str:
-    return socket.gethostname()
-
-
-def pid_alive(pid: int) -> bool:
-    """True when a process with this pid exists on this machine and is not a zombie."""
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # exists, owned by someone else
-        return True
-    except OSError:
-        return False
-    # A killed child its parent has not reaped yet still answers kill(0); it holds no locks.
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            stat_line = fh.read()
-    except OSError:
-        return True  # no /proc (macOS) or the process just vanished: trust kill(0)
-    state = stat_line[stat_line.rfind(b")") + 2 :][:1]
-    return state not in (b"Z", b"X")
 
 
 def read_holder(path: Path) -> Holder | None:
@@ -93,7 +67,7 @@ def read_holder(path: Path) -> Holder | None:
         holder = Holder(pid=int(record["pid"]), since=float(record["since"]), host=str(record["host"]))
     except (ValueError, KeyError, TypeError, UnicodeDecodeError):
         return None
-    if holder.host == _this_host() and not pid_alive(holder.pid):
+    if holder.host == host_name() and not pid_alive(holder.pid):
         return None
     return holder
 
@@ -144,7 +118,7 @@ class WriterLock:
                 "move it to a local disk"
             ) from exc
         try:
-            record = {"pid": os.getpid(), "since": time.time(), "host": _this_host()}
+            record = {"pid": os.getpid(), "since": time.time(), "host": host_name()}
             fh.seek(0)
             fh.truncate()
             fh.write(json.dumps(record).encode("utf-8"))

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
+from .checks import INFO, Check
 from .hookkit.usagelog import FOLLOW_WINDOW, read_events, summarize
-
-if TYPE_CHECKING:
-    from .doctor import Check
 
 EIGHTHS = " ▏▎▍▌▋▊▉"  # partial blocks, 0/8 .. 7/8 of a cell
 FULL = "█"
@@ -146,7 +144,6 @@ def render(report: Mapping[str, object]) -> str:
 
 def usage_check(env: Mapping[str, str] | None = None) -> Check:
     """`scree doctor`'s usage line: a one-line summary of every usage log on this machine."""
-    from .doctor import INFO, Check
     from .hookkit.runtime import is_off
     from .settings_table import USAGE
     from .hookkit.usagelog import find_usage_files

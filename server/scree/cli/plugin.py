@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Sequence
 from ..config import Config
 from ._common import add_common
 
-if TYPE_CHECKING:  # imported when a command runs, so `scree search` does not pay for it
-    from ..doctor import Check
+if TYPE_CHECKING:
+    from ..checks import Check
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -30,20 +30,20 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sessions", type=int, default=10, help="most recent sessions listed (default 10)")
 
 
-_LABEL = {"ok": "ok", "warn": "warn", "fail": "FAIL", "info": "info"}  # doctor.OK, WARN, FAIL, INFO
+_LABEL = {"ok": "ok", "warn": "warn", "fail": "FAIL", "info": "info"}  # checks.OK, WARN, FAIL, INFO
 
 
 def render_checks(checks: Sequence[Check]) -> str:
     """The human report: one line per check, its fix indented below when there is one to do."""
-    from .. import doctor
+    from ..checks import FAIL, WARN, failed
 
     width = max((len(c.name) for c in checks), default=0)
     lines = []
     for c in checks:
         lines.append(f"{_LABEL[c.status]:4}  {c.name:{width}}  {c.summary}")
-        if c.fix and c.status in (doctor.WARN, doctor.FAIL):
+        if c.fix and c.status in (WARN, FAIL):
             lines.append(f"{'':4}  {'':{width}}  -> {c.fix}")
-    bad, warned = len(doctor.failed(checks)), sum(c.status == doctor.WARN for c in checks)
+    bad, warned = len(failed(checks)), sum(c.status == WARN for c in checks)
     verdict = "scree is ready" if not bad else f"{bad} check{'s' * (bad != 1)} failed"
     if warned:
         verdict += f", {warned} warning{'s' * (warned != 1)}"
@@ -54,13 +54,14 @@ def render_checks(checks: Sequence[Check]) -> str:
 def cmd_doctor(args: argparse.Namespace, cfg: Config) -> int:
     """Run every check; exit 1 when one failed."""
     from .. import doctor
+    from ..checks import failed, to_json
 
     checks = doctor.run_checks(cfg)
     if args.json:
-        print(json.dumps(doctor.to_json(checks), indent=2, default=str))
+        print(json.dumps(to_json(checks), indent=2, default=str))
     else:
         print(render_checks(checks))
-    return 1 if doctor.failed(checks) else 0
+    return 1 if failed(checks) else 0
 
 
 def cmd_usage(args: argparse.Namespace, cfg: Config) -> int:

@@ -11,12 +11,10 @@ no-op syncs therefore never pay for the model.
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import importlib.resources
 import logging
 import os
-import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -26,6 +24,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from scree.errors import ConfigError, EmbedderError, ModelMissingError
+from scree.memory import trim_heap
 
 from .base import Passage
 
@@ -169,7 +168,7 @@ class LocalMiniLM:
             was_loaded = self._runtime is not None
             self._runtime = None
         if was_loaded:
-            _return_freed_memory()
+            trim_heap()
 
     def trim(self) -> None:
         """Give the runtime's spare arena memory back to the OS, keeping the model loaded.
@@ -191,7 +190,7 @@ class LocalMiniLM:
                                                         "token_type_ids": np.zeros_like(ids)}, options)
         except Exception as exc:  # trimming is an optimisation: never fail the caller for it
             log.debug("arena shrink failed: %s", exc)
-        _return_freed_memory()
+        trim_heap()
 
     # -- embedding ------------------------------------------------------------
 
@@ -321,21 +320,6 @@ def parse_vocab(text: str) -> dict[str, int]:
     if lines and lines[-1] == "":
         lines.pop()
     return {line.rstrip(): index for index, line in enumerate(lines)}
-
-
-def _return_freed_memory() -> None:
-    """Ask glibc to give freed heap pages back to the OS.
-
-    Without it, RSS after close() stayed at ~190 MB (of ~370 MB in use); with it, ~75 MB.
-    Best effort: other platforms and C libraries (musl) simply keep their pages.
-    """
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        trim = ctypes.CDLL(None).malloc_trim  # the C library already linked into this process
-    except (OSError, AttributeError):
-        return
-    trim(0)
 
 
 def _check_signature(session: Any, where: str) -> None:

@@ -19,6 +19,7 @@ import subprocess
 import time
 
 from ..errors import ConfigError
+from ..pids import host_name, pid_alive
 from ..settings_table import SYNC_COMMAND
 from . import SEARCH_TOOL
 
@@ -82,20 +83,6 @@ def command_override(env: Mapping[str, str] | None = None) -> list[str] | None:
     return value
 
 
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True
-
-
 def writer_active(lock_path: str) -> bool:
     """True when a scree writer holds the index's writer lock (so a sync now would only wait or quit).
 
@@ -114,8 +101,7 @@ def writer_active(lock_path: str) -> bool:
     except ValueError:
         holder = None
     if isinstance(holder, dict) and isinstance(holder.get("pid"), int):
-        # os.uname().nodename is what socket.gethostname() returns, without importing socket.
-        if holder.get("host") != os.uname().nodename or _pid_alive(holder["pid"]):
+        if holder.get("host") != host_name() or pid_alive(holder["pid"]):
             return True
     if fcntl is None:
         return False
