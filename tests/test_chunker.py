@@ -198,6 +198,13 @@ def test_multi_line_setext_heading_is_one_heading_on_its_first_line() -> None:
     assert spans(note) == [("A > first line second line", 3, 6)]
 
 
+def test_a_paragraph_underlined_by_accident_keeps_its_text_in_a_chunk() -> None:
+    para = [f"sentence {n} of a long paragraph" for n in range(12)]
+    note = chunk_markdown(md("# A", "intro", "", *para, "---"))
+    assert spans(note) == [("A", 1, 2), ("A > " + " ".join(para)[:MAX_HEADING_BYTES].rstrip(), 4, 16)]
+    assert note.chunks[1].text == "\n".join([*para, "---"])
+
+
 def test_headings_inside_list_items_and_blockquotes_start_sections() -> None:
     note = chunk_markdown(md("# Build", "", "1. Clone", "", "   #### Windows", "   run it", "", "> ## Quoted", "> text"))
     assert spans(note) == [("Build", 1, 3), ("Build > Windows", 5, 6), ("Build > Quoted", 8, 9)]
@@ -418,7 +425,9 @@ def test_embed_helpers_put_path_and_trail_before_the_text() -> None:
 def check_invariants(text: str, note: ChunkedNote, fm_end: int) -> None:
     """Sizes, line numbers, verbatim text, no heading-only chunk, and full coverage of the body."""
     lines = [line.removesuffix("\r") for line in text.removeprefix("\ufeff").split("\n")]
-    heading_lines = {n + 1 for h in parse_blocks(split_lines(text)).headings for n in range(h.start, h.end)}
+    # Lines of headings that stand for themselves (a multi-line setext heading is the chunk's text).
+    heading_lines = {n + 1 for h in parse_blocks(split_lines(text)).headings if h.end - h.start <= 2
+                     for n in range(h.start, h.end)}
     covered = set()
     prev_end = 0
     for c in note.chunks:

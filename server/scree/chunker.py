@@ -14,7 +14,9 @@ Choices worth knowing:
   whose first heading is `##` or deeper gets its trail from its own headings (no invented level 1).
 - A heading's lines (a setext heading's text and underline) are dropped with any chunk that holds
   nothing else; this includes a heading whose first text line is too big to share its chunk (the
-  trail still names the heading).
+  trail still names the heading). Not so a setext heading of several text lines: that is nearly
+  always a paragraph its author meant to follow with a rule, and its text must stay searchable (the
+  trail keeps only 120 bytes of it), so its lines count as the section's text.
 - A heading whose cleaned text is empty (a lone `#`) still closes sections and pops the
   stack at its level, but contributes no part to the trail (no "A >  > B").
 - Blank lines inside fenced or indented code and HTML blocks are content: a chunk is only split
@@ -97,7 +99,8 @@ def chunk_markdown(text: str) -> ChunkedNote:
         stack.append((h.level, h.text))
         trail = TRAIL_SEPARATOR.join(part for _, part in stack if part)
         section_start = h.start
-        head = range(h.start, min(h.end, len(lines)))
+        # One line of ATX, or one line of text plus its setext underline; see the module docstring.
+        head = range(h.start, min(h.end, len(lines))) if h.end - h.start <= 2 else range(0)
 
     _chunk_section(lines, no_split, section_start, len(lines), head, trail, chunks)
     return ChunkedNote(title=_title(blocks.front_matter), chunks=chunks)
