@@ -44,7 +44,7 @@ _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)$")
 _ADMONITION = re.compile(r"[ \t]*(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+[\w-]+)*(?:[ \t]+\"([^\"]*)\")?[ \t]*$")
 _TAB = re.compile(r"[ \t]*===\+?[ \t]+\"([^\"]*)\"[ \t]*$")  # pymdownx content tabs
 # `::: pkg.Name` (mkdocstrings, mkautodoc), `:::note Title`, `:::tip[Title]` (Docusaurus), `::: {.x}` (Pandoc)
-_DIRECTIVE = re.compile(r"[ \t]*:{3,}[ \t]*(.*?)[ \t]*$")
+_DIRECTIVE = re.compile(r"[ \t]*:{3,}(.*)$")
 _DIRECTIVE_TITLE = re.compile(r"([\w-]+)(?:\[(.*)\]|[ \t]+(.*))?$")
 _AUTODOC_OPTION = re.compile(r"[ \t]+:[\w-]+:[ \t]*(.*)$")  # mkautodoc `:docstring:`, `:members: a b`
 _YAML_OPTION = re.compile(r"[ \t]+[\w-]+:(?:[ \t].*)?$")  # mkdocstrings `options:`, `show_source: false`
@@ -136,7 +136,7 @@ def _markers(text: str) -> str:
         m = _DIRECTIVE.match(line)
         if m:
             in_directive = True
-            kept = _directive_text(m.group(1))
+            kept = _directive_text(m.group(1).strip())
             if kept:
                 out.append(kept)
             continue
