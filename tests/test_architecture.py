@@ -19,6 +19,8 @@ OWNERS = {
     "watchfiles": {"watcher.py"},
     "portalocker": {"lock.py"},
     "mcp": {"mcpserver.py"},
+    "httpx": {"embed/api.py"},
+    "httpx2": {"embed/api.py"},  # httpx's successor, which scree uses
 }
 MAX_LINES = 650
 

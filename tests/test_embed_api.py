@@ -1,0 +1,297 @@
+"""The OpenAI-compatible API embedder against a real HTTP server on 127.0.0.1 (tests/helpers/fake_openai.py),
+with injected faults: what is retried, what is stored, that nothing is lost and that the key never shows."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from helpers.fake_openai import FakeOpenAI, Fault, hashed_vector
+from scree.embed import Passage
+from scree.embed.api import (
+    ApiEmbedder,
+    ApiSettings,
+    Attempts,
+    estimate_tokens,
+    group_requests,
+    model_info,
+    plan_windows,
+    retry_after_seconds,
+    scrub,
+)
+from scree.errors import ConfigError, EmbedderError, EmbedderUnavailable
+
+KEY = "sk-or-v1-" + "5ec2e7" * 10  # looks like a real OpenRouter key, so pattern-based scrubbing is tested too
+
+# Timeouts and backoff shrunk so faults cost milliseconds; the attempt counts are the real ones.
+FAST = dict(query=Attempts(timeout=0.5, attempts=2, max_retry_after=2.0),
+            indexing=Attempts(timeout=0.5, attempts=3, max_retry_after=2.0),
+            backoff=0.01, backoff_cap=0.02)
+
+
+@pytest.fixture()
+def server():
+    with FakeOpenAI(native=64) as s:
+        yield s
+
+
+def make(server: FakeOpenAI, **overrides: object) -> ApiEmbedder:
+    settings = ApiSettings(base_url=server.base_url, model="openai/text-embedding-3-small", dimensions=32, key=KEY,
+                           **FAST)  # type: ignore[arg-type]
+    return ApiEmbedder(replace(settings, **overrides))
+
+
+def expected(text: str, dims: int = 32) -> np.ndarray:
+    v = np.asarray(hashed_vector(text, dims), dtype=np.float64)
+    return (v / np.linalg.norm(v)).astype(np.float32)
+
+
+PASSAGES = [Passage("a.md\nAlpha", "the quick brown fox"), Passage("b.md\nBeta", "jumps over"),
+            Passage("c.md\nGamma", "the lazy dog")]
+
+
+# ----- the happy path and the request -----------------------------------------------------------------
+
+
+def test_passages_come_back_as_unit_rows_in_input_order(server):
+    e = make(server)
+    out = e.embed_passages(PASSAGES)
+    assert [v.shape for v in out] == [(1, 32)] * 3
+    for passage, vectors in zip(PASSAGES, out):  # the server answers in reverse: order is by `index`
+        np.testing.assert_allclose(vectors[0], expected(passage.text), atol=1e-6)
+    (req,) = server.requests
+    assert req.body == {"model": "openai/text-embedding-3-small", "input": [p.text for p in PASSAGES],
+                        "dimensions": 32}
+    assert req.headers["Authorization"] == f"Bearer {KEY}"
+
+
+def test_a_query_is_one_vector_of_the_configured_width(server):
+    v = make(server).embed_query("where is the fox")
+    assert v.shape == (32,) and v.dtype == np.float32
+    np.testing.assert_allclose(v, expected("where is the fox"), atol=1e-6)
+
+
+def test_dimensions_are_sent_only_to_models_that_take_them(server):
+    ollama = make(server, model="nomic-embed-text:latest", dimensions=512)
+    assert ollama.dimensions == 768 and "dimensions" not in ollama.request_body(["x"])
+    native = make(server, dimensions=0)
+    assert native.dimensions == 1536 and "dimensions" not in native.request_body(["x"])
+    unknown = make(server, model="acme/embedder-xl", dimensions=64)  # checked against answers, not sent
+    assert unknown.dimensions == 64 and "dimensions" not in unknown.request_body(["x"])
+    assert len(unknown.embed_query("hello")) == 64
+    with pytest.raises(ConfigError, match="SCREE_DIMENSIONS"):
+        make(server, model="acme/embedder-xl", dimensions=0)
+    with pytest.raises(ConfigError, match="1536"):
+        make(server, dimensions=4096)
+
+
+def test_the_id_names_host_model_and_width_so_a_change_re_embeds(server):
+    e = make(server)
+    assert e.id == f"api:127.0.0.1:{server.port}:openai/text-embedding-3-small:32"
+    others = {make(server, dimensions=16).id, make(server, model="openai/text-embedding-3-large").id,
+              make(server, base_url="http://localhost:9/v1").id}
+    assert e.id not in others and len(others) == 3
+
+
+def test_bad_settings_are_config_errors_naming_the_variable(server):
+    with pytest.raises(ConfigError, match="SCREE_API_BASE"):
+        make(server, base_url="openrouter.ai/api/v1")
+    with pytest.raises(ConfigError, match="SCREE_MODEL"):
+        make(server, model=" ")
+
+
+def test_requests_hold_at_most_64_inputs_and_up_to_4_run_at_once():
+    with FakeOpenAI(native=64, delay=0.2) as slow:
+        e = make(slow)
+        passages = [Passage(f"n{i}.md\nT", f"note number {i}") for i in range(64 * 6)]
+        out = e.embed_passages(passages)
+        assert len(out) == 384
+        sizes = [len(r.body["input"]) for r in slow.requests]
+        assert sorted(sizes) == [64] * 6
+        assert slow.state.max_active == 4  # six 0.2 s requests, four at a time
+        np.testing.assert_allclose(out[200][0], expected(passages[200].text), atol=1e-6)
+
+
+# ----- windows and budgets (pure) ---------------------------------------------------------------------
+
+
+def test_a_chunk_fits_one_window_of_an_8191_token_model():
+    body = "word " * 700  # 3,500 bytes: the chunker's largest chunk
+    assert plan_windows(Passage("a.md\nTrail", body), model_info("openai/text-embedding-3-small").max_tokens) == [
+        f"a.md\nTrail\n\n{body}"]
+
+
+def test_a_long_chunk_is_split_by_the_model_limit_with_header_and_overlap():
+    words = [f"w{i:03d}" for i in range(600)]
+    windows = plan_windows(Passage("docs/x.md\nGuide > Setup", " ".join(words)), 128)
+    assert len(windows) > 1
+    assert all(w.startswith("docs/x.md\nGuide > Setup\n\n") for w in windows)
+    assert all(estimate_tokens(w) <= 128 for w in windows)
+    seen = [w.split("\n\n", 1)[1].split() for w in windows]
+    assert set(words) == {x for part in seen for x in part}  # nothing is left out
+    assert all(set(a) & set(b) for a, b in zip(seen, seen[1:]))  # consecutive windows overlap
+
+
+def test_windows_are_capped_and_a_run_without_spaces_is_cut():
+    windows = plan_windows(Passage("h", "x" * 10_000), 100, max_windows=5)
+    assert len(windows) == 5 and all(estimate_tokens(w) <= 100 for w in windows)
+
+
+def test_token_estimate_leans_high_for_text_that_is_not_ascii():
+    assert estimate_tokens("abcdef") == 2
+    assert estimate_tokens("日本語") == 3
+
+
+def test_requests_respect_both_the_input_count_and_the_token_budget():
+    assert [len(g) for g in group_requests([1] * 130, max_inputs=64, budget=10_000)] == [64, 64, 2]
+    assert [len(g) for g in group_requests([400] * 5, max_inputs=64, budget=1000)] == [2, 2, 1]
+    assert [len(g) for g in group_requests([5000, 1], max_inputs=64, budget=1000)] == [1, 1]
+
+
+def test_retry_after_reads_seconds_and_http_dates():
+    assert retry_after_seconds("3") == 3.0
+    assert retry_after_seconds("Wed, 21 Oct 2015 07:28:10 GMT", now=1445412480.0) == 10.0
+    assert retry_after_seconds("soon") is None and retry_after_seconds(None) is None
+
+
+def test_scrub_hides_the_key_bearer_tokens_and_key_fields():
+    text = f"Authorization: Bearer {KEY}; api_key={KEY[:20]}xyz; key {KEY}; other sk-abcdefghijkl"
+    out = scrub(text, [KEY])
+    assert KEY not in out and KEY[:20] not in out and "sk-abcdefghijkl" not in out
+    assert out.count("[hidden]") >= 4
+
+
+# ----- faults: what is retried -----------------------------------------------------------------------
+
+
+def test_429_waits_for_retry_after_then_succeeds(server):
+    server.add_faults(Fault("429", retry_after="1"))
+    began = time.monotonic()
+    out = make(server).embed_passages(PASSAGES[:1])
+    assert time.monotonic() - began >= 1.0  # honoured, not retried early
+    assert [r.fault for r in server.requests] == ["429", None]
+    np.testing.assert_allclose(out[0][0], expected(PASSAGES[0].text), atol=1e-6)
+
+
+def test_a_retry_after_longer_than_the_caller_can_wait_fails_at_once(server):
+    server.add_faults(Fault("429", retry_after="120"))
+    with pytest.raises(EmbedderUnavailable, match="120 s"):
+        make(server).embed_passages(PASSAGES[:1])
+    assert len(server.requests) == 1
+
+
+def test_500_and_503_are_retried(server):
+    server.add_faults("500", "503")
+    out = make(server).embed_passages(PASSAGES)
+    assert [r.fault for r in server.requests] == ["500", "503", None]
+    assert len(out) == 3
+
+
+def test_server_errors_past_three_attempts_fail_naming_the_endpoint(server):
+    server.add_faults("500", "503", "500", "500")
+    e = make(server)
+    with pytest.raises(EmbedderUnavailable) as info:
+        e.embed_passages(PASSAGES)
+    assert len(server.requests) == 3
+    assert f"http://127.0.0.1:{server.port}/v1/embeddings" in str(info.value)
+    assert "keyword search still works" in str(info.value)
+
+
+def test_a_hang_past_the_timeout_is_retried(server):
+    server.add_faults("hang")
+    out = make(server).embed_passages(PASSAGES[:2])
+    assert [r.fault for r in server.requests] == ["hang", None]
+    assert len(out) == 2
+
+
+def test_a_query_gives_up_after_two_attempts_then_fails_fast_while_the_outage_is_fresh(server):
+    server.add_faults("hang", "hang")
+    e = make(server)
+    with pytest.raises(EmbedderUnavailable, match="no answer within 0.5 s after 2 attempts"):
+        e.embed_query("fox")
+    assert len(server.requests) == 2
+    with pytest.raises(EmbedderUnavailable):
+        e.embed_query("fox")
+    assert len(server.requests) == 2  # remembered: no third wait on a dead API
+    e2 = make(server, quiet_after_outage=0.0)
+    assert e2.embed_query("fox").shape == (32,)
+
+
+def test_connection_refused_is_retried_then_reported(server):
+    e = make(server)
+    server.go_down()
+    with pytest.raises(EmbedderUnavailable, match="ConnectError"):
+        e.embed_passages(PASSAGES)
+    server.come_up()
+    assert len(e.embed_passages(PASSAGES)) == 3  # the same embedder recovers
+
+
+def test_other_4xx_fail_at_once_with_the_provider_message(server):
+    server.add_faults("echo_headers")
+    with pytest.raises(EmbedderError) as info:
+        make(server).embed_passages(PASSAGES)
+    assert not isinstance(info.value, EmbedderUnavailable)
+    assert len(server.requests) == 1
+    assert "bad request, headers were" in str(info.value) and "[hidden]" in str(info.value)
+    assert KEY not in str(info.value)
+
+
+@pytest.mark.parametrize("fault, words", [("malformed", "not JSON"), ("wrong_count", "1 embeddings for 3 inputs"),
+                                          ("nan", "NaN"), ("error_200", "upstream provider returned 502")])
+def test_a_bad_answer_is_an_error_naming_the_endpoint_and_is_not_used(server, fault, words):
+    server.add_faults(fault)
+    with pytest.raises(EmbedderUnavailable) as info:
+        make(server).embed_passages(PASSAGES)
+    assert words in str(info.value) and f"127.0.0.1:{server.port}/v1/embeddings" in str(info.value)
+    assert "nothing from it was stored" in str(info.value)
+    assert len(server.requests) == 1
+
+
+def test_wrong_dimensions_name_the_setting_to_fix(server):
+    server.add_faults("wrong_dims")
+    with pytest.raises(EmbedderError, match="33-dimensional .* expected 32.*SCREE_DIMENSIONS=0"):
+        make(server).embed_passages(PASSAGES)
+
+
+def test_a_failed_request_fails_the_whole_batch(server):
+    server.add_faults("echo_headers")  # one of three parallel requests is refused for good
+    e = make(server, batch_inputs=1, in_flight=2)
+    with pytest.raises(EmbedderError, match="bad request"):
+        e.embed_passages(PASSAGES)
+
+
+# ----- zero data retention ----------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def openrouter_via_proxy(server, monkeypatch):
+    """`http://openrouter.ai/...` requests land on the fake server, acting as an HTTP proxy: the request
+    and its body are exactly what would leave the machine for OpenRouter."""
+    for var in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy", "HTTPS_PROXY", "https_proxy"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{server.port}")
+    return "http://openrouter.ai/api/v1"
+
+
+def test_openrouter_requests_ask_for_zero_retention_and_no_data_collection(server, openrouter_via_proxy):
+    make(server, base_url=openrouter_via_proxy).embed_passages(PASSAGES[:1])
+    (req,) = server.requests
+    assert req.path == "http://openrouter.ai/api/v1/embeddings"
+    assert req.body["provider"] == {"zdr": True, "data_collection": "deny"}
+
+
+def test_zdr_off_or_another_host_sends_no_provider_fields(server, openrouter_via_proxy):
+    make(server, base_url=openrouter_via_proxy, zdr=False).embed_passages(PASSAGES[:1])
+    make(server).embed_passages(PASSAGES[:1])  # 127.0.0.1, zdr on: not OpenRouter
+    assert [("provider" in r.body) for r in server.requests] == [False, False]
+
+
+def test_no_zero_retention_endpoint_fails_naming_the_model_and_never_falls_back(server, openrouter_via_proxy):
+    server.add_faults("no_zdr")
+    with pytest.raises(EmbedderError) as info:
+        make(server, base_url=openrouter_via_proxy).embed_passages(PASSAGES[:1])
+    assert "openai/text-embedding-3-small" in str(info.value) and "SCREE_ZDR=0" in str(info.value)
+    assert len(server.requests) == 1 and server.requests[0].body["provider"]["zdr"] is True
