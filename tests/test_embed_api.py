@@ -295,3 +295,140 @@ def test_no_zero_retention_endpoint_fails_naming_the_model_and_never_falls_back(
         make(server, base_url=openrouter_via_proxy).embed_passages(PASSAGES[:1])
     assert "openai/text-embedding-3-small" in str(info.value) and "SCREE_ZDR=0" in str(info.value)
     assert len(server.requests) == 1 and server.requests[0].body["provider"]["zdr"] is True
+
+
+# ----- through sync, search and the live index: nothing is lost -----------------------------------------
+
+
+def notes_folder(tmp_path, n: int = 6):
+    from conftest import write
+
+    folder = tmp_path / "notes"
+    for i in range(n):
+        write(folder, f"note{i}.md", f"# Note {i}\n\nTopic {i}: how the widget number {i} is calibrated.\n")
+    return folder
+
+
+def open_ws(folder):
+    from scree.config import Config
+    from scree.workspace import Workspace
+
+    ws = Workspace.from_config(Config(notes=folder))
+    return ws, ws.open_index()
+
+
+def snapshot(index, embedder) -> dict[str, tuple[str | None, dict]]:
+    """Every file's stored hash and chunk vectors: what a clean sync must also produce."""
+    from scree.db import queries
+
+    return {path: (f.sha256, {k: v.round(5).tobytes() for k, v in
+                              queries.stored_chunk_vectors(index.conn, path, embedder.max_windows).items()})
+            for path, f in queries.stored_files(index.conn).items()}
+
+
+def test_a_bad_answer_stores_nothing_and_the_next_sync_retries(server, tmp_path):
+    from scree.db import queries
+    from scree.sync import sync
+
+    ws, index = open_ws(notes_folder(tmp_path, 3))
+    e = make(server)
+    server.add_faults("malformed")
+    with pytest.raises(EmbedderUnavailable):
+        sync(index, ws.policy(), e)
+    assert queries.stored_files(index.conn) == {} and queries.counts(index.conn).chunks == 0
+    report = sync(index, ws.policy(), e)
+    assert len(report.added) == 3 and queries.counts(index.conn).incomplete_files == 0
+
+
+def test_connection_refused_mid_sync_loses_nothing_and_the_next_sync_completes(server, tmp_path):
+    from scree.db import queries
+    from scree.sync import sync
+
+    folder = notes_folder(tmp_path, 6)
+    ws, index = open_ws(folder)
+    e = make(server, batch_inputs=1, in_flight=1)  # sync hands over one passage per call: six calls
+    # Two requests answer, the third drops its connection and the server stops listening.
+    server.add_faults("pass", "pass", "down")
+    with pytest.raises(EmbedderUnavailable, match="ConnectError|RemoteProtocolError|ReadError"):
+        sync(index, ws.policy(), e)
+    stored = queries.stored_files(index.conn)
+    assert len(stored) == 2 and all(f.sha256 for f in stored.values())  # committed files are whole
+    assert queries.counts(index.conn).chunks == 2
+    server.come_up()
+    report = sync(index, ws.policy(), e)
+    assert sorted(report.added) == sorted(f"note{i}.md" for i in range(6) if f"note{i}.md" not in stored)
+    assert report.unchanged == 2
+    # The same as one clean sync into a fresh index.
+    from scree.config import Config
+    from scree.workspace import Workspace
+
+    clean_ws = Workspace.from_config(Config(notes=folder, db=tmp_path / "clean.db"))
+    clean = clean_ws.open_index()
+    sync(clean, clean_ws.policy(), e)
+    assert snapshot(index, e) == snapshot(clean, e)
+
+
+def test_changing_model_or_width_re_embeds_instead_of_mixing(server, tmp_path):
+    from scree.sync import sync
+
+    ws, index = open_ws(notes_folder(tmp_path, 2))
+    sync(index, ws.policy(), make(server))
+    report = sync(index, ws.policy(), make(server, dimensions=16))
+    assert report.reset and "re-embedding every file" in report.reset and len(report.updated) == 2
+
+
+def test_search_answers_from_keywords_while_the_api_is_down_in_every_mode(server, tmp_path):
+    from scree.search import Query, search
+    from scree.sync import sync
+
+    ws, index = open_ws(notes_folder(tmp_path, 3))
+    e = make(server)
+    sync(index, ws.policy(), e)
+    server.go_down()
+    for mode in ("auto", "hybrid", "semantic"):
+        result = search(index, ws.policy(), e, Query("how is widget number 2 calibrated", k=3, mode=mode))
+        assert result.mode == "keyword" and result.hits and result.hits[0].path == "note2.md"
+        assert any(n.startswith("keyword results only: the embeddings API at http://127.0.0.1") for n in result.notes)
+
+
+def test_a_refused_key_fails_a_chosen_mode_but_auto_still_answers(server, tmp_path):
+    from scree.search import Query, search
+    from scree.sync import sync
+
+    ws, index = open_ws(notes_folder(tmp_path, 2))
+    e = make(server)
+    sync(index, ws.policy(), e)
+    server.add_faults("echo_headers", "echo_headers")
+    with pytest.raises(EmbedderError, match="rejected"):
+        search(index, ws.policy(), e, Query("how is widget number 1 calibrated", mode="hybrid"))
+    result = search(index, ws.policy(), e, Query("how is widget number 1 calibrated", mode="auto"))
+    assert result.hits and any("rejected" in n for n in result.notes)
+
+
+def test_the_live_index_pauses_during_an_outage_then_resyncs_what_changed(server, tmp_path):
+    from conftest import eventually, write
+    from scree.live import LiveIndex
+    from scree.search import Query
+
+    folder = notes_folder(tmp_path, 3)
+    ws, index = open_ws(folder)
+    index.close()
+    server.go_down()
+    e = make(server, quiet_after_outage=60.0)
+    live = LiveIndex(ws, watch=False, embedder=e, outage_pause=(0.2, 0.4), health_interval=60.0)
+    live.start()
+    try:
+        assert eventually(lambda: live.status().state == "paused", 10.0)
+        st = live.status()
+        assert "embeddings API" in st.describe() and "next try in" in st.describe()
+        # Searches still answer (nothing indexed yet: an empty answer that says why), no exception.
+        assert live.search(Query("widget", mode="hybrid")).notes
+        write(folder, "note1.md", "# Note 1\n\nRewritten during the outage: sprocket alignment.\n")
+        write(folder, "extra.md", "# Extra\n\nAdded during the outage.\n")
+        server.come_up()
+        assert eventually(lambda: live.status().state == "complete" and live.status().indexed_files == 4, 10.0)
+        hits = live.search(Query("sprocket alignment", mode="keyword")).hits
+        assert [h.path for h in hits] == ["note1.md"]
+        assert live.search(Query("what was added during the outage", mode="semantic")).mode == "semantic"
+    finally:
+        live.stop()

@@ -127,7 +127,10 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
     for note in result.notes:
         print(f"scree: {note}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"results": [asdict(h) for h in result.hits], "mode": result.mode}, ensure_ascii=False))
+        doc: dict[str, object] = {"results": [asdict(h) for h in result.hits], "mode": result.mode}
+        if result.notes:  # e.g. "keyword results only: the embeddings API ... is unavailable"
+            doc["notes"] = result.notes
+        print(json.dumps(doc, ensure_ascii=False))
         return 0
     for hit in result.hits:
         print(f"{hit.path}:{hit.start_line}-{hit.end_line}  {hit.heading}")

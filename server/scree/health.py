@@ -32,7 +32,7 @@ DEFAULT_INTERVAL = 10.0
 class IndexStatus:
     """Where the live index stands, for the MCP `status` tool and search notes."""
 
-    state: str  # "complete" | "syncing" | "not_updating" | "empty" | "needs_reindex"
+    state: str  # "complete" | "syncing" | "not_updating" | "empty" | "needs_reindex" | "paused"
     role: str  # "writer" | "reader"
     files_done: int  # during a sync: files processed so far in this sync's pass two
     files_total: int  # during a sync: files that need embedding in this sync
@@ -55,6 +55,8 @@ class IndexStatus:
                     "results may be incomplete")
         if self.state == "not_updating":
             return f"index not updating: {self.reason}; serving what is indexed ({size})"
+        if self.state == "paused":  # the embeddings API is unavailable: indexing resumes by itself
+            return f"indexing paused: {self.reason}; searching what is indexed ({size})"
         if self.state == "needs_reindex":
             return f"needs reindex: {self.reason}"
         return "empty: no Markdown notes are indexed in this folder yet"

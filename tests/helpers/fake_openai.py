@@ -156,7 +156,7 @@ class FakeOpenAI:
 
     def embedded_inputs(self) -> list[str]:
         """Every input of every request answered with embeddings."""
-        return [t for r in self.requests if r.fault is None for t in r.body["input"]]
+        return [t for r in self.requests if r.fault in (None, "pass") for t in r.body["input"]]
 
 
 class _Server(ThreadingHTTPServer):
@@ -198,7 +198,7 @@ class _Handler(BaseHTTPRequestHandler):
             state.release.wait(state.delay)
         if not self.path.rstrip("/").endswith("/embeddings"):
             return self._json(404, {"error": {"message": f"no route {self.path}"}})
-        if fault is not None:
+        if fault is not None and fault.kind != "pass":  # "pass": answer normally (to place later faults)
             return self._fault(fault, body)
         if not isinstance(body, dict) or not isinstance(body.get("input"), (list, str)):
             return self._json(400, {"error": {"message": "input is required"}})

@@ -405,7 +405,10 @@ class ApiEmbedder:
             else:
                 status = response.status_code
                 if status == 200:
-                    return self._parse(response, len(inputs))
+                    vectors = self._parse(response, len(inputs))
+                    with self._lock:
+                        self._down_until = 0.0  # it answers again: queries may use it at once
+                    return vectors
                 message = self._provider_message(response)
                 if status == 429:
                     wait_for = retry_after_seconds(response.headers.get("retry-after"))
