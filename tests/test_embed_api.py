@@ -432,3 +432,59 @@ def test_the_live_index_pauses_during_an_outage_then_resyncs_what_changed(server
         assert live.search(Query("what was added during the outage", mode="semantic")).mode == "semantic"
     finally:
         live.stop()
+
+
+# ----- the key never shows ------------------------------------------------------------------------------
+
+
+def _collect(texts: list[str], fn) -> None:  # noqa: ANN001 - a callable that may raise
+    import traceback
+
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001 - every failure's text is evidence
+        texts += [str(exc), repr(exc), "".join(traceback.format_exception(exc))]
+
+
+def test_no_message_log_line_or_exception_holds_the_key(server, tmp_path, caplog, openrouter_via_proxy):
+    import logging
+
+    caplog.set_level(logging.DEBUG)  # every logger, httpx2's and httpcore2's included
+    texts: list[str] = [repr(make(server).settings)]
+    e = make(server)
+    kinds = ["echo_headers", "500", "503", Fault("429", retry_after="0"), "hang", "malformed", "wrong_dims", "nan",
+             "error_200", "wrong_count"]
+    for kind in kinds:
+        server.add_faults(kind, kind, kind)
+        _collect(texts, lambda: e.embed_passages(PASSAGES))
+        server.state.faults.clear()
+    server.add_faults("echo_headers", "hang", "hang")
+    _collect(texts, lambda: make(server).embed_query("fox"))
+    _collect(texts, lambda: make(server).embed_query("fox"))
+    server.add_faults("no_zdr", "echo_headers")
+    zdr = make(server, base_url=openrouter_via_proxy)
+    _collect(texts, lambda: zdr.embed_passages(PASSAGES))
+    _collect(texts, lambda: zdr.embed_passages(PASSAGES))
+    server.state.faults.clear()
+    # An outage in the middle of a sync, then a live index paused by it.
+    from scree.live import LiveIndex
+    from scree.search import Query
+    from scree.sync import sync
+
+    ws, index = open_ws(notes_folder(tmp_path, 4))
+    server.add_faults("pass", "down")
+    _collect(texts, lambda: sync(index, ws.policy(), make(server, batch_inputs=1, in_flight=1)))
+    index.close()
+    live = LiveIndex(ws, watch=False, embedder=make(server), outage_pause=(0.05, 0.1), health_interval=60.0)
+    live.start()
+    try:
+        from conftest import eventually
+
+        assert eventually(lambda: live.status().state == "paused", 10.0)
+        texts.append(live.status().describe())
+        texts += live.search(Query("widget calibration", mode="hybrid")).notes
+    finally:
+        live.stop()
+    texts += [r.getMessage() for r in caplog.records] + [caplog.text]
+    assert len(texts) > 40 and sum("[hidden]" in t for t in texts) >= 3  # echoed keys were there, and hidden
+    assert [t for t in texts if KEY in t or KEY[12:40] in t] == []
