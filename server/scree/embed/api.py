@@ -391,10 +391,11 @@ class ApiEmbedder:
         """POST one request, retrying what may pass later; an `(len(inputs), dimensions)` array."""
         body = self.request_body(inputs)
         problem = ""
+        abandoned = EmbedderUnavailable(f"the embeddings request to {self.endpoint} was abandoned: another "
+                                        "request of the same batch failed")
         for attempt in range(1, attempts.attempts + 1):
             if abort is not None and abort.is_set():
-                raise EmbedderUnavailable(f"the embeddings request to {self.endpoint} was abandoned: another "
-                                          "request of the same batch failed")
+                raise abandoned
             pause = self._backoff(attempt)
             try:
                 response = self._http().post(self.url, json=body, timeout=attempts.timeout)
@@ -425,7 +426,7 @@ class ApiEmbedder:
                 log.info("%s", self._scrub(f"embeddings request to {self.endpoint} failed ({problem}); "
                                            f"retrying in {pause:.1f} s"))
                 if self._sleep(pause, abort):
-                    break
+                    raise abandoned
         raise self._unavailable(problem, attempts.attempts)
 
     def _backoff(self, attempt: int) -> float:
