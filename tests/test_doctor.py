@@ -161,7 +161,7 @@ def test_broken_model_file_fails_with_the_reinstall_command(tmp_path: Path) -> N
 
 def test_local_embedder_needs_no_key_and_an_unknown_one_gets_a_clear_seam() -> None:
     assert doctor.check_api_key(Config()).summary == "local embedder: no key needed"
-    check = doctor.check_api_key(Config(embedder="api"))
+    check = doctor.check_api_key(Config(embedder="other"))
     assert check.status == doctor.WARN and "KEY_CHECKS" in check.fix
 
 

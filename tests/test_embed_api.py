@@ -488,3 +488,153 @@ def test_no_message_log_line_or_exception_holds_the_key(server, tmp_path, caplog
     texts += [r.getMessage() for r in caplog.records] + [caplog.text]
     assert len(texts) > 40 and sum("[hidden]" in t for t in texts) >= 3  # echoed keys were there, and hidden
     assert [t for t in texts if KEY in t or KEY[12:40] in t] == []
+
+
+# ----- settings, the CLI, doctor and the MCP server -----------------------------------------------------
+
+
+def api_env(monkeypatch, base_url: str, **extra: str) -> None:
+    """The environment a user sets for the API embedder (timeouts stay the real ones: faults here are refusals)."""
+    for var in ("OPENROUTER_API_KEY", "OPENAI_API_KEY", "SCREE_MODEL", "SCREE_DIMENSIONS", "SCREE_ZDR"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("SCREE_EMBEDDER", "api")
+    monkeypatch.setenv("SCREE_API_BASE", base_url)
+    monkeypatch.setenv("SCREE_API_KEY", KEY)
+    for k, v in extra.items():
+        monkeypatch.setenv(k, v)
+
+
+def test_config_reads_the_api_settings_and_falls_back_for_the_key():
+    from scree.config import load_config
+
+    cfg = load_config({"SCREE_EMBEDDER": "api"})
+    assert (cfg.api_base, cfg.model, cfg.dimensions, cfg.zdr, cfg.api_key) == (
+        "https://openrouter.ai/api/v1", "openai/text-embedding-3-small", 512, 1, None)
+    assert load_config({"OPENAI_API_KEY": "k3", "OPENROUTER_API_KEY": "k2"}).api_key == "k2"
+    assert load_config({"OPENAI_API_KEY": "k3"}).api_key == "k3"
+    cfg = load_config({"SCREE_API_KEY": KEY, "OPENROUTER_API_KEY": "k2", "SCREE_ZDR": "0", "SCREE_DIMENSIONS": "0"})
+    assert cfg.api_key == KEY and cfg.zdr == 0 and cfg.dimensions == 0
+    assert KEY not in repr(cfg)
+    with pytest.raises(ConfigError, match="SCREE_ZDR"):
+        load_config({"SCREE_ZDR": "yes please"})
+    with pytest.raises(ConfigError, match="SCREE_DIMENSIONS"):
+        load_config({"SCREE_DIMENSIONS": "-1"})
+
+
+def test_make_embedder_builds_the_api_embedder_from_the_config(server):
+    from scree.config import Config
+    from scree.embed import make_embedder
+
+    e = make_embedder("api", config=Config(embedder="api", api_base=server.base_url, api_key=KEY, dimensions=64))
+    assert isinstance(e, ApiEmbedder) and e.dimensions == 64 and e.settings.key == KEY
+    assert e.embed_query("hello").shape == (64,)
+
+
+def test_cli_search_answers_from_keywords_with_a_note_while_the_api_is_down(server, tmp_path, monkeypatch, capsys):
+    import json
+
+    from scree.cli import main
+
+    folder = notes_folder(tmp_path, 3)
+    api_env(monkeypatch, server.base_url)
+    monkeypatch.delenv("SCREE_EMBEDDER")  # the flag instead
+    assert main(["index", "--embedder", "api", "--notes", str(folder)]) == 0
+    assert {r.body["dimensions"] for r in server.requests} == {512}
+    server.go_down()
+    capsys.readouterr()
+    for mode in ("hybrid", "semantic"):
+        assert main(["search", "--embedder", "api", "--notes", str(folder), "--mode", mode, "--json",
+                     "how is widget number 1 calibrated"]) == 0
+        out = capsys.readouterr()
+        doc = json.loads(out.out)
+        assert doc["mode"] == "keyword" and doc["results"][0]["path"] == "note1.md"
+        assert any(n.startswith("keyword results only: the embeddings API") for n in doc["notes"])
+        assert "scree: keyword results only" in out.err and KEY not in out.err + out.out
+
+
+def test_cli_search_fails_clearly_for_a_refused_request_in_a_chosen_mode(server, tmp_path, monkeypatch, capsys):
+    from scree.cli import main
+
+    folder = notes_folder(tmp_path, 2)
+    api_env(monkeypatch, server.base_url)
+    assert main(["index", "--notes", str(folder)]) == 0
+    server.add_faults("echo_headers")
+    capsys.readouterr()
+    assert main(["search", "--notes", str(folder), "--no-sync", "--mode", "hybrid", "widget"]) == 1
+    err = capsys.readouterr().err
+    assert "scree: error:" in err and "rejected the embeddings request" in err and KEY not in err
+
+
+def test_doctor_shows_endpoint_model_width_privacy_key_probe_and_cost_never_the_key(server, tmp_path, monkeypatch,
+                                                                                    capsys):
+    import json
+
+    from scree.cli import main
+
+    folder = notes_folder(tmp_path, 3)
+    api_env(monkeypatch, server.base_url)
+    main(["doctor", "--notes", str(folder)])
+    out = capsys.readouterr().out
+    assert f"http://127.0.0.1:{server.port}/v1/embeddings, model openai/text-embedding-3-small, 512 dimensions" in out
+    assert "a key is set (SCREE_API_KEY)" in out and "embedded a probe in" in out
+    assert "zero data retention: not applicable" in out
+    assert "upper bound" in out and "$0.0000" in out  # 3 tiny notes at $0.02 per million tokens
+    main(["doctor", "--notes", str(folder), "--json"])
+    checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
+    assert checks["embedder"]["status"] == "ok" and checks["embedder"]["details"]["zdr_requested"] is False
+    assert checks["cost"]["details"]["usd_upper_bound"] > 0
+    server.go_down()
+    assert main(["doctor", "--notes", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  embedder" in out and "unavailable" in out
+    assert KEY not in out
+
+
+def test_doctor_says_zero_retention_is_requested_for_openrouter(server, tmp_path, monkeypatch, capsys,
+                                                              openrouter_via_proxy):
+    from scree.cli import main
+
+    api_env(monkeypatch, openrouter_via_proxy)
+    main(["doctor", "--notes", str(notes_folder(tmp_path, 1))])
+    out = capsys.readouterr().out
+    assert "zero data retention requested" in out and KEY not in out
+    assert server.requests[-1].body["provider"] == {"zdr": True, "data_collection": "deny"}
+    monkeypatch.setenv("SCREE_ZDR", "0")
+    main(["doctor", "--notes", str(notes_folder(tmp_path / "b", 1))])
+    assert "NOT requested" in capsys.readouterr().out and "provider" not in server.requests[-1].body
+
+
+def test_doctor_fails_without_a_key_for_a_hosted_api_but_not_for_a_local_server(monkeypatch):
+    from scree.doctor import FAIL, OK
+    from scree.doctor_api import check_key
+
+    local = make_server_less(base_url="http://localhost:11434/v1", model="nomic-embed-text")
+    hosted = make_server_less()
+    assert check_key(hosted, {}).status == FAIL and "SCREE_API_KEY" in (check_key(hosted, {}).fix or "")
+    assert check_key(local, {}).status == OK
+    shown = check_key(hosted, {"OPENROUTER_API_KEY": KEY})
+    assert shown.status == OK and "OPENROUTER_API_KEY" in shown.summary and KEY not in repr(shown)
+
+
+def make_server_less(**overrides: object) -> ApiEmbedder:
+    return ApiEmbedder(replace(ApiSettings(), **overrides))  # type: ignore[arg-type]
+
+
+@pytest.mark.timeout(90)
+def test_mcp_search_docs_answers_from_keywords_with_a_note_while_the_api_is_down(server, tmp_path):
+    import json
+
+    from test_mcp_server import McpSession
+
+    folder = notes_folder(tmp_path, 3)
+    session = McpSession(folder, "--no-watch", data_dir=tmp_path / "data")
+    assert session.params.env is not None
+    session.params.env.update({"SCREE_EMBEDDER": "api", "SCREE_API_BASE": server.base_url, "SCREE_API_KEY": KEY})
+    query = {"query": "how is widget number 2 calibrated", "mode": "hybrid"}
+    with session:
+        out = session.ok("search_docs", query)
+        assert out["mode"] == "hybrid" and "note2.md" in [r["path"] for r in out["results"]]
+        server.go_down()
+        out = session.ok("search_docs", query)
+        assert out["mode"] == "keyword" and out["results"][0]["path"] == "note2.md"
+        assert "keyword results only: the embeddings API" in out["note"] and KEY not in json.dumps(out)

@@ -36,15 +36,14 @@ from urllib.parse import urlsplit
 import httpx2 as httpx
 import numpy as np
 
+from scree.config import DEFAULT_API_BASE, DEFAULT_DIMENSIONS, DEFAULT_MODEL, Config
 from scree.errors import ConfigError, EmbedderError, EmbedderUnavailable
 
 from .base import Passage
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BASE_URL = "https://openrouter.ai/api/v1"
-DEFAULT_MODEL = "openai/text-embedding-3-small"
-DEFAULT_DIMENSIONS = 512
+DEFAULT_BASE_URL = DEFAULT_API_BASE
 # The store's rowid is chunk_id * max_windows + window: the same stride as the local model, so the two
 # embedders lay out an index alike (changing embedder re-embeds everything anyway).
 MAX_WINDOWS = 64
@@ -126,6 +125,15 @@ class ApiSettings:
     batch_inputs: int = BATCH_INPUTS
     in_flight: int = IN_FLIGHT
     request_token_budget: int = REQUEST_TOKEN_BUDGET
+
+
+def settings_from_config(cfg: Config | None) -> ApiSettings:
+    """The API settings from `SCREE_API_BASE`, `SCREE_API_KEY` (or its fallbacks), `SCREE_MODEL`,
+    `SCREE_DIMENSIONS` and `SCREE_ZDR`; the defaults without a config."""
+    if cfg is None:
+        return ApiSettings()
+    return ApiSettings(base_url=cfg.api_base, model=cfg.model, dimensions=cfg.dimensions, key=cfg.api_key,
+                       zdr=bool(cfg.zdr))
 
 
 # ----- pure helpers ---------------------------------------------------------------------------------
