@@ -620,21 +620,28 @@ def make_server_less(**overrides: object) -> ApiEmbedder:
     return ApiEmbedder(replace(ApiSettings(), **overrides))  # type: ignore[arg-type]
 
 
-@pytest.mark.timeout(90)
-def test_mcp_search_docs_answers_from_keywords_with_a_note_while_the_api_is_down(server, tmp_path):
+def test_mcp_search_docs_answers_from_keywords_with_a_note_while_the_api_is_down(server, tmp_path, monkeypatch):
+    """The real MCP SDK client against scree's server in-process (the stdio transport is tested elsewhere)."""
     import json
 
-    from test_mcp_server import McpSession
+    from anyio.from_thread import start_blocking_portal
+    from mcp.client import Client
 
+    from scree.config import load_config
+    from scree.mcpserver import IndexHandle, ServeOptions, build_server
+
+    api_env(monkeypatch, server.base_url)
     folder = notes_folder(tmp_path, 3)
-    session = McpSession(folder, "--no-watch", data_dir=tmp_path / "data")
-    assert session.params.env is not None
-    session.params.env.update({"SCREE_EMBEDDER": "api", "SCREE_API_BASE": server.base_url, "SCREE_API_KEY": KEY})
+    handle = IndexHandle(load_config().with_overrides(notes=folder), folder, ServeOptions(watch=False))
     query = {"query": "how is widget number 2 calibrated", "mode": "hybrid"}
-    with session:
-        out = session.ok("search_docs", query)
-        assert out["mode"] == "hybrid" and "note2.md" in [r["path"] for r in out["results"]]
-        server.go_down()
-        out = session.ok("search_docs", query)
-        assert out["mode"] == "keyword" and out["results"][0]["path"] == "note2.md"
-        assert "keyword results only: the embeddings API" in out["note"] and KEY not in json.dumps(out)
+    try:
+        with start_blocking_portal() as portal, \
+                portal.wrap_async_context_manager(Client(build_server(handle))) as client:
+            first = portal.call(client.call_tool, "search_docs", query).structured_content
+            assert first["mode"] == "hybrid" and "note2.md" in [r["path"] for r in first["results"]]
+            server.go_down()
+            out = portal.call(client.call_tool, "search_docs", query).structured_content
+    finally:
+        handle.stop()
+    assert out["mode"] == "keyword" and out["results"][0]["path"] == "note2.md"
+    assert "keyword results only: the embeddings API" in out["note"] and KEY not in json.dumps(out)
