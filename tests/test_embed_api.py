@@ -340,6 +340,43 @@ def test_a_bad_answer_stores_nothing_and_the_next_sync_retries(server, tmp_path)
     assert len(report.added) == 3 and queries.counts(index.conn).incomplete_files == 0
 
 
+@pytest.mark.parametrize("fault", [Fault("429", retry_after="0"), "500", "503", "hang"])
+def test_a_sync_retries_through_passing_faults_and_stores_what_a_clean_sync_stores(server, tmp_path, fault):
+    from scree.sync import sync
+
+    folder = notes_folder(tmp_path, 4)
+    ws, index = open_ws(folder)
+    e = make(server, batch_inputs=2, in_flight=2)
+    server.add_faults(fault)
+    report = sync(index, ws.policy(), e)
+    assert len(report.added) == 4
+    assert [r.fault for r in server.requests].count(fault.kind if isinstance(fault, Fault) else fault) == 1
+    assert len(server.requests) == 3  # two requests, one of them retried once
+    from scree.config import Config
+    from scree.workspace import Workspace
+
+    clean_ws = Workspace.from_config(Config(notes=folder, db=tmp_path / "clean.db"))
+    clean = clean_ws.open_index()
+    sync(clean, clean_ws.policy(), e)
+    assert snapshot(index, e) == snapshot(clean, e)
+
+
+@pytest.mark.parametrize("fault", ["malformed", "wrong_count", "nan", "wrong_dims"])
+def test_a_sync_given_a_bad_answer_stores_nothing_of_that_batch_and_the_next_sync_completes(server, tmp_path, fault):
+    from scree.db import queries
+    from scree.sync import sync
+
+    ws, index = open_ws(notes_folder(tmp_path, 4))
+    e = make(server, batch_inputs=2, in_flight=1)  # sync hands two passages per call
+    server.add_faults("pass", fault)  # the first call's files are stored, the second call fails
+    with pytest.raises(EmbedderError):
+        sync(index, ws.policy(), e)
+    stored = queries.stored_files(index.conn)
+    assert len(stored) == 2 and all(f.sha256 for f in stored.values()) and queries.counts(index.conn).chunks == 2
+    report = sync(index, ws.policy(), e)
+    assert len(report.added) == 2 and report.unchanged == 2 and queries.counts(index.conn).chunks == 4
+
+
 def test_connection_refused_mid_sync_loses_nothing_and_the_next_sync_completes(server, tmp_path):
     from scree.db import queries
     from scree.sync import sync
@@ -419,8 +456,9 @@ def test_the_live_index_pauses_during_an_outage_then_resyncs_what_changed(server
     live.start()
     try:
         assert eventually(lambda: live.status().state == "paused", 10.0)
-        st = live.status()
-        assert "embeddings API" in st.describe() and "next try in" in st.describe()
+        assert "embeddings API" in live.status().describe()
+        # 0.2 s, then doubled to the cap: each pause ended in a full resync that failed again.
+        assert eventually(lambda: "next try in 0.4 s" in live.status().describe(), 10.0)
         # Searches still answer (nothing indexed yet: an empty answer that says why), no exception.
         assert live.search(Query("widget", mode="hybrid")).notes
         write(folder, "note1.md", "# Note 1\n\nRewritten during the outage: sprocket alignment.\n")
