@@ -683,3 +683,14 @@ def test_mcp_search_docs_answers_from_keywords_with_a_note_while_the_api_is_down
         handle.stop()
     assert out["mode"] == "keyword" and out["results"][0]["path"] == "note2.md"
     assert "keyword results only: the embeddings API" in out["note"] and KEY not in json.dumps(out)
+
+
+def test_closing_the_client_under_a_query_costs_a_retry_not_an_error(server):
+    e = make(server)
+    closed = e._http()
+    e.close()  # the live index's idle release, between a query taking the client and sending on it
+    fresh = e._http
+    handed = iter([closed])
+    e._http = lambda: next(handed, None) or fresh()  # type: ignore[method-assign]
+    assert e.embed_query("fox").shape == (32,)
+    assert len(server.requests) == 1  # the closed client sent nothing; a new one did

@@ -405,8 +405,14 @@ class ApiEmbedder:
             if abort is not None and abort.is_set():
                 raise abandoned
             pause = self._backoff(attempt)
+            client = self._http()
             try:
-                response = self._http().post(self.url, json=body, timeout=attempts.timeout)
+                response = client.post(self.url, json=body, timeout=attempts.timeout)
+            except RuntimeError:
+                if client is self._client:
+                    raise
+                problem = "the client was closed meanwhile (memory release)"  # the next attempt makes a new one
+                pause = 0.0
             except httpx.TimeoutException:
                 problem = f"no answer within {attempts.timeout:g} s"
             except httpx.HTTPError as exc:  # refused, reset, DNS, TLS...
