@@ -162,6 +162,8 @@ def sync(
             report.removed.append(path)
     progress.start(len(plan.todo))
     stopped = False
+    # An API embedder asks for more per call, so several of its requests can be in flight at once.
+    per_call = getattr(embedder, "batch_passages", EMBED_BATCH_PASSAGES)
     try:
         batch: list[PreparedNote] = []
         for path in plan.todo:
@@ -173,7 +175,7 @@ def sync(
                 progress.advance(0)
                 continue
             batch.append(prepared)
-            if sum(len(p.passages) for p in batch) >= EMBED_BATCH_PASSAGES:
+            if sum(len(p.passages) for p in batch) >= per_call:
                 _embed_and_store(index, embedder, batch, plan.new, report, progress)
                 batch = []
         if batch:
