@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "hooks"))
 
-from hookrun import REPO_ROOT, Project, context_of, hook_command, make_project, payload  # noqa: E402
+from hookrun import REPO_ROOT, Project, context_of, make_project, payload, python_command  # noqa: E402
 
 from scree.db.schema import FTS_WEIGHTS  # noqa: E402
 from scree.hookkit import SEARCH_TOOL, hint, patterns  # noqa: E402
@@ -256,7 +256,7 @@ def test_hooks_import_only_the_standard_library_and_scree_helpers(tmp_path: Path
     data = payload(name, session_id="imports", cwd=str(p.folder))
     if script == "suggest.py":
         data["tool_input"] = {"command": "grep -rn retention_days ."}
-    cmd = hook_command(script)
+    cmd = python_command(script)
     proc = subprocess.run([cmd[0], "-X", "importtime", *cmd[1:]], input=json.dumps(data).encode(),
                           capture_output=True, env={**p.env, "SCREE_SYNC_COMMAND": json.dumps(["true"])}, timeout=20)
     assert proc.returncode == 0
@@ -270,17 +270,18 @@ def test_hooks_import_only_the_standard_library_and_scree_helpers(tmp_path: Path
     assert all(m in allowed or m.startswith("scree.hookkit") for m in scree_modules), scree_modules
 
 
-def test_hooks_json_runs_the_scripts_in_exec_form() -> None:
+def test_hooks_json_runs_the_scripts_through_the_launcher_in_exec_form() -> None:
     config = json.loads((REPO_ROOT / "hooks" / "hooks.json").read_text())
     assert set(config) == {"description", "hooks"}
     assert set(config["hooks"]) == {"PreToolUse", "PostToolUse", "SessionStart"}
     for groups in config["hooks"].values():
         for group in groups:
             for handler in group["hooks"]:
-                assert handler["type"] == "command" and handler["command"] == "python3"
+                assert handler["type"] == "command" and handler["command"] == "sh"
                 assert isinstance(handler["timeout"], (int, float))
-                assert handler["args"][-1].startswith("${CLAUDE_PLUGIN_ROOT}/hooks/")
-                assert (REPO_ROOT / handler["args"][-1].replace("${CLAUDE_PLUGIN_ROOT}/", "")).is_file()
+                launcher, script = handler["args"]
+                assert launcher == "${CLAUDE_PLUGIN_ROOT}/hooks/launch.sh"
+                assert (REPO_ROOT / "hooks" / script).is_file()
     assert config["hooks"]["PreToolUse"][0]["matcher"] == "Bash|Grep"
     assert config["hooks"]["SessionStart"][0]["matcher"] == "startup|resume|clear|compact"
 

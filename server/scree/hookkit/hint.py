@@ -110,6 +110,12 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
+def _clip_trail(trail: str, limit: int) -> str:
+    """A heading trail cut from the left: its last heading is the one that tells sections apart."""
+    trail = " ".join(trail.split())
+    return trail if len(trail) <= limit else "…" + trail[len(trail) - limit + 1:].lstrip()
+
+
 def render(query: str, reason: str, sections: Sequence[Section], folder: str, shown: str | None = None) -> str:
     """The hint text (at most MAX_HINT_CHARS). `query` is the suggested search_docs query; `shown`
     the pattern as the agent wrote it (defaults to the query)."""
@@ -131,7 +137,7 @@ def render(query: str, reason: str, sections: Sequence[Section], folder: str, sh
     for trail_limit in (70, 40, 0):
         lines = []
         for s in sections:
-            trail = _clip(s.trail, trail_limit) if trail_limit else ""
+            trail = _clip_trail(s.trail, trail_limit) if trail_limit else ""
             path = _clip(f"{root}/{s.path}", 200)
             lines.append(f"  {path}:{s.start_line}-{s.end_line}" + (f"  {trail}" if trail else ""))
         text = "\n".join([head, *lines, tail])
