@@ -457,15 +457,16 @@ def _hook_python(ctx: PluginContext, env: Mapping[str, str]) -> tuple[str, str |
         slow, fast = interp.startup_ms(python3, 3), interp.startup_ms(interp.real_executable(python3) or python3, 3)
         cost = round(slow - fast) if slow is not None and fast is not None else None
         details["shim_cost_ms"] = cost
-    per_call = f"+{cost} ms per hook call, two per Bash command" if cost is not None else "a shim's start-up per call"
+    per_call = (f"{cost} ms per hook call, two calls per Bash command" if cost is not None
+                else "its start-up on every hook call, two calls per Bash command")
     chosen_shim = interp.shim_kind(chosen) if chosen else None
     if chosen and chosen_shim:
         cache = Path(interp.data_root(launch_env)) / interp.CACHE_NAME
-        return (f"hooks run Python through a {chosen_shim} shim ({chosen}): {per_call}", f"put a real python3 "
+        return (f"hooks run Python through a {chosen_shim} shim ({chosen}): it adds {per_call}", f"put a real python3 "
                 f"first on PATH (or let the plugin's venv be created), then delete {cache}", details)
     summary = f"hooks run {chosen} ({'the plugin venv' if how == 'venv' else how})"
     if shim:
-        summary += f"; python3 on PATH is a {shim} shim, bypassed ({per_call} saved)"
+        summary += f"; python3 on PATH is a {shim} shim that would add {per_call}: the launcher bypasses it"
     return summary, None, details
 
 
