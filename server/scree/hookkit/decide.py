@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from ..ftsquery import to_match
+from .terms import to_match
 from .aim import Aim, aim_of
 from .codeshape import code_reason
 from .grepparse import GrepCall

@@ -9,7 +9,7 @@ paths with line ranges the Read tool opens directly, and one instruction.
 from __future__ import annotations
 
 import os
-import sqlite3
+import _sqlite3 as sqlite3  # `sqlite3` itself also imports datetime, which the hooks never need
 from collections import namedtuple
 
 from . import SEARCH_TOOL

@@ -7,10 +7,11 @@ removed with the plugin), else under `~/.cache/scree`.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
+
+from . import jsonio as json  # `import json` would pull in re and enum: see jsonio
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # `typing` costs a hook ~2 ms it does not need
