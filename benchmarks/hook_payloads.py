@@ -128,6 +128,15 @@ def main() -> int:
             warm_sessions(cmd, project, [f"old-{i}"])
             old.append(run_entry(["python3", "-I", "-S", str(ROOT / "hooks" / "suggest.py")], entry, project,
                                  f"old-{i}").ms)
+        # The launcher's own cost: the same calls with and without it, interleaved so load drift cancels.
+        direct_cmd = [cached, "-I", "-S", str(ROOT / "hooks" / "suggest.py")]
+        via, direct = [], []
+        for i, entry in enumerate(searches[:60]):
+            warm_sessions(cmd, project, [f"via-{i}", f"direct-{i}"])
+            via.append(run_entry(cmd, entry, project, f"via-{i}").ms)
+            direct.append(run_entry(direct_cmd, entry, project, f"direct-{i}").ms)
+        print(f"  launcher cost: p50 {pct(via, .5):.1f} ms via `sh launch.sh` vs {pct(direct, .5):.1f} ms running "
+              f"{cached} directly (60 calls each, interleaved)")
         print(f"\nfor comparison: `{real} -I -S -c pass` p50 {base:.1f} ms; through `python3` on PATH {via_shim:.1f} ms;")
         print(f"  the hook as `python3 -I -S hooks/suggest.py` (no launcher) p50 {pct(old, .5):.1f} ms")
         print(f"load average after: {os.getloadavg()[0]:.2f}")
