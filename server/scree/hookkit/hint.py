@@ -203,7 +203,7 @@ class NotesIndex:
         folded = [lit.casefold() for lit in literals]
         found: dict[tuple[str, str], list] = {}
         order: list[tuple[str, str]] = []
-        passes = [(m, v, scope) for m, v in tiers] if scope is not None else []
+        passes: list[tuple[str, bool, Aim | None]] = [(m, v, scope) for m, v in tiers] if scope is not None else []
         passes += [(m, v, None) for m, v in tiers]
         for match, verbatim_only, where in passes:
             if len(order) >= limit:

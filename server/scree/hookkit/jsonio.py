@@ -29,7 +29,7 @@ try:
         parse_constant = _CONSTANTS.__getitem__
         memo: dict = {}
 
-    _scan: Callable | None = _json.make_scanner(_Context())
+    _scan: Callable | None = _json.make_scanner(_Context())  # type: ignore[arg-type]  # reads these attributes
 except (ImportError, AttributeError):  # pragma: no cover - not CPython
     _json = None  # type: ignore[assignment]
     _scan = None
