@@ -10,7 +10,10 @@
 # `scree doctor` reports which interpreter this picks and what a shim would cost.
 here=${0%/*}
 script="$here/$1"
-data=${CLAUDE_PLUGIN_DATA:-${HOME:-/tmp}/.cache/scree}
+data=${CLAUDE_PLUGIN_DATA:-${HOME:+$HOME/.cache/scree}}
+if [ -z "$data" ]; then  # nowhere private to cache: resolve each time
+  exec python3 -I -S "$script"
+fi
 if [ -x "$data/venv/bin/python3" ]; then
   exec "$data/venv/bin/python3" -I -S "$script"
 fi
