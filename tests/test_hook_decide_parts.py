@@ -169,3 +169,53 @@ def test_filters_of_other_output_are_not_searches(command: str) -> None:
 def test_the_grep_tool_form_still_parses() -> None:
     call = grep_tool_call({"pattern": "x", "path": "docs", "glob": "!*.py", "type": "md", "-i": True})
     assert call is not None and call.paths == ("docs",) and call.excludes == ("*.py",) and call.types == ("md",)
+
+
+def _index_with_chunks(tmp_path, rows: list[tuple[str, str, str, int, int]]):
+    """An index file holding `rows` (path, heading, text, start, end) as chunks, read through NotesIndex."""
+    from scree.db import schema
+    from scree.hookkit.hint import open_notes
+
+    db = tmp_path / "index.db"
+    conn = sqlite3.connect(db, isolation_level=None)
+    for stmt in schema.MIGRATIONS[1]:
+        conn.execute(stmt)
+    ids: dict[str, int] = {}
+    for seq, (path, heading, text, start, end) in enumerate(rows):
+        if path not in ids:
+            ids[path] = conn.execute("insert into files(path, sha256, title) values (?, 'x', ?)", (path, path)).lastrowid
+        cid = conn.execute("insert into chunks(file_id, seq, heading, text, start_line, end_line, windows) "
+                           "values (?,?,?,?,?,?,1)", (ids[path], seq, heading, text, start, end)).lastrowid
+        conn.execute("insert into chunks_fts(rowid, heading, text) values (?,?,?)", (cid, heading, text))
+    conn.close()
+    return open_notes(str(db))
+
+
+def test_chunks_of_one_section_become_one_line_with_one_range(tmp_path) -> None:
+    notes = _index_with_chunks(tmp_path, [
+        ("docs/a.md", "Guide > Retries", "retries use exponential backoff, part one", 10, 20),
+        ("docs/a.md", "Guide > Retries", "more on exponential backoff, part two", 21, 35),
+        ("docs/b.md", "Other > Backoff", "exponential backoff elsewhere", 3, 9),
+    ])
+    try:
+        sections = notes.rank([('"exponential backoff"', True)], ["exponential backoff"], None)
+    finally:
+        notes.close()
+    assert sorted((s.path, s.start_line, s.end_line) for s in sections) == [("docs/a.md", 10, 35), ("docs/b.md", 3, 9)]
+    assert all(s.literal for s in sections)
+
+
+def test_verbatim_sections_rank_before_those_holding_only_the_words(tmp_path) -> None:
+    notes = _index_with_chunks(tmp_path, [
+        ("docs/words.md", "Keys", "the keys are rotated by the token service; a bucket of keys keys keys", 1, 5),
+        ("docs/exact.md", "Limits", "each client has a token bucket", 1, 5),
+    ])
+    try:
+        (call,) = parse_command("rg -n 'token bucket'")
+        from scree.hookkit.decide import decide
+
+        d = decide(call, "/repo", "/repo", notes)
+    finally:
+        notes.close()
+    assert d.reason == "mention" and [s.path for s in d.sections][0] == "docs/exact.md"
+    assert d.sections[0].literal and not any(s.literal for s in d.sections[1:])
