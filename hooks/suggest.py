@@ -2,10 +2,12 @@
 """PreToolUse hook (Bash, Grep): when a grep is one the notes can answer, tell the model where.
 
 Prints `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": ...}}` naming
-the best indexed sections and scree's search_docs tool, or nothing. Never blocks the tool (no
+the best indexed sections (absolute path:start-end) and one instruction, or nothing; the decision
+itself is scree.hookkit.decide. SCREE_HOOKS_DEBUG=1 logs each decision as one line in the hook log. Never blocks the tool (no
 permissionDecision), never fails it: errors go to the hook log and the exit status is always 0.
 At most one hint per distinct pattern per session and MAX_HINTS per session; SCREE_HOOKS=off
-silences it. Standard library + scree's stdlib-only helpers only (it runs under the system python3).
+silences it. Standard library + scree's stdlib-only helpers only (hooks/launch.sh runs it with the
+plugin's venv interpreter or the real executable behind python3, with -I -S).
 """
 
 import os
