@@ -87,7 +87,9 @@ def cmd_index(args: argparse.Namespace, cfg: Config) -> int:
                        pid=holder.pid if holder else None)
     try:
         if args.rebuild:
-            _remove_index_files(ws.location.db)
+            from .store import remove_index_files
+
+            remove_index_files(ws.location)
         index = ws.open_index()
         try:
             report = sync(index, ws.policy(), ws.embedder(), max_file_bytes=cfg.max_file_bytes,
@@ -101,20 +103,13 @@ def cmd_index(args: argparse.Namespace, cfg: Config) -> int:
     return 0
 
 
-def _remove_index_files(db: Path) -> None:
-    for suffix in ("", "-wal", "-shm"):
-        try:
-            Path(f"{db}{suffix}").unlink()
-        except FileNotFoundError:
-            pass
-
-
 def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
     from .search import Query, search
     from .workspace import Workspace
 
     ws = Workspace.from_config(cfg)
-    index = ws.open_index()
+    # --no-sync only reads: open read-only, so a read-only disk or data dir still answers.
+    index = ws.open_index(create=not args.no_sync)
     try:
         policy = ws.policy()
         embedder = ws.embedder()
@@ -205,6 +200,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.query = [*args.query, *extra]
     if args.command == "search" and not " ".join(args.query).strip():
         parser.error("search needs a query")
+    if args.command == "search":
+        from .errors import BadPattern
+        from .ignorerules import check_globs
+
+        try:
+            check_globs(args.path)
+        except BadPattern as exc:
+            parser.error(str(exc))
     try:
         cfg = _config(args)
         _setup_logging(cfg)
@@ -215,6 +218,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("scree: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        # A database or disk fault met anywhere (full disk, damaged or read-only index): one clear
+        # message naming the fix, not a traceback.
+        explained = _explain_fault(exc, args)
+        if explained is None:
+            raise
+        print(f"scree: error: {explained}", file=sys.stderr)
+        return 1
+
+
+def _explain_fault(exc: Exception, args: argparse.Namespace) -> ScreeError | None:
+    import sqlite3
+
+    from .db.connect import choose_driver, explain
+
+    if not isinstance(exc, (OSError, sqlite3.Error, choose_driver().Error)):
+        return None
+    try:
+        from .workspace import Workspace
+
+        db: object = Workspace.from_config(_config(args)).location.db
+    except Exception:  # noqa: BLE001 - the message still helps without the path
+        db = "of this folder"
+    return explain(exc, db)  # type: ignore[arg-type]
 
 
 def serve_main() -> int:

@@ -182,11 +182,9 @@ def _open_for_reindex(ws: Workspace, *, rebuild: bool) -> Index:
     except IndexError_:
         if not rebuild:
             raise
-    for suffix in ("", "-wal", "-shm"):
-        try:
-            Path(f"{ws.location.db}{suffix}").unlink()
-        except FileNotFoundError:
-            pass
+    from .store import remove_index_files
+
+    remove_index_files(ws.location)  # refuses (deleting nothing) a file that is not scree's
     return ws.open_index()
 
 

@@ -33,6 +33,7 @@ from typing import IO
 import portalocker
 
 from .errors import IndexError_, LockHeld
+from .locate import make_private_dirs
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +193,7 @@ class WriterLock:
 
     def _open(self) -> IO[bytes]:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(self.path.parent)  # 0700 for folders it makes; existing ones untouched
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, LOCK_FILE_MODE)
         except OSError as exc:
             if exc.errno == errno.ELOOP:

@@ -253,10 +253,18 @@ def build_server(handle: IndexHandle) -> MCPServer:
         sections (path, heading trail, lines, text). Ask a question or name what you look for."""
         from .search import Query
 
-        live = handle.get()
         globs = (path,) if isinstance(path, str) else tuple(path or ())
-        if any(not g.strip() for g in globs):
-            raise ToolError("path holds an empty glob: give globs such as 'docs/**' or leave path out")
+        check_text("query", query)
+        for glob in globs:
+            check_text("path", glob)
+        live = handle.get()
+        from .errors import BadPattern
+        from .ignorerules import check_globs
+
+        try:
+            check_globs(globs)
+        except BadPattern as exc:
+            raise ToolError(str(exc)) from None
         handle.wait_first_sync(live, handle.options.first_sync_wait)
         result = live.search(Query(query, k=k, mode=mode, paths=globs))
         status = live.status()
@@ -270,6 +278,9 @@ def build_server(handle: IndexHandle) -> MCPServer:
         end_line: int | None = None,
     ) -> ReadOut:
         """Read a Markdown note of this repo verbatim: the whole file, one section by heading, or a line range."""
+        check_text("path", path)
+        if heading is not None:
+            check_text("heading", heading)
         return read_output(handle.folder, path, heading=heading, start_line=start_line, end_line=end_line,
                            max_file_bytes=handle.config.max_file_bytes, max_bytes=handle.options.max_read_bytes)
 
@@ -286,6 +297,20 @@ def build_server(handle: IndexHandle) -> MCPServer:
         return reindex_output(report, live.status())
 
     return mcp
+
+
+def check_text(name: str, value: str) -> None:
+    """Refuse an argument that no answer could carry: a lone UTF-16 surrogate cannot be encoded, so
+    a reply echoing it would never be sent (stdout is UTF-8). The message escapes it."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = value[exc.start:exc.end].encode("utf-8", "backslashreplace").decode("ascii")
+        raise ToolError(f"{name} holds an invalid character ({bad}, a lone UTF-16 surrogate, at position "
+                        f"{exc.start}): send valid Unicode text") from None
+    if name == "path" and "\x00" in value:
+        raise ToolError("path holds a NUL character, which no file name can contain: send the note's path "
+                        "relative to the notes folder, e.g. 'docs/setup.md'")
 
 
 def search_output(hits: list[Hit], mode: str, notes: list[str], status: IndexStatus) -> SearchOut:

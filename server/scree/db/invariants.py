@@ -1,0 +1,57 @@
+"""The crash-safety invariant of an index, as a check anyone can run (tests after every kill,
+`scree doctor --deep`).
+
+Every file with a recorded hash has all its chunks, each chunk its FTS row and all its vectors; no
+chunk, FTS row or vector belongs to nothing. A file without a hash (its rows were being written
+when the writer stopped) may hold any part of its new rows: the next sync redoes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_LISTED = 5
+
+
+def problems(conn: Any, max_windows: int) -> list[str]:
+    """What breaks the invariant, in words (empty when the index is consistent). Reads only."""
+    out: list[str] = []
+    rows = conn.execute("select id, file_id, windows from chunks").fetchall()
+    files = {int(i): (str(p), sha, int(n)) for i, p, sha, n in
+             conn.execute("select id, path, sha256, chunks from files").fetchall()}
+    per_file: dict[int, int] = {}
+    expected: dict[int, int] = {}  # vector rowid -> file id
+    orphans = []
+    for cid, fid, windows in rows:
+        per_file[fid] = per_file.get(fid, 0) + 1
+        if fid not in files:
+            orphans.append(cid)
+        for w in range(int(windows)):
+            expected[int(cid) * max_windows + w] = int(fid)
+    if orphans:
+        out.append(f"{len(orphans)} chunks belong to no file (ids {orphans[:MAX_LISTED]})")
+    short = [p for fid, (p, sha, n) in files.items() if sha is not None and per_file.get(fid, 0) != n]
+    if short:
+        out.append(f"{len(short)} files with a recorded hash lack some of their chunks: {sorted(short)[:MAX_LISTED]}")
+    if conn.execute("select 1 from sqlite_master where name = 'chunks_vec'").fetchone() is not None:
+        stored = {int(r): int(f) for r, f in conn.execute("select rowid, file_id from chunks_vec").fetchall()}
+        missing = [r for r in expected if r not in stored]
+        extra = [r for r in stored if r not in expected]
+        wrong = [r for r, f in stored.items() if r in expected and expected[r] != f]
+        hashed_missing = [r for r in missing if files.get(expected[r], ("", None, 0))[1] is not None]
+        if hashed_missing:
+            out.append(f"{len(hashed_missing)} vectors of fully indexed files are missing "
+                       f"(rowids {hashed_missing[:MAX_LISTED]})")
+        if extra:
+            out.append(f"{len(extra)} vectors belong to no chunk (rowids {extra[:MAX_LISTED]})")
+        if wrong:
+            out.append(f"{len(wrong)} vectors name the wrong file (rowids {wrong[:MAX_LISTED]})")
+    elif expected:
+        out.append(f"{len(rows)} chunks but no vector table")
+    # An external-content FTS5 table keeps one docsize row per indexed chunk: compare the ids.
+    fts_ids = {int(r[0]) for r in conn.execute("select id from chunks_fts_docsize").fetchall()}
+    chunk_ids = {int(r[0]) for r in rows}
+    if fts_ids != chunk_ids:
+        out.append(f"the keyword index is out of step: {len(chunk_ids - fts_ids)} chunks without a keyword row, "
+                   f"{len(fts_ids - chunk_ids)} keyword rows without a chunk")
+    return out
