@@ -78,3 +78,57 @@ def notes_folder(root: Path, n: int = 3) -> Path:
     for i in range(n):
         (root / f"n{i}.md").write_text(f"# Note {i}\n\nRetention policy number {i} keeps logs.\n", encoding="utf-8")
     return root.resolve()
+
+
+class SmallDisk:
+    """A real tiny file system: a tmpfs mount (needs root or CAP_SYS_ADMIN; tests skip without it).
+
+    `fill()` takes every free byte with a ballast file, `free()` gives it back, `read_only()` and
+    `writable()` remount it: the kernel then answers ENOSPC and EROFS exactly as a real disk does.
+    """
+
+    def __init__(self, path: Path, size: str = "4m") -> None:
+        import subprocess
+
+        self.path = path
+        path.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0755", "tmpfs", str(path)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here ({done.stderr.strip()}): full-disk and read-only tests need root")
+        self._ballast = path / ".ballast"
+
+    def _remount(self, opt: str) -> None:
+        import subprocess
+
+        subprocess.run(["mount", "-o", f"remount,{opt}", str(self.path)], check=True)
+
+    def fill(self) -> None:
+        import errno
+
+        with open(self._ballast, "ab", buffering=0) as fh:
+            block = b"\0" * 65536
+            try:
+                while True:
+                    fh.write(block)
+            except OSError as exc:
+                assert exc.errno == errno.ENOSPC
+            try:  # the last partial block
+                while True:
+                    fh.write(b"\0" * 512)
+            except OSError:
+                pass
+
+    def free(self) -> None:
+        self._ballast.unlink(missing_ok=True)
+
+    def read_only(self) -> None:
+        self._remount("ro")
+
+    def writable(self) -> None:
+        self._remount("rw")
+
+    def close(self) -> None:
+        import subprocess
+
+        subprocess.run(["umount", "-l", str(self.path)], capture_output=True)

@@ -140,3 +140,115 @@ def test_invariant_check_finds_each_kind_of_broken_row(notes):
                  "values (999, 0, 'h', 't', 1, 1, 1)")
     found = invariants.problems(conn, fake.max_windows)
     assert any("belong to no file" in p for p in found) and any("keyword index is out of step" in p for p in found)
+
+
+# ----- full disk, read-only disk, the lock's release -----------------------------------------------
+
+@pytest.fixture
+def disk(tmp_path: Path):
+    from faultkit import SmallDisk
+
+    d = SmallDisk(tmp_path / "disk")
+    yield d
+    d.close()
+
+
+def test_releasing_the_lock_on_a_full_disk_raises_nothing_and_frees_it(disk):
+    from scree.lock import WriterLock, read_holder
+
+    path = disk.path / "writer.lock"
+    path.touch()
+    disk.fill()  # a real ENOSPC from the kernel
+    lock = WriterLock(path)
+    assert lock.try_acquire()  # the holder record cannot be written: a warning, the lock still holds
+    lock.release()  # once re-flushed the unwritten record from close() and raised, masking the caller's error
+    assert read_holder(path) is None
+    other = WriterLock(path)
+    assert other.try_acquire()
+    other.release()
+
+
+def test_index_on_a_full_disk_says_so_without_a_traceback_and_works_once_space_returns(notes, disk, capsys,
+                                                                                        monkeypatch):
+    db = disk.path / "idx" / "index.db"
+    for i in range(10):
+        (notes / f"big{i}.md").write_text("# Big\n\n" + f"word{i} filler text. " * 500, encoding="utf-8")
+    disk.fill()
+    code, out, err = run_cli(["index", "--notes", str(notes), "--db", str(db)], capsys, monkeypatch)
+    assert code == 1
+    assert "disk is full" in err and "free some space" in err and "Traceback" not in err, err
+    disk.free()
+    code, out, err = run_cli(["index", "--notes", str(notes), "--db", str(db)], capsys, monkeypatch)
+    assert code == 0, err
+    index = open_index(index_location(notes, load_config().with_overrides(db=db)), notes)
+    assert invariants.problems(index.conn, FakeEmbedder.max_windows) == []
+    assert index.conn.execute("select count(*) from files where sha256 is not null").fetchone()[0] == 13
+
+
+def test_status_and_search_no_sync_work_on_a_read_only_data_dir(notes, disk, capsys, monkeypatch):
+    monkeypatch.setenv("SCREE_DATA_DIR", str(disk.path / "data"))
+    code, _, err = run_cli(["index", "--notes", str(notes)], capsys, monkeypatch)
+    assert code == 0, err
+    disk.read_only()
+    try:
+        code, out, err = run_cli(["status", "--notes", str(notes)], capsys, monkeypatch)
+        assert code == 0, err
+        assert "files             3" in out
+        code, out, err = run_cli(["search", "--no-sync", "--mode", "keyword", "--notes", str(notes), "retention"],
+                                 capsys, monkeypatch)
+        assert code == 0, err
+        assert "n0.md" in out
+        # A command that must write says why it cannot, without a traceback.
+        (notes / "new.md").write_text("# New\n\nretention\n", encoding="utf-8")
+        code, out, err = run_cli(["index", "--notes", str(notes)], capsys, monkeypatch)
+        assert code == 1 and "read-only" in err and "Traceback" not in err, err
+    finally:
+        disk.writable()
+
+
+# ----- cut-short syncs and big files ----------------------------------------------------------------
+
+def test_last_sync_is_recorded_only_for_a_completed_sync(notes):
+    index = _index(notes)
+    fake = FakeEmbedder()
+    sync(index, NotesPolicy.load(notes), fake, should_stop=lambda: True)
+    assert "last_sync" not in index.meta()
+    sync(index, NotesPolicy.load(notes), fake)
+    assert "last_sync" in index.meta()
+
+
+def test_a_big_single_line_note_is_committed_in_parts_and_a_rerun_continues_where_it_stopped(notes):
+    from scree import sync as syncmod
+
+    index = _index(notes)
+    fake = FakeEmbedder()
+    sync(index, NotesPolicy.load(notes), fake)  # the three small notes
+    (notes / "big.md").write_text("# Big\n\n" + " ".join(f"token{i}" for i in range(150_000)), encoding="utf-8")
+
+    class Crash(Exception):
+        pass
+
+    seen: list[tuple[str, int, int]] = []
+
+    class Progress(syncmod.NoProgress):
+        def within(self, path: str, done: int, total: int) -> None:
+            seen.append((path, done, total))
+            if len(seen) == 3:  # a crash after three committed parts
+                fake.fail_with = Crash("killed")
+
+    with pytest.raises(Crash):
+        sync(index, NotesPolicy.load(notes), fake, progress=Progress())
+    total = seen[0][2]
+    assert total > syncmod.BIG_FILE_CHUNKS and [d for _, d, _ in seen] == [64, 128, 192]
+    assert invariants.problems(index.conn, fake.max_windows) == []
+    big = index.conn.execute("select id, sha256 from files where path = 'big.md'").fetchone()
+    assert big[1] is None  # no hash: the index does not claim the file
+    assert index.conn.execute("select count(*) from chunks where file_id = ?", (big[0],)).fetchone()[0] == 192
+    fake.fail_with = None
+    fake.passages = 0
+    report = sync(index, NotesPolicy.load(notes), fake)
+    assert report.added + report.updated == ["big.md"]
+    assert fake.passages == total - 192  # the committed parts' vectors were reused
+    assert invariants.problems(index.conn, fake.max_windows) == []
+    assert index.conn.execute("select chunks from files where path = 'big.md' and sha256 is not null"
+                              ).fetchone()[0] == total

@@ -72,7 +72,7 @@ def _setup_logging(cfg: Config) -> None:
 
 def cmd_index(args: argparse.Namespace, cfg: Config) -> int:
     from .errors import LockHeld
-    from .lock import WriterLock, describe_holder, read_holder
+    from .lock import WriterLock, describe_writer, read_holder
     from .progress import progress_for_stderr
     from .syncreport import print_notices, print_result
     from .sync import sync
@@ -82,8 +82,8 @@ def cmd_index(args: argparse.Namespace, cfg: Config) -> int:
     lock = WriterLock(ws.location.lock)
     if not lock.try_acquire():
         holder = read_holder(lock.path)
-        raise LockHeld(f"the index of {ws.folder} is being written by {describe_holder(holder)}, which keeps it "
-                       "in sync by itself; `scree reindex --wait` runs after it exits",
+        raise LockHeld(f"the index of {ws.folder} is being written by {describe_writer(holder)}; "
+                       "`scree reindex --wait` runs after it exits",
                        pid=holder.pid if holder else None)
     try:
         if args.rebuild:

@@ -115,7 +115,7 @@ def cmd_watch(args: argparse.Namespace, cfg: Config) -> int:
 
 
 def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
-    from .lock import LockWaiter, WriterLock, describe_holder, read_holder
+    from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
     from .live import rebuild_in_place
     from .progress import progress_for_stderr
     from .sync import sync
@@ -130,8 +130,8 @@ def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
             return 0  # a writer is at work: it keeps the index in sync, nothing to do
         if not args.wait:
             raise LockHeld(
-                f"the index of {ws.folder} is being written by {describe_holder(holder)} (scree serve or "
-                "scree watch), which keeps it in sync by itself; use --wait to run after it exits, or stop it",
+                f"the index of {ws.folder} is being written by {describe_writer(holder)}; use --wait to "
+                "run after it exits, or stop it",
                 pid=holder.pid if holder else None,
             )
         print(f"scree: waiting for {describe_holder(holder)} to finish writing the index...", file=sys.stderr)

@@ -47,7 +47,8 @@ class IndexStatus:
             return f"complete ({size})" + (f"; {self.reason}" if self.reason else "")
         if self.state == "syncing":
             if self.files_total:
-                return (f"still syncing: {self.files_done}/{self.files_total} files indexed; "
+                inside = f" (now {self.reason})" if self.reason else ""
+                return (f"still syncing: {self.files_done}/{self.files_total} files indexed{inside}; "
                         "results may be incomplete")
             if self.role == "writer":
                 return f"still syncing: scanning the folder ({size} so far); results may be incomplete"

@@ -38,7 +38,7 @@ from .db.connect import is_db_error
 from .embed import Embedder
 from .errors import IndexError_, LockHeld, ScreeError
 from .health import DEFAULT_INTERVAL, HealthMonitor, IndexStatus, markdown_exceeds, release_memory
-from .lock import LockWaiter, WriterLock, describe_holder, read_holder
+from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
 from .policy import NotesPolicy
 from .records import SearchResult
 from .route import route
@@ -80,13 +80,20 @@ class _Progress:
         self.done = 0
         self.total = 0
 
+        self.current: str | None = None  # a big file's progress: "big.md: 640/4000 chunks"
+
     def start(self, total_files: int) -> None:
         with self._mu:
-            self.done, self.total = 0, total_files
+            self.done, self.total, self.current = 0, total_files, None
 
     def advance(self, chunks: int) -> None:
         with self._mu:
             self.done += 1
+            self.current = None
+
+    def within(self, path: str, chunks_done: int, chunks_total: int) -> None:
+        with self._mu:
+            self.current = f"{path}: {chunks_done}/{chunks_total} chunks"
 
     def finish(self) -> None:
         pass
@@ -97,6 +104,10 @@ class _Progress:
     def snapshot(self) -> tuple[int, int]:
         with self._mu:
             return self.done, self.total
+
+    def current_file(self) -> str | None:
+        with self._mu:
+            return self.current
 
 
 @dataclass
@@ -243,7 +254,7 @@ class LiveIndex:
             if role == "writer":
                 # After the first sync, only a full sync with notes to embed is worth reporting.
                 if not self._first_sync_done or (self._full_sync_running and total > 0):
-                    return IndexStatus("syncing", role, done, total, files, chunks, None)
+                    return IndexStatus("syncing", role, done, total, files, chunks, self._progress.current_file())
                 watcher = self._watcher
                 problem = watcher.error if watcher is not None else None
                 state = "complete" if files else "empty"
@@ -302,8 +313,8 @@ class LiveIndex:
                 if waiter is not None:
                     self._start_waiter_locked()
                 raise LockHeld(
-                    f"the index of {self.folder} is written by {describe_holder(holder)}, which keeps "
-                    "it in sync by itself; wait for it, or stop that process and try again",
+                    f"the index of {self.folder} is written by {describe_writer(holder)}; wait for it, "
+                    "or stop that process and try again",
                     pid=holder.pid if holder else None,
                 )
         return future.result()

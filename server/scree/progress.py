@@ -39,6 +39,11 @@ class RichProgress:
         elapsed = max(time.perf_counter() - self._t0, 1e-6)
         self._progress.update(self._task, advance=1, rate=f"{self._chunks / elapsed:.0f} chunks/s")
 
+    def within(self, path: str, chunks_done: int, chunks_total: int) -> None:
+        """A big file is written in parts: show how far into it the sync is."""
+        if self._task is not None:
+            self._progress.update(self._task, rate=f"{path}: {chunks_done}/{chunks_total} chunks")
+
     def finish(self) -> None:
         if self._task is not None:
             self._progress.stop()

@@ -104,6 +104,15 @@ def _choose_driver_cached(prefer: str | None) -> Driver:
     )
 
 
+def _immutable(db: Path) -> str:
+    """`&immutable=1` when nobody can write beside the file (a read-only disk or folder) and no
+    `-shm` exists: a WAL database then cannot be opened read-only the usual way (SQLite must create
+    the -shm), and since nothing can change it, reading it as immutable is exact."""
+    if os.access(db.parent, os.W_OK) or Path(f"{db}-shm").exists():
+        return ""
+    return "&immutable=1"
+
+
 def connect(path: Path | str, *, driver: Driver | None = None, readonly: bool = False):  # -> Connection
     """Open `path` with sqlite-vec loaded, WAL mode, a busy timeout, foreign keys on.
 
@@ -113,8 +122,8 @@ def connect(path: Path | str, *, driver: Driver | None = None, readonly: bool = 
     mod = driver.module
     try:
         if readonly:
-            conn = mod.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
-                               check_same_thread=False, isolation_level=None)
+            conn = mod.connect(f"file:{path}?mode=ro{_immutable(Path(path))}", uri=True,
+                               timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False, isolation_level=None)
         else:
             conn = mod.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False,
                                isolation_level=None)
