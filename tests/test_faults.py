@@ -252,3 +252,198 @@ def test_a_big_single_line_note_is_committed_in_parts_and_a_rerun_continues_wher
     assert invariants.problems(index.conn, fake.max_windows) == []
     assert index.conn.execute("select chunks from files where path = 'big.md' and sha256 is not null"
                               ).fetchone()[0] == total
+
+
+# ----- doctor ----------------------------------------------------------------------------------------
+
+def _garble_fts(db: Path) -> None:
+    from scree.db.connect import connect
+
+    conn = connect(db)
+    page = conn.execute("pragma page_size").fetchone()[0]
+    root = conn.execute("select rootpage from sqlite_master where name = 'chunks_fts_data'").fetchone()[0]
+    conn.execute("pragma wal_checkpoint(truncate)")
+    conn.close()
+    with open(db, "r+b") as fh:
+        fh.seek((root - 1) * page)
+        fh.write(b"\xa5" * page)
+
+
+def test_doctor_finds_a_damaged_index_that_looked_healthy(notes, capsys, monkeypatch):
+    from scree import doctor
+    from scree.workspace import Workspace
+
+    code, _, err = run_cli(["index", "--notes", str(notes)], capsys, monkeypatch)
+    assert code == 0, err
+    ws = Workspace.from_config(load_config().with_overrides(notes=notes))
+    assert doctor.check_index(ws, deep_windows=FakeEmbedder.max_windows).status == doctor.OK
+    _garble_fts(ws.location.db)
+    check = doctor.check_index(ws)
+    assert check.status == doctor.FAIL and "is damaged" in check.summary
+    assert "rebuilds it by itself" in (check.fix or "")
+    # The CLI meets it too: one clear message, no traceback, the rebuild advice.
+    code, out, err = run_cli(["search", "--no-sync", "--mode", "keyword", "--notes", str(notes), "retention"],
+                             capsys, monkeypatch)
+    assert code == 1 and "is damaged" in err and "Traceback" not in err, err
+    code, _, err = run_cli(["index", "--rebuild", "--notes", str(notes)], capsys, monkeypatch)
+    assert code == 0, err
+    assert doctor.check_index(ws, deep_windows=FakeEmbedder.max_windows).status == doctor.OK
+
+
+def test_doctor_deep_reports_a_broken_invariant(notes, capsys, monkeypatch):
+    from scree import doctor
+    from scree.workspace import Workspace
+
+    code, _, err = run_cli(["index", "--notes", str(notes)], capsys, monkeypatch)
+    assert code == 0, err
+    ws = Workspace.from_config(load_config().with_overrides(notes=notes))
+    index = ws.open_index()
+    index.conn.execute("delete from chunks_vec where rowid = (select min(rowid) from chunks_vec)")
+    index.close()
+    assert doctor.check_index(ws).status != doctor.FAIL  # the quick check cannot see it
+    check = doctor.check_index(ws, deep_windows=FakeEmbedder.max_windows)
+    assert check.status == doctor.FAIL and "crash-safety invariant" in check.summary
+
+
+def test_doctor_knows_the_http_token_setting_and_hides_its_value():
+    from scree import doctor
+
+    check = doctor.check_config({"SCREE_HTTP_TOKEN": "s3cret"})
+    assert check.status == doctor.OK and "s3cret" not in check.summary
+
+
+# ----- smaller edges ---------------------------------------------------------------------------------
+
+def test_a_file_name_with_a_newline_stays_on_one_escaped_result_line(notes, capsys, monkeypatch):
+    (notes / "odd\nname.md").write_text("# Odd\n\nThe marmoset note.\n", encoding="utf-8")
+    code, out, err = run_cli(["search", "--mode", "keyword", "--notes", str(notes), "marmoset"], capsys, monkeypatch)
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("odd\\nname.md:1-3  Odd")
+
+
+def test_a_query_with_no_searchable_words_says_so_instead_of_arbitrary_hits(notes, capsys, monkeypatch):
+    code, out, err = run_cli(["search", "--notes", str(notes), "?!", "--", "~~~"], capsys, monkeypatch)
+    assert code == 0, err
+    assert out == "" and "no searchable words" in err
+
+
+def test_search_during_another_process_first_build_says_it_is_being_built(notes, capsys, monkeypatch):
+    from scree.lock import WriterLock
+
+    index = _index(notes)
+    calls = iter([False, True])  # the builder is stopped after its first file: no sync finished yet
+    sync(index, NotesPolicy.load(notes), FakeEmbedder(), should_stop=lambda: next(calls))
+    index.close()
+    lock = WriterLock(index_location(notes, load_config()).lock)
+    assert lock.try_acquire()  # the builder still holds the lock
+    try:
+        code, out, err = run_cli(["search", "--notes", str(notes), "retention"], capsys, monkeypatch)
+    finally:
+        lock.release()
+    assert code == 0, err
+    assert "the index is being built by pid" in err and "1 files (1 chunks) indexed so far" in err
+    assert "the index is empty" not in err
+
+
+def test_a_refusal_names_the_real_holder(notes, capsys, monkeypatch):
+    import json
+
+    from scree.lock import WriterLock, this_command
+
+    assert this_command(["/usr/bin/scree", "index", "--notes", "x"]) == "scree index"
+    assert this_command(["/x/scree/cli_serve.py", "--notes", "x"]) == "scree serve"
+    lock = WriterLock(index_location(notes, load_config()).lock)
+    assert lock.try_acquire()
+    try:  # as `scree index` would have written it
+        record = json.loads(lock.path.read_text())
+        lock.path.write_text(json.dumps({**record, "command": "scree index"}))
+        code, out, err = run_cli(["reindex", "--notes", str(notes)], capsys, monkeypatch)
+    finally:
+        lock.release()
+    assert code == 1 and "(scree index)" in err and "ends when its sync is done" in err
+    assert "serve or" not in err and "keeps it in sync" not in err
+
+
+def test_read_doc_with_a_nul_says_what_is_wrong(notes):
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from scree.mcpserver import read_output
+
+    with pytest.raises(ToolError, match="NUL character"):
+        read_output(notes, "n0.md\x00.txt", heading=None, start_line=None, end_line=None,
+                    max_file_bytes=1 << 20, max_bytes=1 << 16)
+
+
+@pytest.mark.parametrize("headers, status", [
+    ([(b"authorization", b"Bearer s3cret")], 200),
+    ([(b"authorization", b"bearer s3cret")], 200),  # RFC 7235: the scheme is case-insensitive
+    ([(b"Authorization", b"BEARER  s3cret ")], 200),
+    ([(b"authorization", b"Bearer wrong")], 401),
+    ([(b"authorization", b"Basic s3cret")], 401),
+    ([(b"authorization", b"Bearer s3cret"), (b"authorization", b"Bearer s3cret")], 401),  # only one
+    ([(b"authorization", b"Bearer wrong"), (b"authorization", b"Bearer s3cret")], 401),
+    ([], 401),
+])
+def test_bearer_auth_scheme_case_and_a_single_header(headers, status):
+    import asyncio
+
+    from scree.mcpserver import BearerAuth
+
+    async def app(scope, receive, send):  # noqa: ANN001, ANN202 - the ASGI protocol
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    sent: list[dict] = []
+
+    async def send(message):  # noqa: ANN001, ANN202
+        sent.append(message)
+
+    async def receive():  # noqa: ANN202
+        return {"type": "http.request", "body": b""}
+
+    asyncio.run(BearerAuth(app, "s3cret")({"type": "http", "headers": headers}, receive, send))
+    assert sent[0]["status"] == status
+
+
+def test_a_lone_surrogate_or_a_bad_glob_over_mcp_stdio_gets_an_error_reply(tmp_path):
+    """Raw JSON-RPC lines to a real `scree serve` (the SDK client cannot even encode a lone surrogate)."""
+    import json
+    import select
+    import subprocess
+    import sys
+
+    from conftest import REPO_ROOT
+
+    folder = tmp_path / "empty"
+    (folder / ".git").mkdir(parents=True)
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONPATH": str(REPO_ROOT / "server")}
+    proc = subprocess.Popen([sys.executable, "-m", "scree.cli_serve", "--notes", str(folder)], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def send(line: bytes) -> None:
+        proc.stdin.write(line + b"\n")
+        proc.stdin.flush()
+
+    def reply() -> dict:
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        assert ready, "no reply from the server"
+        return json.loads(proc.stdout.readline())
+
+    def call(args: str) -> str:
+        send(b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_docs","arguments":%s}}'
+             % args.encode())
+        answer = reply()
+        assert answer["id"] == 7 and answer["result"]["isError"] is True
+        return answer["result"]["content"][0]["text"]
+
+    try:
+        send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}).encode())
+        assert reply()["id"] == 1
+        send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+        assert "lone UTF-16 surrogate" in call('{"query":"ab\\ud800c"}')
+        assert "'[z-a]' is not a valid glob" in call('{"query":"x","path":"[z-a]"}')
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=15)

@@ -117,15 +117,18 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
             _sync_if_no_writer(ws, index, policy, embedder, cfg)
         result = search(index, policy, embedder, Query(" ".join(args.query), k=cfg.k, mode=cfg.mode,
                                                        paths=tuple(args.path)))
+        building = _being_built(ws, index)
     finally:
         index.close()
+    if building is not None:  # said instead of "the index is empty"
+        result.notes[:] = [building] + [n for n in result.notes if not n.startswith("the index is empty")]
     for note in result.notes:
         print(f"scree: {note}", file=sys.stderr)
     if args.json:
         print(json.dumps({"results": [asdict(h) for h in result.hits], "mode": result.mode}, ensure_ascii=False))
         return 0
     for hit in result.hits:
-        print(f"{hit.path}:{hit.start_line}-{hit.end_line}  {hit.heading}")
+        print(f"{_escape(hit.path)}:{hit.start_line}-{hit.end_line}  {_escape(hit.heading)}")
         print(_compact(hit.text))
         print()
     return 0
@@ -151,6 +154,28 @@ def _sync_if_no_writer(ws, index, policy, embedder, cfg: Config) -> None:  # noq
     finally:
         lock.release()
     print_notices(report)
+
+
+def _being_built(ws, index) -> str | None:  # noqa: ANN001
+    """While another process builds the index for the first time (it holds the lock and no sync
+    has finished yet), say so with its progress so far."""
+    from .db import queries
+    from .lock import describe_holder, read_holder
+
+    if "last_sync" in index.meta():
+        return None
+    holder = read_holder(ws.location.lock)
+    if holder is None:
+        return None
+    c = queries.counts(index.conn)
+    return (f"the index is being built by {describe_holder(holder)}: {c.files - c.incomplete_files} files "
+            f"({c.chunks} chunks) indexed so far; results may be incomplete, search again shortly")
+
+
+def _escape(name: str) -> str:
+    """A file name or heading on one line: a newline, another control character or an undecodable
+    byte is shown escaped (`\\n`, `\\x1b`, `\\udcff`), so `path:start-end` stays one parsable line."""
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in name)
 
 
 def _compact(text: str, indent: str = "    ") -> str:

@@ -105,6 +105,9 @@ def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
             handle.start()  # a long-lived server: index now, not at the first client's handshake
             _serve_http(server, args.host, args.port, token, tuple(args.allow_host))
         else:
+            from .stdinfilter import install
+
+            install()  # a lone surrogate in a request gets an error reply, not silence
             server.run()
     finally:
         handle.stop()

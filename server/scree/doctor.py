@@ -144,7 +144,7 @@ def check_config(env: Mapping[str, str] | None = None) -> Check:
     """The SCREE_* settings in effect (values of secret-looking names are hidden)."""
     env = os.environ if env is None else env
     known = set(env_names().values()) | {"SCREE_SQLITE", "SCREE_HOOKS", "SCREE_USAGE", "SCREE_USAGE_TEXT",
-                                         "SCREE_SYNC_COMMAND"}
+                                         "SCREE_SYNC_COMMAND", "SCREE_HTTP_TOKEN"}
     shown = {k: ("(set)" if any(w in k for w in _SECRET_WORDS) else v)
              for k, v in sorted(env.items()) if k.startswith("SCREE_") and v.strip()}
     unknown = sorted(k for k in shown if k not in known)
@@ -215,13 +215,16 @@ def check_api_key(cfg: Config, env: Mapping[str, str] | None = None) -> Check:
 # ----- the index, its writer and its watcher --------------------------------------------------------
 
 
-def check_index(workspace: object, embedder_id: str | None = None, dimensions: int | None = None) -> Check:
+def check_index(workspace: object, embedder_id: str | None = None, dimensions: int | None = None,
+                deep_windows: int | None = None) -> Check:
     """The index of this folder: path, size, files, chunks, last sync, embedder, schema.
 
     `workspace` is a `scree.workspace.Workspace`; `embedder_id` and `dimensions` describe the configured
     embedder: vectors made by another one are not searched, and the next sync re-embeds everything.
+    The file is checked with `PRAGMA quick_check` (at most 2 s); `deep_windows` (the embedder's
+    max_windows) also checks the crash-safety invariant row by row (`scree doctor --deep`).
     """
-    from .db import queries
+    from .db import invariants, queries
     from .errors import IndexError_
     from .store import vectors_usable
 
@@ -235,12 +238,28 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
         index = workspace.open_index(create=False)  # type: ignore[attr-defined]
     except IndexError_ as exc:
         return Check("index", FAIL, f"the index cannot be opened: {exc}", details, str(exc))
+    damaged_fix = ("the index is a cache of your notes: a running `scree serve`/`scree watch` rebuilds it by "
+                   "itself, or run `scree index --rebuild` (your notes are not touched)")
     try:
+        damage = invariants.quick_check(index.conn, 2.0)
+        if damage is not None:
+            return Check("index", FAIL, f"the index {loc.db} is damaged: {damage}", details, damaged_fix)
         c = queries.counts(index.conn)
         meta = index.meta()
         usable = embedder_id is None or dimensions is None or vectors_usable(index, embedder_id, dimensions)
+        broken = invariants.problems(index.conn, deep_windows) if deep_windows else []
+    except Exception as exc:  # noqa: BLE001 - damage met while reading
+        from .db.connect import is_damage
+
+        if not is_damage(exc):
+            raise
+        return Check("index", FAIL, f"the index {loc.db} is damaged: {exc}", details, damaged_fix)
     finally:
         index.close()
+    if broken:
+        details["invariant"] = broken
+        return Check("index", FAIL, f"the index {loc.db} breaks its crash-safety invariant: {'; '.join(broken)}",
+                     details, "run `scree index --rebuild` (your notes are not touched) and report this as a bug")
     size = sum(p.stat().st_size for p in (loc.db, Path(f"{loc.db}-wal")) if p.exists())
     last = float(meta["last_sync"]) if meta.get("last_sync") else None
     details.update(size_bytes=size, files=c.files, chunks=c.chunks, incomplete_files=c.incomplete_files,
@@ -548,7 +567,7 @@ def uv_fix_command(ctx: PluginContext, package: str) -> str | None:
 
 
 def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] | None = None,
-               embedder: object | None = None) -> list[Check]:
+               embedder: object | None = None, deep: bool = False) -> list[Check]:
     """Every check, in order. `embedder` replaces the configured one (tests point it at a broken model)."""
     from .embed import make_embedder
     from .usage_report import usage_check
@@ -574,7 +593,9 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
     except ScreeError as exc:
         checks.append(_fail("index", exc))
     else:
-        checks.append(_safe("index", lambda: check_index(ws, embedder_id, dimensions)))
+        max_windows = None if isinstance(embedder, BaseException) else getattr(embedder, "max_windows", None)
+        checks.append(_safe("index", lambda: check_index(ws, embedder_id, dimensions,
+                                                         deep_windows=max_windows if deep else None)))
         checks.append(_safe("writer", lambda: check_writer(ws.location.lock)))
         checks.append(_safe("watcher", lambda: check_watcher(ws.location.lock, ws.folder)))
     checks += [_safe("hooks", lambda: check_hooks(ctx, env)), _safe("uv", lambda: check_uv(ctx, env)),

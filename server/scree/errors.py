@@ -27,6 +27,18 @@ class IndexError_(ScreeError):
     """The index file is unusable (corrupt, locked, written by a newer scree)."""
 
 
+class IndexDamaged(IndexError_):
+    """SQLite says the index file is malformed or not a database: it must be rebuilt (it is a cache)."""
+
+
+class DiskFull(IndexError_):
+    """A write failed for lack of space (or a file size limit): retrying after space returns works."""
+
+
+class ReadOnlyIndex(IndexError_):
+    """The index (or its folder, or its disk) cannot be written; reading still works."""
+
+
 class NotAnIndex(IndexError_):
     """The index path holds a file scree did not make (a note, another program's database)."""
 

@@ -29,22 +29,24 @@ import logging
 import threading
 import time
 from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from .db import queries, writes
-from .db.connect import is_db_error
+from .db.connect import explain, is_damage, is_db_error
+from .db.invariants import quick_check
 from .embed import Embedder
-from .errors import IndexError_, LockHeld, ScreeError
-from .health import DEFAULT_INTERVAL, HealthMonitor, IndexStatus, markdown_exceeds, release_memory
+from .errors import DiskFull, IndexDamaged, IndexError_, IndexMismatchError, LockHeld, NotAnIndex, ScreeError
+from .health import DEFAULT_INTERVAL, Change, HealthMonitor, IndexStatus, markdown_exceeds, release_memory
 from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
 from .policy import NotesPolicy
 from .records import SearchResult
 from .route import route
 from .search import Query
 from .search import search as run_search
-from .store import Index
+from .store import Index, remove_index_files
 from .sync import SyncReport, sync
 from .watcher import NotesWatcher
 from .workspace import Workspace
@@ -61,6 +63,11 @@ BIG_SYNC_CHUNKS = 200
 MODEL_IDLE_SECONDS = 60.0
 READER_POLICY_TTL = 2.0  # a reader re-reads the ignore files at most this often
 MB = 1024 * 1024
+# How long `reindex()` waits for the worker to run the sync it asked for. The MCP client gives up
+# after ~120 s anyway; past this the sync goes on in the background and the caller is told so.
+REINDEX_WAIT = 600.0
+# A writer checks the file with `PRAGMA quick_check` when it starts, for at most this long.
+QUICK_CHECK_SECONDS = 2.0
 
 
 def rebuild_in_place(index: Index, embedder: Embedder) -> None:
@@ -114,7 +121,7 @@ class _Progress:
 class _Job:
     """Work for the writer's worker, coalesced: a reindex or full sync covers any queued paths."""
 
-    kind: str  # "reindex" | "full" | "paths"
+    kind: str  # "paths" | "full" | "reindex" | "reopen" (the WAL vanished) | "repair" (the file is damaged)
     paths: set[str] = field(default_factory=set)
     rebuild: bool = False
     futures: list[Future] = field(default_factory=list)
@@ -154,6 +161,7 @@ class LiveIndex:
         self._gate_stop = threading.Event()
         self._writer_stop: threading.Event | None = None
         self._worker: threading.Thread | None = None
+        self._windex: Index | None = None  # the worker's write connection (only the worker touches it)
         self._health: HealthMonitor | None = None
         self._watcher: NotesWatcher | None = None
         self._model_idle = model_idle
@@ -201,7 +209,8 @@ class LiveIndex:
                 raise RuntimeError("a LiveIndex can be started only once; make a new one")
             self._started = True
             self._health = HealthMonitor(self.folder, self.workspace.location.db, self._fail,
-                                         interval=self._health_interval, on_tick=self._release_idle_model)
+                                         interval=self._health_interval, on_tick=self._release_idle_model,
+                                         on_change=self._on_index_change)
             self._health.start()
             if self._lock.try_acquire():
                 self._start_writer_locked()
@@ -274,7 +283,12 @@ class LiveIndex:
                 why = self._read_error or "the index does not exist yet"
                 result = SearchResult([], mode, [f"{why}; it is being built, try again shortly"])
             else:
-                result = run_search(index, policy, self._embedder, q)
+                try:
+                    result = run_search(index, policy, self._embedder, q)
+                except Exception as exc:
+                    if not is_damage(exc):
+                        raise
+                    result = self._damaged_locked(q, exc)
                 if result.mode in ("semantic", "hybrid"):
                     self._model_used()
         st = self.status()
@@ -299,7 +313,7 @@ class LiveIndex:
             else:
                 waiter, self._waiter = self._waiter, None
         if queued:
-            return future.result()
+            return self._await(future)
         if waiter is not None:
             waiter.stop()
         with self._mu:
@@ -317,7 +331,26 @@ class LiveIndex:
                     "or stop that process and try again",
                     pid=holder.pid if holder else None,
                 )
-        return future.result()
+        return self._await(future)
+
+    def _await(self, future: Future) -> SyncReport:
+        """The reindex's report, waiting at most REINDEX_WAIT; a worker that ended without running it
+        (or a sync still going) is said in words, never waited on forever."""
+        deadline = time.monotonic() + REINDEX_WAIT
+        while True:
+            try:
+                return future.result(timeout=min(1.0, max(0.0, deadline - time.monotonic())))
+            except FutureTimeout:
+                pass
+            with self._mu:
+                worker = self._worker
+            if worker is None or not worker.is_alive():
+                if future.done():
+                    return future.result(timeout=0)
+                raise IndexError_(f"the index writer stopped before this reindex ran ({self._failure or 'see the log'})")
+            if time.monotonic() >= deadline:
+                raise IndexError_(f"the sync is still running after {REINDEX_WAIT:.0f} s; it goes on in the "
+                                  "background: search now for what is indexed, or ask again later")
 
     # ----- roles -------------------------------------------------------------------------------
 
@@ -380,6 +413,29 @@ class LiveIndex:
         if self._on_fatal is not None:
             self._on_fatal(reason)
 
+    def _on_index_change(self, change: Change) -> bool:
+        """On the health thread: the index file or the writer's WAL changed. True when handled."""
+        with self._mu:
+            writer = self._role == "writer"
+        if change.kind == "wal":
+            if self._health is not None:
+                self._health.forget_wal()  # adopted again once the worker reopened
+            if writer:
+                log.warning("%s", change.reason)
+                self._queue(_Job("reopen"))
+            return True
+        if writer:
+            return False  # a writer must not go on writing into a file nobody else sees
+        # A reader only reads: the writer (another process) rebuilt or replaced the file; read the new one.
+        log.info("%s; reading the new file", change.reason)
+        with self._read_mu:
+            if self._read_index is not None:
+                self._read_index.close()
+                self._read_index = None
+        if self._health is not None:
+            self._health.forget_index()
+        return True
+
     def _await_built_index(self) -> None:
         """needs_reindex: wait (without taking the lock) until someone built the index, then queue for it."""
         while not self._gate_stop.wait(self._lock_retry):
@@ -396,7 +452,6 @@ class LiveIndex:
     # ----- the writer's worker -----------------------------------------------------------------
 
     def _writer_main(self, stop: threading.Event, guard: bool) -> None:
-        index: Index | None = None
         too_big: str | None = None
         try:
             health = self._health
@@ -405,20 +460,33 @@ class LiveIndex:
                 self._fail(reason)
                 return
             index = self._open_write_index(stop)
+            if index is None:
+                return  # stopped while waiting for space
+            self._windex = index
             self._write_index_open.set()
             if health is not None:
-                health.adopt_index()
+                health.adopt_wal()
+            damage = quick_check(index.conn, QUICK_CHECK_SECONDS)
+            if damage is not None:
+                log.warning("the index %s is damaged (%s); rebuilding it from the notes",
+                            self.workspace.location.db, damage)
+                index = self._reopen(stop, repair=True)
+                if index is None:
+                    return
             too_big = self._first_sync_guard(index) if guard else None
             if too_big is None:
-                self._serve_jobs(index, stop)
+                self._serve_jobs(stop)
         except ScreeError as exc:
             self._fail(str(exc))
         except Exception as exc:
             log.exception("the index writer stopped unexpectedly")
             self._fail(f"the index writer stopped unexpectedly ({exc}); restart scree")
         finally:
-            if index is not None:
-                index.close()
+            if self._health is not None:
+                self._health.forget_wal()  # closing the connection below may remove the -wal
+            if self._windex is not None:
+                self._windex.close()
+                self._windex = None
             with self._jobs:
                 leftover, self._pending = self._pending, _Job("none")
             for future in leftover.futures:
@@ -434,9 +502,29 @@ class LiveIndex:
                         threading.Thread(target=self._await_built_index, name="scree-await-index",
                                          daemon=True).start()
 
-    def _open_write_index(self, stop: threading.Event) -> Index:
+    def _open_write_index(self, stop: threading.Event) -> Index | None:
+        """Open (create) the index to write. A damaged file is rebuilt (it is a cache and we hold the
+        lock); a full disk is waited out, retrying every `lock_retry` s. None when stopped meanwhile."""
+        reported = False
+        while True:
+            try:
+                return self._open_once(stop)
+            except IndexDamaged as exc:
+                log.warning("%s; rebuilding it from the notes", exc)
+                remove_index_files(self.workspace.location)
+                return self.workspace.open_index()
+            except DiskFull as exc:
+                if not reported:
+                    log.warning("%s; retrying every %.0f s", exc, self._lock_retry)
+                    reported = True
+                if stop.wait(self._lock_retry):
+                    return None
+
+    def _open_once(self, stop: threading.Event) -> Index:
         try:
             return self.workspace.open_index()
+        except (IndexDamaged, DiskFull, NotAnIndex, IndexMismatchError):
+            raise
         except IndexError_ as exc:
             # A brand-new file can fail here when another process opened it at the same moment:
             # migrations read the schema version before taking SQLite's write lock, so the slower
@@ -445,6 +533,41 @@ class LiveIndex:
             if stop.wait(0.5):
                 raise
             return self.workspace.open_index()
+
+    def _reopen(self, stop: threading.Event, *, repair: bool) -> Index | None:
+        """On the worker: close the write (and read) connection and open the index again.
+
+        `repair`: the file is damaged; delete it and build a new one (the notes are the source, the
+        index a cache). Otherwise the WAL vanished under the connection: checkpoint what it holds
+        into the file first (the connection still has the unlinked WAL open), then reopen; a full
+        sync follows either way and redoes whatever is missing.
+        """
+        health = self._health
+        if health is not None:
+            health.forget_index() if repair else health.forget_wal()
+        index = self._windex
+        self._windex = None
+        if index is not None:
+            if not repair:
+                try:
+                    index.conn.execute("pragma wal_checkpoint(TRUNCATE)")
+                except Exception as exc:  # noqa: BLE001 - best effort: the resync below repairs the rest
+                    log.warning("could not write back the lost WAL (%s); re-checking every note", exc)
+            index.close()
+        with self._read_mu:
+            if self._read_index is not None:
+                self._read_index.close()
+                self._read_index = None
+        if repair:
+            remove_index_files(self.workspace.location)
+        index = self._open_write_index(stop)
+        if index is None:
+            return None
+        self._windex = index
+        if health is not None:
+            health.adopt_wal()
+        self._queue(_Job("full"))
+        return index
 
     def _first_sync_guard(self, index: Index) -> str | None:
         limit = self.workspace.config.first_sync_mb
@@ -457,14 +580,19 @@ class LiveIndex:
         log.warning("%s", reason)
         return reason
 
-    def _serve_jobs(self, index: Index, stop: threading.Event) -> None:
+    def _serve_jobs(self, stop: threading.Event) -> None:
         watcher: NotesWatcher | None = None
         try:
             while True:
                 job = self._next_job(stop)
                 if job is None:
                     return
-                report = self._run_job(index, job, stop)
+                if job.kind in ("repair", "reopen"):
+                    if self._reopen(stop, repair=job.kind == "repair") is None:
+                        return
+                    job = _Job("full", futures=job.futures, rebuild=job.rebuild)
+                assert self._windex is not None
+                report = self._run_job(self._windex, job, stop)
                 if report is None or stop.is_set():
                     continue
                 if report.chunks:
@@ -501,7 +629,7 @@ class LiveIndex:
 
     def _queue(self, job: _Job) -> None:
         """Merge `job` into the pending work (a reindex beats a full sync, which beats paths)."""
-        rank = {"none": 0, "paths": 1, "full": 2, "reindex": 3}
+        rank = {"none": 0, "paths": 1, "full": 2, "reindex": 3, "reopen": 4, "repair": 5}
         with self._jobs:
             p = self._pending
             kind = max(p.kind, job.kind, key=rank.__getitem__)
@@ -531,11 +659,19 @@ class LiveIndex:
             report = sync(index, policy, self._embedder, max_file_bytes=self.workspace.config.max_file_bytes,
                           only=None if full else job.paths, progress=self._progress, should_stop=stop.is_set)
         except Exception as exc:
-            for future in job.futures:
-                future.set_exception(exc)
             if not (isinstance(exc, OSError) or is_db_error(exc, index.driver)):
+                for future in job.futures:
+                    future.set_exception(exc)
                 raise
-            log.warning("syncing %s failed (%s); retrying in %.0f s", self.folder, exc, self._lock_retry)
+            explained = explain(exc, self.workspace.location.db)
+            for future in job.futures:  # the caller gets the clear message, not SQLite's
+                future.set_exception(explained or exc)
+            if isinstance(explained, IndexDamaged):
+                log.warning("%s; rebuilding it now", explained)
+                self._queue(_Job("repair"))
+                return None
+            log.warning("syncing %s failed (%s); retrying in %.0f s", self.folder, explained or exc,
+                        self._lock_retry)
             if not stop.wait(self._lock_retry):
                 self._queue(_Job("paths", job.paths) if job.kind == "paths" else _Job("full"))
             return None
@@ -570,6 +706,24 @@ class LiveIndex:
 
     def _set_policy(self, policy: NotesPolicy) -> None:
         self._policy, self._policy_at = policy, time.monotonic()
+
+    def _damaged_locked(self, q: Query, exc: BaseException) -> SearchResult:
+        """A search met a damaged file: say so once, clearly; the writer rebuilds it (it is a cache)."""
+        if self._read_index is not None:
+            self._read_index.close()
+            self._read_index = None
+        with self._mu:
+            writer = self._role == "writer"
+        if writer:
+            self._queue(_Job("repair"))
+            doing = "scree is rebuilding it from the notes now; keyword results return as files are re-indexed"
+        else:
+            holder = read_holder(self._lock.path)
+            doing = (f"its writer ({describe_holder(holder)}) rebuilds it when it meets the damage, or run "
+                     "`scree reindex --all`; your notes are not touched")
+        log.warning("the index %s is damaged (%s)", self.workspace.location.db, exc)
+        mode = route(q.text) if q.mode == "auto" else q.mode
+        return SearchResult([], mode, [f"the index is damaged ({exc}): {doing}"])
 
     def _open_read_locked(self) -> Index | None:
         """The read connection, opened on first use; None (with _read_error) while there is no index."""

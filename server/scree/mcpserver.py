@@ -302,15 +302,16 @@ def build_server(handle: IndexHandle) -> MCPServer:
 def check_text(name: str, value: str) -> None:
     """Refuse an argument that no answer could carry: a lone UTF-16 surrogate cannot be encoded, so
     a reply echoing it would never be sent (stdout is UTF-8). The message escapes it."""
+    at = value.find("\uffff")  # stdinfilter's mark for a lone surrogate the client sent
+    if at >= 0:
+        raise ToolError(f"{name} holds a lone UTF-16 surrogate (invalid Unicode) at position {at}: "
+                        "send valid Unicode text")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
         bad = value[exc.start:exc.end].encode("utf-8", "backslashreplace").decode("ascii")
         raise ToolError(f"{name} holds an invalid character ({bad}, a lone UTF-16 surrogate, at position "
                         f"{exc.start}): send valid Unicode text") from None
-    if name == "path" and "\x00" in value:
-        raise ToolError("path holds a NUL character, which no file name can contain: send the note's path "
-                        "relative to the notes folder, e.g. 'docs/setup.md'")
 
 
 def search_output(hits: list[Hit], mode: str, notes: list[str], status: IndexStatus) -> SearchOut:
@@ -338,6 +339,9 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
     from .reader import read_note
     from .sections import excerpt
 
+    if "\x00" in path:
+        raise ToolError("path holds a NUL character, which no file name can contain: send the note's path "
+                        "relative to the notes folder, e.g. 'docs/setup.md'")
     policy = NotesPolicy.load(folder)  # fresh: ignore files may have changed since the last call
     try:
         rel = policy.resolve(path)
@@ -402,12 +406,19 @@ class BearerAuth:
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app = app
-        self._expected = f"Bearer {token}".encode()
+        self._expected = token.encode()
+
+    def _authorized(self, headers: list[tuple[bytes, bytes]]) -> bool:
+        """Exactly one Authorization header, scheme `Bearer` in any case (RFC 7235), the right token."""
+        given = [v for k, v in headers if k.lower() == b"authorization"]
+        if len(given) != 1:
+            return False
+        scheme, _, token = given[0].strip().partition(b" ")
+        return scheme.lower() == b"bearer" and hmac.compare_digest(token.strip(), self._expected)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self._expected):
+            if not self._authorized(list(scope.get("headers") or [])):
                 body = b"missing or wrong bearer token: send 'Authorization: Bearer <SCREE_HTTP_TOKEN>'"
                 await send({"type": "http.response.start", "status": 401,
                             "headers": [(b"content-type", b"text/plain"), (b"www-authenticate", b"Bearer")]})

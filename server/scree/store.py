@@ -88,8 +88,8 @@ def _check_ours(location: IndexLocation, driver: dbconnect.Driver) -> dbconnect.
     """Refuse a file scree did not make. In scree's own index folder an unrecognisable file is a
     damaged index (nobody else writes there); at a --db path it may be anyone's."""
     kind = dbconnect.inspect_file(location.db, driver)
-    if kind.is_ours:
-        return kind
+    if kind.is_ours or (location.managed and kind.kind == "sqlite"):
+        return kind  # nobody but scree writes in its own index folder
     if location.managed and kind.kind == "other":
         raise IndexError_(f"the index {location.db} is damaged ({kind.description}); it is a cache of your "
                           "notes: run `scree index --rebuild` (your notes are not touched)")
@@ -100,7 +100,7 @@ def may_delete(location: IndexLocation) -> bool:
     """True when the file at the index path may be deleted for a rebuild: it is a scree index (even
     a damaged one whose header still says so), or it lies in scree's own index folder."""
     kind = dbconnect.inspect_file(location.db)
-    return kind.is_ours or (location.managed and kind.kind == "other")
+    return kind.is_ours or location.managed
 
 
 def remove_index_files(location: IndexLocation) -> None:

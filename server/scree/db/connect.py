@@ -21,7 +21,7 @@ from typing import Any
 
 import sqlite_vec
 
-from ..errors import IndexError_, NotAnIndex, ScreeError, SqliteUnavailableError
+from ..errors import DiskFull, IndexDamaged, IndexError_, NotAnIndex, ReadOnlyIndex, ScreeError, SqliteUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -142,11 +142,9 @@ def connect(path: Path | str, *, driver: Driver | None = None, readonly: bool = 
         return conn
     except driver.Error as exc:
         msg = str(exc).lower()
-        if "not a database" in msg or "malformed" in msg or "file is encrypted" in msg:
-            raise IndexError_(
-                f"the index {path} is damaged ({exc}): run `scree index --rebuild` to rebuild it "
-                "(your notes are not touched)"
-            ) from None
+        explained = explain(exc, path)
+        if explained is not None:
+            raise explained from None
         if "locked" in msg or "busy" in msg:
             raise IndexError_(f"the index {path} is locked by another process ({exc}): try again shortly") from None
         raise IndexError_(f"cannot open the index {path}: {exc}") from None
@@ -251,6 +249,8 @@ def stamp(conn: Any) -> None:
     """Mark the database as scree's (outside the migrations: the header field is not schema)."""
     if int(conn.execute("pragma application_id").fetchone()[0]) != APPLICATION_ID:
         conn.execute(f"pragma application_id = {APPLICATION_ID}")
+        # Into the file itself now, not only the WAL: the mark is what the file says to any reader.
+        conn.execute("pragma wal_checkpoint(passive)")
 
 
 _DAMAGE = ("malformed", "not a database", "file is encrypted", "database corrupt")
@@ -273,15 +273,15 @@ def explain(exc: BaseException, db: Path | str) -> ScreeError | None:
     err = getattr(exc, "errno", None)
     msg = str(exc).lower()
     if is_damage(exc):
-        return IndexError_(f"the index {db} is damaged ({exc}); it is a cache of your notes: a running "
+        return IndexDamaged(f"the index {db} is damaged ({exc}); it is a cache of your notes: a running "
                            "`scree serve`/`scree watch` rebuilds it by itself, or run `scree index --rebuild` "
                            "(your notes are not touched)")
     if err in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT) or any(m in msg for m in _FULL):
-        return IndexError_(f"cannot write the index {db}: the disk is full, a file size limit was reached or the "
+        return DiskFull(f"cannot write the index {db}: the disk is full, a file size limit was reached or the "
                            f"disk failed ({exc}); free some space and run the command again (a running scree retries "
                            "by itself)")
     if err == errno.EROFS or any(m in msg for m in _READONLY):
-        return IndexError_(f"cannot write the index {db}: its disk or folder is read-only ({exc}); searching "
+        return ReadOnlyIndex(f"cannot write the index {db}: its disk or folder is read-only ({exc}); searching "
                            "what is indexed still works (`scree search --no-sync`), or set SCREE_DATA_DIR / "
                            "--db to a writable place")
     return None

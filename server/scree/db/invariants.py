@@ -55,3 +55,23 @@ def problems(conn: Any, max_windows: int) -> list[str]:
         out.append(f"the keyword index is out of step: {len(chunk_ids - fts_ids)} chunks without a keyword row, "
                    f"{len(fts_ids - chunk_ids)} keyword rows without a chunk")
     return out
+
+
+def quick_check(conn: Any, seconds: float = 2.0) -> str | None:
+    """`PRAGMA quick_check` bounded in time: None when the file is sound (or the check ran out of
+    time: unknown is not damaged), else what SQLite found. Reads only; a damaged file may also
+    raise while being read, which is reported the same way."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    conn.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 10_000)
+    try:
+        rows = conn.execute("pragma quick_check(20)").fetchall()
+    except Exception as exc:  # noqa: BLE001 - the driver's error classes vary (stdlib, sqlean)
+        if "interrupt" in str(exc).lower():
+            return None
+        return str(exc)
+    finally:
+        conn.set_progress_handler(None, 0)
+    found = [str(r[0]) for r in rows]
+    return None if found == ["ok"] else "; ".join(found[:5])
