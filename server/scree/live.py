@@ -621,7 +621,7 @@ class LiveIndex:
     def _next_job(self, stop: threading.Event) -> _Job | None:
         with self._jobs:
             while self._pending.kind == "none" and not stop.is_set():
-                self._jobs.wait()
+                self._jobs.wait(1.0)  # woken by _queue and stop; the timeout only bounds a missed wake-up
             if stop.is_set():
                 return None
             job, self._pending = self._pending, _Job("none")

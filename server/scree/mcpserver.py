@@ -194,7 +194,8 @@ class IndexHandle:
 
 
 def has_indexed_files(db: Path) -> bool:
-    """True when the index file exists and holds at least one completely indexed note.
+    """True when the index file exists, a sync of it once completed, and it holds at least one
+    completely indexed note (a first sync cut short still counts as a first build).
 
     Read-only and before the LiveIndex starts: its own status reads 0 files until its writer has
     opened the file, which would make every restart look like a first build.
@@ -210,7 +211,7 @@ def has_indexed_files(db: Path) -> bool:
         return False
     try:
         c = queries.counts(conn)
-        return c.files - c.incomplete_files > 0
+        return c.files - c.incomplete_files > 0 and "last_sync" in queries.get_meta(conn)
     except Exception as exc:  # noqa: BLE001 - a file without tables yet is an empty index
         log.debug("cannot count the rows of %s: %s", db, exc)
         return False
