@@ -156,3 +156,20 @@ def test_the_writer_survives_a_full_disk_and_catches_up_once_space_returns(notes
     assert eventually(lambda: hits(live, "quokka") == {f"new{i}.md" for i in range(5)})
     report = live.reindex()  # answers, does not hang
     assert not report.changed
+
+
+def test_a_read_only_data_dir_is_searched_and_the_status_says_why_it_is_not_updated(notes, make_live, disk):
+    first = make_live(notes, db=disk.path / "index.db")
+    first.start()
+    assert eventually(lambda: complete(first))
+    assert first.stop()
+    disk.read_only()
+    try:
+        live = make_live(notes, db=disk.path / "index.db")
+        live.start()
+        assert hits(live, "retention") == {f"n{i}.md" for i in range(6)}
+        st = live.status()
+        assert st.state == "not_updating" and "read-only" in (st.reason or "")
+    finally:
+        live.stop()
+        disk.writable()

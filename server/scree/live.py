@@ -202,7 +202,8 @@ class LiveIndex:
     def start(self) -> None:
         """Return at once: become the writer (background sync, then watch) or a reader waiting for the lock.
 
-        Raises IndexError_ when the lock file cannot be opened at all (permissions, read-only disk).
+        When the lock file cannot be opened at all (permissions, read-only disk) it only reads: the
+        status says "not updating" and why.
         """
         with self._mu:
             if self._started:
@@ -212,7 +213,15 @@ class LiveIndex:
                                          interval=self._health_interval, on_tick=self._release_idle_model,
                                          on_change=self._on_index_change)
             self._health.start()
-            if self._lock.try_acquire():
+            try:
+                acquired = self._lock.try_acquire()
+            except IndexError_ as exc:
+                # The lock file cannot even be opened (a read-only disk or folder): nobody can write
+                # here, but what is indexed can still be searched.
+                self._failure = str(exc)
+                log.warning("index not updating: %s; serving what is indexed", exc)
+                return
+            if acquired:
                 self._start_writer_locked()
             else:
                 holder = read_holder(self._lock.path)
