@@ -29,27 +29,27 @@ import logging
 import threading
 import time
 from concurrent.futures import Future
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from .db import queries, writes
 from .db.connect import explain, is_damage, is_db_error
-from .db.invariants import quick_check
 from .embed import Embedder
-from .errors import DiskFull, IndexDamaged, IndexError_, IndexMismatchError, LockHeld, NotAnIndex, ScreeError
+from .errors import IndexDamaged, IndexError_, LockHeld, ScreeError
 from .health import DEFAULT_INTERVAL, Change, HealthMonitor, IndexStatus, markdown_exceeds, release_memory
 from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
 from .policy import NotesPolicy
+from .progress import CountingProgress
 from .records import SearchResult
 from .route import route
 from .search import Query
 from .search import search as run_search
-from .store import Index, remove_index_files
+from .store import Index
 from .sync import SyncReport, sync
 from .watcher import NotesWatcher
 from .workspace import Workspace
+from .writeindex import WriteIndex, await_report
 
 __all__ = ["IndexStatus", "LiveIndex", "rebuild_in_place"]
 
@@ -66,8 +66,6 @@ MB = 1024 * 1024
 # How long `reindex()` waits for the worker to run the sync it asked for. The MCP client gives up
 # after ~120 s anyway; past this the sync goes on in the background and the caller is told so.
 REINDEX_WAIT = 600.0
-# A writer checks the file with `PRAGMA quick_check` when it starts, for at most this long.
-QUICK_CHECK_SECONDS = 2.0
 
 
 def rebuild_in_place(index: Index, embedder: Embedder) -> None:
@@ -77,44 +75,6 @@ def rebuild_in_place(index: Index, embedder: Embedder) -> None:
     """
     writes.reset_vectors(index.conn, embedder.dimensions,
                          {"embedder": embedder.id, "dimensions": str(embedder.dimensions)})
-
-
-class _Progress:
-    """Pass-two counters of the running sync, read by status() from other threads."""
-
-    def __init__(self) -> None:
-        self._mu = threading.Lock()
-        self.done = 0
-        self.total = 0
-
-        self.current: str | None = None  # a big file's progress: "big.md: 640/4000 chunks"
-
-    def start(self, total_files: int) -> None:
-        with self._mu:
-            self.done, self.total, self.current = 0, total_files, None
-
-    def advance(self, chunks: int) -> None:
-        with self._mu:
-            self.done += 1
-            self.current = None
-
-    def within(self, path: str, chunks_done: int, chunks_total: int) -> None:
-        with self._mu:
-            self.current = f"{path}: {chunks_done}/{chunks_total} chunks"
-
-    def finish(self) -> None:
-        pass
-
-    def reset(self) -> None:
-        self.start(0)
-
-    def snapshot(self) -> tuple[int, int]:
-        with self._mu:
-            return self.done, self.total
-
-    def current_file(self) -> str | None:
-        with self._mu:
-            return self.current
 
 
 @dataclass
@@ -148,7 +108,7 @@ class LiveIndex:
         self._embedder = embedder if embedder is not None else workspace.embedder()
         self._on_fatal = on_fatal
         self._lock = WriterLock(workspace.location.lock)
-        self._progress = _Progress()
+        self._progress = CountingProgress()
         # Guarded by _mu: role, lifecycle flags and the threads below.
         self._mu = threading.RLock()
         self._role = "reader"
@@ -161,7 +121,7 @@ class LiveIndex:
         self._gate_stop = threading.Event()
         self._writer_stop: threading.Event | None = None
         self._worker: threading.Thread | None = None
-        self._windex: Index | None = None  # the worker's write connection (only the worker touches it)
+        self._wx: WriteIndex | None = None  # the worker's write connection (only the worker touches it)
         self._health: HealthMonitor | None = None
         self._watcher: NotesWatcher | None = None
         self._model_idle = model_idle
@@ -343,23 +303,10 @@ class LiveIndex:
         return self._await(future)
 
     def _await(self, future: Future) -> SyncReport:
-        """The reindex's report, waiting at most REINDEX_WAIT; a worker that ended without running it
-        (or a sync still going) is said in words, never waited on forever."""
-        deadline = time.monotonic() + REINDEX_WAIT
-        while True:
-            try:
-                return future.result(timeout=min(1.0, max(0.0, deadline - time.monotonic())))
-            except FutureTimeout:
-                pass
-            with self._mu:
-                worker = self._worker
-            if worker is None or not worker.is_alive():
-                if future.done():
-                    return future.result(timeout=0)
-                raise IndexError_(f"the index writer stopped before this reindex ran ({self._failure or 'see the log'})")
-            if time.monotonic() >= deadline:
-                raise IndexError_(f"the sync is still running after {REINDEX_WAIT:.0f} s; it goes on in the "
-                                  "background: search now for what is indexed, or ask again later")
+        with self._mu:
+            worker = self._worker
+        return await_report(future, lambda: worker is not None and worker.is_alive(), lambda: self._failure,
+                            REINDEX_WAIT)
 
     # ----- roles -------------------------------------------------------------------------------
 
@@ -437,10 +384,7 @@ class LiveIndex:
             return False  # a writer must not go on writing into a file nobody else sees
         # A reader only reads: the writer (another process) rebuilt or replaced the file; read the new one.
         log.info("%s; reading the new file", change.reason)
-        with self._read_mu:
-            if self._read_index is not None:
-                self._read_index.close()
-                self._read_index = None
+        self._drop_read()
         if self._health is not None:
             self._health.forget_index()
         return True
@@ -468,20 +412,11 @@ class LiveIndex:
             if reason is not None:
                 self._fail(reason)
                 return
-            index = self._open_write_index(stop)
+            self._wx = WriteIndex(self.workspace, health, retry=self._lock_retry, drop_readers=self._drop_read)
+            index = self._wx.open(stop)
             if index is None:
                 return  # stopped while waiting for space
-            self._windex = index
             self._write_index_open.set()
-            if health is not None:
-                health.adopt_wal()
-            damage = quick_check(index.conn, QUICK_CHECK_SECONDS)
-            if damage is not None:
-                log.warning("the index %s is damaged (%s); rebuilding it from the notes",
-                            self.workspace.location.db, damage)
-                index = self._reopen(stop, repair=True)
-                if index is None:
-                    return
             too_big = self._first_sync_guard(index) if guard else None
             if too_big is None:
                 self._serve_jobs(stop)
@@ -491,11 +426,8 @@ class LiveIndex:
             log.exception("the index writer stopped unexpectedly")
             self._fail(f"the index writer stopped unexpectedly ({exc}); restart scree")
         finally:
-            if self._health is not None:
-                self._health.forget_wal()  # closing the connection below may remove the -wal
-            if self._windex is not None:
-                self._windex.close()
-                self._windex = None
+            if self._wx is not None:
+                self._wx.close()
             with self._jobs:
                 leftover, self._pending = self._pending, _Job("none")
             for future in leftover.futures:
@@ -510,73 +442,6 @@ class LiveIndex:
                     if not self._stopping and self._failure is None:
                         threading.Thread(target=self._await_built_index, name="scree-await-index",
                                          daemon=True).start()
-
-    def _open_write_index(self, stop: threading.Event) -> Index | None:
-        """Open (create) the index to write. A damaged file is rebuilt (it is a cache and we hold the
-        lock); a full disk is waited out, retrying every `lock_retry` s. None when stopped meanwhile."""
-        reported = False
-        while True:
-            try:
-                return self._open_once(stop)
-            except IndexDamaged as exc:
-                log.warning("%s; rebuilding it from the notes", exc)
-                remove_index_files(self.workspace.location)
-                return self.workspace.open_index()
-            except DiskFull as exc:
-                if not reported:
-                    log.warning("%s; retrying every %.0f s", exc, self._lock_retry)
-                    reported = True
-                if stop.wait(self._lock_retry):
-                    return None
-
-    def _open_once(self, stop: threading.Event) -> Index:
-        try:
-            return self.workspace.open_index()
-        except (IndexDamaged, DiskFull, NotAnIndex, IndexMismatchError):
-            raise
-        except IndexError_ as exc:
-            # A brand-new file can fail here when another process opened it at the same moment:
-            # migrations read the schema version before taking SQLite's write lock, so the slower
-            # one finds the tables already made. Once the other is done, opening works.
-            log.debug("opening the index failed (%s); trying once more", exc)
-            if stop.wait(0.5):
-                raise
-            return self.workspace.open_index()
-
-    def _reopen(self, stop: threading.Event, *, repair: bool) -> Index | None:
-        """On the worker: close the write (and read) connection and open the index again.
-
-        `repair`: the file is damaged; delete it and build a new one (the notes are the source, the
-        index a cache). Otherwise the WAL vanished under the connection: checkpoint what it holds
-        into the file first (the connection still has the unlinked WAL open), then reopen; a full
-        sync follows either way and redoes whatever is missing.
-        """
-        health = self._health
-        if health is not None:
-            health.forget_index() if repair else health.forget_wal()
-        index = self._windex
-        self._windex = None
-        if index is not None:
-            if not repair:
-                try:
-                    index.conn.execute("pragma wal_checkpoint(TRUNCATE)")
-                except Exception as exc:  # noqa: BLE001 - best effort: the resync below repairs the rest
-                    log.warning("could not write back the lost WAL (%s); re-checking every note", exc)
-            index.close()
-        with self._read_mu:
-            if self._read_index is not None:
-                self._read_index.close()
-                self._read_index = None
-        if repair:
-            remove_index_files(self.workspace.location)
-        index = self._open_write_index(stop)
-        if index is None:
-            return None
-        self._windex = index
-        if health is not None:
-            health.adopt_wal()
-        self._queue(_Job("full"))
-        return index
 
     def _first_sync_guard(self, index: Index) -> str | None:
         limit = self.workspace.config.first_sync_mb
@@ -596,12 +461,13 @@ class LiveIndex:
                 job = self._next_job(stop)
                 if job is None:
                     return
+                assert self._wx is not None
                 if job.kind in ("repair", "reopen"):
-                    if self._reopen(stop, repair=job.kind == "repair") is None:
+                    if self._wx.reopen(stop, repair=job.kind == "repair") is None:
                         return
                     job = _Job("full", futures=job.futures, rebuild=job.rebuild)
-                assert self._windex is not None
-                report = self._run_job(self._windex, job, stop)
+                assert self._wx.index is not None
+                report = self._run_job(self._wx.index, job, stop)
                 if report is None or stop.is_set():
                     continue
                 if report.chunks:
@@ -715,6 +581,13 @@ class LiveIndex:
 
     def _set_policy(self, policy: NotesPolicy) -> None:
         self._policy, self._policy_at = policy, time.monotonic()
+
+    def _drop_read(self) -> None:
+        """Close the read connection; the next search opens the file that is there now."""
+        with self._read_mu:
+            if self._read_index is not None:
+                self._read_index.close()
+                self._read_index = None
 
     def _damaged_locked(self, q: Query, exc: BaseException) -> SearchResult:
         """A search met a damaged file: say so once, clearly; the writer rebuilds it (it is a cache)."""

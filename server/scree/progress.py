@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from typing import Any
 
@@ -48,6 +49,44 @@ class RichProgress:
         if self._task is not None:
             self._progress.stop()
             self._task = None
+
+
+class CountingProgress:
+    """Pass-two counters of the running sync, read by the live index's status() from other threads."""
+
+    def __init__(self) -> None:
+        self._mu = threading.Lock()
+        self.done = 0
+        self.total = 0
+
+        self.current: str | None = None  # a big file's progress: "big.md: 640/4000 chunks"
+
+    def start(self, total_files: int) -> None:
+        with self._mu:
+            self.done, self.total, self.current = 0, total_files, None
+
+    def advance(self, chunks: int) -> None:
+        with self._mu:
+            self.done += 1
+            self.current = None
+
+    def within(self, path: str, chunks_done: int, chunks_total: int) -> None:
+        with self._mu:
+            self.current = f"{path}: {chunks_done}/{chunks_total} chunks"
+
+    def finish(self) -> None:
+        pass
+
+    def reset(self) -> None:
+        self.start(0)
+
+    def snapshot(self) -> tuple[int, int]:
+        with self._mu:
+            return self.done, self.total
+
+    def current_file(self) -> str | None:
+        with self._mu:
+            return self.current
 
 
 def progress_for_stderr() -> SyncProgress:

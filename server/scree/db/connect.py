@@ -291,3 +291,8 @@ def is_db_error(exc: BaseException, driver: Driver | None = None) -> bool:
     """True when `exc` is an error raised by the SQLite driver in use."""
     driver = driver or choose_driver()
     return isinstance(exc, driver.Error)
+
+
+def checkpoint(conn: Any) -> None:
+    """Write every committed WAL frame back into the database file and empty the WAL."""
+    conn.execute("pragma wal_checkpoint(truncate)")
