@@ -447,3 +447,18 @@ def test_a_lone_surrogate_or_a_bad_glob_over_mcp_stdio_gets_an_error_reply(tmp_p
     finally:
         proc.stdin.close()
         proc.wait(timeout=15)
+
+
+def test_index_and_reindex_find_a_damaged_index_and_rebuild_it(notes, capsys, monkeypatch):
+    from scree.workspace import Workspace
+
+    ws = Workspace.from_config(load_config().with_overrides(notes=notes))
+    for command in ("index", "reindex"):
+        code, _, err = run_cli([command, "--notes", str(notes)], capsys, monkeypatch)
+        assert code == 0, err
+        _garble_fts(ws.location.db)  # a sync alone would say "nothing changed"
+        code, out, err = run_cli([command, "--notes", str(notes)], capsys, monkeypatch)
+        assert code == 0 and "was damaged" in err and "rebuilding it" in err, err
+        code, out, err = run_cli(["search", "--no-sync", "--mode", "keyword", "--notes", str(notes), "retention"],
+                                 capsys, monkeypatch)
+        assert code == 0 and "n0.md" in out, err

@@ -90,7 +90,11 @@ def cmd_index(args: argparse.Namespace, cfg: Config) -> int:
             from .store import remove_index_files
 
             remove_index_files(ws.location)
-        index = ws.open_index()
+        from .writeindex import open_checked
+
+        index, damage = open_checked(ws)
+        if damage:
+            print(f"scree: {damage}; rebuilding it from the notes (they are not touched)", file=sys.stderr)
         try:
             report = sync(index, ws.policy(), ws.embedder(), max_file_bytes=cfg.max_file_bytes,
                           progress=progress_for_stderr())

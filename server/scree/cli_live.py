@@ -176,12 +176,18 @@ def _too_big_for_unattended_first_sync(index: Index, ws: Workspace, cfg: Config)
 
 
 def _open_for_reindex(ws: Workspace, *, rebuild: bool) -> Index:
-    """Open the index; with --rebuild a damaged file is deleted and made anew (we hold the lock)."""
+    """Open the index; a damaged one is deleted and made anew (we hold the lock, it is a cache)."""
+    from .writeindex import open_checked
+
     try:
-        return ws.open_index()
+        index, damage = open_checked(ws)
     except IndexError_:
         if not rebuild:
             raise
+    else:
+        if damage:
+            print(f"scree: {damage}; rebuilding it from the notes (they are not touched)", file=sys.stderr)
+        return index
     from .store import remove_index_files
 
     remove_index_files(ws.location)  # refuses (deleting nothing) a file that is not scree's

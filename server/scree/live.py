@@ -462,6 +462,8 @@ class LiveIndex:
                 if job is None:
                     return
                 assert self._wx is not None
+                if job.kind == "reindex" and self._wx.damage() is not None:
+                    job = _Job("repair", futures=job.futures, rebuild=job.rebuild)  # asked for: check too
                 if job.kind in ("repair", "reopen"):
                     if self._wx.reopen(stop, repair=job.kind == "repair") is None:
                         return

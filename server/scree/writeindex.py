@@ -86,6 +86,10 @@ class WriteIndex:
             self.health.adopt_wal()
         return index
 
+    def damage(self) -> str | None:
+        """What a bounded quick_check finds wrong with the open file (None: sound or not open)."""
+        return None if self.index is None else quick_check(self.index.conn, QUICK_CHECK_SECONDS)
+
     def close(self) -> None:
         if self.health is not None:
             self.health.forget_wal()  # closing may remove the -wal: that is not a fault
@@ -122,6 +126,22 @@ class WriteIndex:
             if stop.wait(0.5):
                 raise
             return self.workspace.open_index()
+
+
+def open_checked(workspace: Workspace) -> tuple[Index, str | None]:
+    """For `scree index` / `scree reindex` (they hold the lock): open the index, and when a bounded
+    quick_check finds it damaged, delete and recreate it. Returns the index and what was wrong."""
+    try:
+        index = workspace.open_index()
+    except IndexDamaged as exc:
+        remove_index_files(workspace.location)
+        return workspace.open_index(), str(exc)
+    damage = quick_check(index.conn, QUICK_CHECK_SECONDS)
+    if damage is None:
+        return index, None
+    index.close()
+    remove_index_files(workspace.location)
+    return workspace.open_index(), f"the index {workspace.location.db} was damaged ({damage})"
 
 
 def await_report(future: Future, worker_alive: Callable[[], bool], failure: Callable[[], str | None],
