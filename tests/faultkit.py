@@ -1,58 +1,29 @@
-"""Helpers for the fault tests: a small deterministic embedder and the CLI run in-process with it.
-
-The fake embedder hashes words into a 32-dimension bag of words: the same text always gives the same
-unit vector, texts sharing words are near, and nothing loads a model. `fail_with` injects an
-exception into the next embed calls (a broken model, a full disk met while embedding).
-"""
+"""Helpers for the fault tests: the shared fake embedder with fault injection, the CLI run
+in-process with it, and a real tiny file system to fill or make read-only."""
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from scree.embed import Passage
-
-DIMS = 32
+from fake_embedder import FakeEmbedder as SharedFake
 
 
-class FakeEmbedder:
-    id = "fake-bow-32"
-    dimensions = DIMS
-    max_windows = 4
+class FakeEmbedder(SharedFake):
+    """The shared test embedder (tests/helpers/fake_embedder.py), plus `fail_with`: an exception the
+    next embed calls raise (a crash, a full disk met while embedding)."""
 
     def __init__(self) -> None:
-        self.passages = 0
-        self.calls = 0
+        super().__init__()
         self.fail_with: BaseException | None = None
 
-    @staticmethod
-    def vector(text: str) -> np.ndarray:
-        v = np.zeros(DIMS, dtype=np.float32)
-        for word in re.findall(r"\w+", text.lower()):
-            v[int.from_bytes(hashlib.blake2s(word.encode()).digest()[:4], "little") % DIMS] += 1.0
-        v[0] += 1e-3  # never the zero vector
-        return v / np.linalg.norm(v)
-
-    def embed_passages(self, passages: Sequence[Passage]) -> list[np.ndarray]:
-        self.calls += 1
+    def embed_passages(self, passages: Sequence[object]) -> list[np.ndarray]:
         if self.fail_with is not None:
             raise self.fail_with
-        self.passages += len(passages)
-        return [self.vector(p.text)[None, :] for p in passages]
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self.vector(text)
-
-    def close(self) -> None:
-        pass
-
-    def trim(self) -> None:
-        pass
+        return super().embed_passages(passages)
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,

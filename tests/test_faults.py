@@ -276,7 +276,7 @@ def test_doctor_finds_a_damaged_index_that_looked_healthy(notes, capsys, monkeyp
     code, _, err = run_cli(["index", "--notes", str(notes)], capsys, monkeypatch)
     assert code == 0, err
     ws = Workspace.from_config(load_config().with_overrides(notes=notes))
-    assert doctor.check_index(ws, deep_windows=FakeEmbedder.max_windows).status == doctor.OK
+    assert doctor.check_index(ws, deep=True).status == doctor.OK
     _garble_fts(ws.location.db)
     check = doctor.check_index(ws)
     assert check.status == doctor.FAIL and "is damaged" in check.summary
@@ -287,7 +287,7 @@ def test_doctor_finds_a_damaged_index_that_looked_healthy(notes, capsys, monkeyp
     assert code == 1 and "is damaged" in err and "Traceback" not in err, err
     code, _, err = run_cli(["index", "--rebuild", "--notes", str(notes)], capsys, monkeypatch)
     assert code == 0, err
-    assert doctor.check_index(ws, deep_windows=FakeEmbedder.max_windows).status == doctor.OK
+    assert doctor.check_index(ws, deep=True).status == doctor.OK
 
 
 def test_doctor_deep_reports_a_broken_invariant(notes, capsys, monkeypatch):
@@ -301,7 +301,7 @@ def test_doctor_deep_reports_a_broken_invariant(notes, capsys, monkeypatch):
     index.conn.execute("delete from chunks_vec where rowid = (select min(rowid) from chunks_vec)")
     index.close()
     assert doctor.check_index(ws).status != doctor.FAIL  # the quick check cannot see it
-    check = doctor.check_index(ws, deep_windows=FakeEmbedder.max_windows)
+    check = doctor.check_index(ws, deep=True)
     assert check.status == doctor.FAIL and "crash-safety invariant" in check.summary
 
 
