@@ -254,6 +254,22 @@ def test_a_big_single_line_note_is_committed_in_parts_and_a_rerun_continues_wher
                               ).fetchone()[0] == total
 
 
+def test_the_live_status_shows_progress_within_a_big_file():
+    from scree.health import IndexStatus
+    from scree.progress import CountingProgress
+
+    progress = CountingProgress()
+    progress.start(3)
+    progress.advance(2)
+    progress.within("big.md", 640, 4000)
+    done, total = progress.snapshot()
+    status = IndexStatus("syncing", "writer", done, total, 1, 2, progress.current_file())
+    assert status.describe() == ("still syncing: 1/3 files indexed (now big.md: 640/4000 chunks); "
+                                 "results may be incomplete")
+    progress.advance(4000)
+    assert progress.current_file() is None
+
+
 # ----- doctor ----------------------------------------------------------------------------------------
 
 def _garble_fts(db: Path) -> None:
