@@ -237,8 +237,7 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
         meta = index.meta()
         stride = max_windows if max_windows is not None else int(meta.get("max_windows", LEGACY_MAX_WINDOWS))
         usable = embedder_id is None or dimensions is None or vectors_usable(index, embedder_id, dimensions, stride)
-        recorded = int(meta.get("max_windows", LEGACY_MAX_WINDOWS))  # the stride the rows were written with
-        broken = invariants.problems(index.conn, recorded) if deep else []
+        broken = invariants.problems(index.conn) if deep else []  # under the stride the rows were written with
     except Exception as exc:  # noqa: BLE001 - damage met while reading
         from .db.connect import is_damage
 

@@ -13,8 +13,17 @@ from typing import Any
 MAX_LISTED = 5
 
 
-def problems(conn: Any, max_windows: int) -> list[str]:
-    """What breaks the invariant, in words (empty when the index is consistent). Reads only."""
+# Indexes written before the vector rowid stride was recorded in meta used 64 windows per chunk.
+LEGACY_STRIDE = 64
+
+
+def problems(conn: Any, max_windows: int | None = None) -> list[str]:
+    """What breaks the invariant, in words (empty when the index is consistent). Reads only.
+
+    `max_windows` is the vector rowid stride; by default the one the index recorded."""
+    if max_windows is None:
+        row = conn.execute("select value from meta where key = 'max_windows'").fetchone()
+        max_windows = int(row[0]) if row else LEGACY_STRIDE
     out: list[str] = []
     rows = conn.execute("select id, file_id, windows from chunks").fetchall()
     files = {int(i): (str(p), sha, int(n)) for i, p, sha, n in
