@@ -11,6 +11,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -172,3 +173,19 @@ def test_a_read_only_data_dir_is_searched_and_the_status_says_why_it_is_not_upda
     finally:
         live.stop()
         disk.writable()
+
+
+def test_garbage_over_the_whole_index_file_is_rebuilt_and_the_health_check_does_not_take_it_for_a_stranger(
+        notes, make_live):
+    first = make_live(notes)
+    first.start()
+    assert eventually(lambda: complete(first))
+    db = first.workspace.location.db
+    assert first.stop()
+    db.write_bytes(b"\x00garbage" * 4096)  # in scree's own folder: a damaged index, not someone's file
+    live = make_live(notes, health_interval=0.05)
+    live.start()
+    assert eventually(lambda: hits(live, "retention") == {f"n{i}.md" for i in range(6)})
+    # An absence needs a window: ten health checks pass, and none takes the rebuilt file for a stranger.
+    threading.Event().wait(0.5)
+    assert live.status().state == "complete", live.status()

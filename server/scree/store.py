@@ -16,7 +16,7 @@ from typing import Any
 from .db import connect as dbconnect
 from .db import queries, schema, writes
 from .embedview import vector_space_id
-from .errors import IndexError_, IndexMismatchError
+from .errors import IndexDamaged, IndexError_, IndexMismatchError
 from .locate import IndexLocation, prepare_index_dir
 from .vectors import VectorCache
 
@@ -91,7 +91,7 @@ def _check_ours(location: IndexLocation, driver: dbconnect.Driver) -> dbconnect.
     if kind.is_ours or (location.managed and kind.kind == "sqlite"):
         return kind  # nobody but scree writes in its own index folder
     if location.managed and kind.kind == "other":
-        raise IndexError_(f"the index {location.db} is damaged ({kind.description}); it is a cache of your "
+        raise IndexDamaged(f"the index {location.db} is damaged ({kind.description}); it is a cache of your "
                           "notes: run `scree index --rebuild` (your notes are not touched)")
     return dbconnect.refuse_unless_ours(location.db, driver)
 

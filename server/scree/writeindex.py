@@ -79,7 +79,7 @@ class WriteIndex:
             index.close()
         self.drop_readers()
         if repair:
-            remove_index_files(self.workspace.location)
+            self._remove()
         index = self._open(stop)
         self.index = index
         if index is not None and self.health is not None:
@@ -104,7 +104,7 @@ class WriteIndex:
                 return self._open_once(stop)
             except IndexDamaged as exc:
                 log.warning("%s; rebuilding it from the notes", exc)
-                remove_index_files(self.workspace.location)
+                self._remove()
                 return self.workspace.open_index()
             except DiskFull as exc:
                 if not reported:
@@ -112,6 +112,15 @@ class WriteIndex:
                     reported = True
                 if stop.wait(self.retry):
                     return None
+
+    def _remove(self) -> None:
+        """Delete the damaged file. The health check forgets it before and after, so it never takes
+        the deletion for someone else replacing the index (it adopts the new file once it exists)."""
+        if self.health is not None:
+            self.health.forget_index()
+        remove_index_files(self.workspace.location)
+        if self.health is not None:
+            self.health.forget_index()
 
     def _open_once(self, stop: threading.Event) -> Index:
         try:
