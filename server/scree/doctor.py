@@ -204,13 +204,15 @@ def check_api_key(cfg: Config, env: Mapping[str, str] | None = None) -> Check:
 
 
 def check_index(workspace: object, embedder_id: str | None = None, dimensions: int | None = None,
-                max_windows: int | None = None) -> Check:
+                max_windows: int | None = None, *, deep: bool = False) -> Check:
     """The index of this folder: path, size, files, chunks, last sync, embedder, schema.
 
     `workspace` is a `scree.workspace.Workspace`; `embedder_id`, `dimensions` and `max_windows` (its
     rowid stride; None: whatever the index recorded) describe the configured embedder: vectors made by another one are not searched, and the next sync re-embeds everything.
+    The file is checked with `PRAGMA quick_check` (at most 2 s); `deep` also checks the crash-safety
+    invariant row by row (`scree doctor --deep`).
     """
-    from .db import queries
+    from .db import invariants, queries
     from .errors import IndexError_
     from .store import LEGACY_MAX_WINDOWS, vectors_usable
 
@@ -224,13 +226,29 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
         index = workspace.open_index(create=False)  # type: ignore[attr-defined]
     except IndexError_ as exc:
         return Check("index", FAIL, f"the index cannot be opened: {exc}", details, str(exc))
+    damaged_fix = ("the index is a cache of your notes: a running `scree serve`/`scree watch` rebuilds it by "
+                   "itself, or run `scree index --rebuild` (your notes are not touched)")
     try:
+        damage = invariants.quick_check(index.conn, 2.0)
+        if damage is not None:
+            return Check("index", FAIL, f"the index {loc.db} is damaged: {damage}", details, damaged_fix)
         c = queries.counts(index.conn)
         meta = index.meta()
         stride = max_windows if max_windows is not None else int(meta.get("max_windows", LEGACY_MAX_WINDOWS))
         usable = embedder_id is None or dimensions is None or vectors_usable(index, embedder_id, dimensions, stride)
+        broken = invariants.problems(index.conn) if deep else []  # under the stride the rows were written with
+    except Exception as exc:  # noqa: BLE001 - damage met while reading
+        from .db.connect import is_damage
+
+        if not is_damage(exc):
+            raise
+        return Check("index", FAIL, f"the index {loc.db} is damaged: {exc}", details, damaged_fix)
     finally:
         index.close()
+    if broken:
+        details["invariant"] = broken
+        return Check("index", FAIL, f"the index {loc.db} breaks its crash-safety invariant: {'; '.join(broken)}",
+                     details, "run `scree index --rebuild` (your notes are not touched) and report this as a bug")
     size = sum(p.stat().st_size for p in (loc.db, Path(f"{loc.db}-wal")) if p.exists())
     last = float(meta["last_sync"]) if meta.get("last_sync") else None
     details.update(size_bytes=size, files=c.files, chunks=c.chunks, incomplete_files=c.incomplete_files,
@@ -574,7 +592,7 @@ def uv_fix_command(ctx: PluginContext, package: str) -> str | None:
 
 
 def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] | None = None,
-               embedder: object | None = None) -> list[Check]:
+               embedder: object | None = None, deep: bool = False) -> list[Check]:
     """Every check, in order. `embedder` replaces the configured one (tests point it at a broken model)."""
     from .embed import make_embedder
     from .usage_report import usage_check
@@ -606,7 +624,7 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
     except ScreeError as exc:
         checks.append(_fail("index", exc))
     else:
-        checks.append(_safe("index", lambda: check_index(ws, embedder_id, dimensions, max_windows)))
+        checks.append(_safe("index", lambda: check_index(ws, embedder_id, dimensions, max_windows, deep=deep)))
         checks.append(_safe("writer", lambda: check_writer(ws.location.lock)))
         checks.append(_safe("watcher", lambda: check_watcher(ws.location.lock, ws.folder)))
     checks += [_safe("hooks", lambda: check_hooks(ctx, env)), _safe("uv", lambda: check_uv(ctx, env)),
