@@ -28,6 +28,7 @@ _SCRATCH = pytest.StashKey[Path]()
 
 def pytest_configure(config: pytest.Config) -> None:
     """Move HOME and XDG_* to a scratch dir for the session; keep the tools that live under HOME working."""
+    _register_markers(config)
     scratch = Path(tempfile.mkdtemp(prefix="scree-tests-home-"))
     config.stash[_SCRATCH] = scratch
     keep = {}
@@ -117,6 +118,12 @@ def _fake_embedder_for_the_session() -> Iterator[None]:
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+
+
+def _register_markers(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "real_model: the test ranks or tests the embedder, so scree's own embedder is the real "
+                   "local model (every other test, and every process it starts, gets the fake)")
 
 
 @pytest.fixture(autouse=True)

@@ -113,12 +113,21 @@ def complete(live: LiveIndex) -> bool:
     return live.status().state == "complete"
 
 
-def test_writer_syncs_in_the_background_and_searches_find_the_notes(notes, make_live):
-    live = make_live(notes)
-    started = time.monotonic()
-    live.start()
-    assert time.monotonic() - started < 0.5, "start() must not wait for the sync"
-    assert eventually(lambda: complete(live))
+def reached(live: LiveIndex, state: str, timeout: float = WAIT) -> bool:
+    """Wait on the live index's own signal (not a poll) until its status is `state`."""
+    return live.wait_until(lambda st: st.state == state, timeout)
+
+
+def test_writer_syncs_in_the_background_and_searches_find_the_notes(notes, make_live, embedder):
+    gated = GatedEmbedder(embedder)
+    live = make_live(notes, emb=gated)
+    starting = threading.Thread(target=live.start)
+    starting.start()
+    starting.join(WAIT)
+    assert not starting.is_alive(), "start() waited for the sync, which is held in the embedder"
+    assert gated.entered.wait(WAIT) and live.status().state == "syncing"
+    gated.gate.set()
+    assert reached(live, "complete")
     st = live.status()
     assert (st.role, st.indexed_files, st.chunks) == ("writer", 3, 3)
     assert st.describe() == "complete (3 files, 3 chunks)"
@@ -127,31 +136,28 @@ def test_writer_syncs_in_the_background_and_searches_find_the_notes(notes, make_
     assert hits[0].path == "ops/retention.md"
 
 
-def test_edit_create_rename_and_delete_are_searchable_within_2_5_seconds(notes, make_live):
-    live = make_live(notes)  # production debounce, 1.5 s
+def test_edit_create_rename_and_delete_all_become_searchable(notes, make_live):
+    # How soon (production debounce, 1.5 s) is measured by benchmarks/live_timings.py.
+    live = make_live(notes, debounce=0.2)
     live.start()
-    assert eventually(lambda: complete(live))
+    assert reached(live, "complete")
     write(notes, "ops/deploy.md", "# Deploy\n\nWe deploy with a canary marmoset on Fridays.\n")  # edit
     write(notes, "team/new.md", "# New\n\nThe quokka handbook lives here.\n")  # create
     os.rename(notes / "team/oncall.md", notes / "team/pager.md")  # rename
     (notes / "ops/retention.md").unlink()  # delete
-    t0 = time.monotonic()
     checks = {
         "edit": lambda: paths_for(live, "marmoset") == {"ops/deploy.md"} and not paths_for(live, "Tuesdays"),
         "create": lambda: paths_for(live, "quokka") == {"team/new.md"},
         "rename": lambda: paths_for(live, "pager rotates") == {"team/pager.md"},
         "delete": lambda: not paths_for(live, "ninety"),
     }
-    seen: dict[str, float] = {}
+    seen: set[str] = set()
 
     def all_seen() -> bool:
-        for name, check in checks.items():
-            if name not in seen and check():
-                seen[name] = time.monotonic() - t0
+        seen.update(name for name, check in checks.items() if name not in seen and check())
         return len(seen) == len(checks)
 
-    assert eventually(all_seen, timeout=5.0), f"only {seen} within 5 s"
-    assert max(seen.values()) <= 2.5, seen
+    assert eventually(all_seen), f"only {seen} were searchable"
     assert live.status().indexed_files == 3
 
 
@@ -167,7 +173,7 @@ def test_searches_during_the_first_sync_answer_what_is_committed_and_say_it_is_i
     assert result.hits == []
     assert result.notes[0] == "still syncing: 0/3 files indexed; results may be incomplete"
     gated.gate.set()
-    assert eventually(lambda: complete(live))
+    assert reached(live, "complete")
     result = live.search(Query("ninety days", mode="keyword"))
     assert [h.path for h in result.hits] == ["ops/retention.md"] and result.notes == []
 
@@ -175,7 +181,7 @@ def test_searches_during_the_first_sync_answer_what_is_committed_and_say_it_is_i
 def test_a_new_index_over_the_first_sync_limit_waits_for_reindex(notes, make_live):
     live = make_live(notes, config=Config(first_sync_mb=0.0001))  # about 100 bytes
     live.start()
-    assert eventually(lambda: live.status().state == "needs_reindex")
+    assert reached(live, "needs_reindex")
     st = live.status()
     assert st.role == "reader" and st.indexed_files == 0 and "scree reindex" in st.reason
     assert st.describe().startswith("needs reindex: ")
@@ -185,7 +191,7 @@ def test_a_new_index_over_the_first_sync_limit_waits_for_reindex(notes, make_liv
     assert eventually(lambda: inotify_watch_count() == 0)
     report = live.reindex()
     assert len(report.added) == 3
-    assert eventually(lambda: complete(live))
+    assert reached(live, "complete")
     assert live.status().role == "writer"
 
 
@@ -193,9 +199,9 @@ def test_removing_the_notes_folder_stops_the_writer_and_searches_serve_what_is_i
     fatal: list[str] = []
     live = make_live(notes, health_interval=0.1, on_fatal=fatal.append)
     live.start()
-    assert eventually(lambda: complete(live))
+    assert reached(live, "complete")
     shutil.rmtree(notes)
-    assert eventually(lambda: live.status().state == "not_updating")
+    assert reached(live, "not_updating")
     st = live.status()
     # Found by the health check ("... was removed") or by a sync that could not list the folder.
     assert st.reason.startswith(f"the notes folder {notes} ")
@@ -211,11 +217,11 @@ def test_removing_the_notes_folder_stops_the_writer_and_searches_serve_what_is_i
 def test_replacing_the_index_file_stops_the_writer(notes, make_live):
     live = make_live(notes, health_interval=0.1)
     live.start()
-    assert eventually(lambda: complete(live))
+    assert reached(live, "complete")
     db = live.workspace.location.db
     shutil.copyfile(db, db.with_name("copy.db"))
     os.replace(db.with_name("copy.db"), db)  # atomic: the path never goes missing
-    assert eventually(lambda: live.status().state == "not_updating")
+    assert reached(live, "not_updating")
     assert "was replaced" in live.status().reason
     assert live.status().indexed_files == 3  # still serving the index it has open
 
@@ -223,7 +229,7 @@ def test_replacing_the_index_file_stops_the_writer(notes, make_live):
 def test_a_second_live_index_only_reads_then_takes_over_and_catches_up(notes, make_live):
     first = make_live(notes, lock_retry=0.2)
     first.start()
-    assert eventually(lambda: complete(first))
+    assert reached(first, "complete")
     second = make_live(notes, lock_retry=0.2)
     second.start()
     assert second.status().role == "reader" and complete(second)
@@ -263,7 +269,7 @@ def test_reindex_on_a_reader_names_the_process_that_holds_the_lock(notes, make_l
 def test_reindex_with_rebuild_re_embeds_every_note_on_the_writer(notes, make_live):
     live = make_live(notes)
     live.start()
-    assert eventually(lambda: complete(live))
+    assert reached(live, "complete")
     assert live.reindex().changed is False
     report = live.reindex(rebuild=True)
     assert sorted(report.updated) == ["ops/deploy.md", "ops/retention.md", "team/oncall.md"]
@@ -291,9 +297,9 @@ def test_stop_ends_a_long_first_sync_between_files(notes, make_live, embedder):
 def test_editing_screeignore_drops_the_newly_ignored_notes(notes, make_live):
     live = make_live(notes, debounce=0.2)
     live.start()
-    assert eventually(lambda: complete(live))
+    assert reached(live, "complete")
     write(notes, ".screeignore", "team/\n")
-    assert eventually(lambda: live.status().indexed_files == 2)
+    assert live.wait_until(lambda st: st.indexed_files == 2, WAIT)
     assert paths_for(live, "pager") == set()
 
 
@@ -301,7 +307,7 @@ def test_the_model_is_released_after_it_sat_idle(notes, make_live, embedder):
     spy = SpyEmbedder(embedder)
     live = make_live(notes, emb=spy, health_interval=0.05, model_idle=0.3)
     live.start()
-    assert eventually(lambda: complete(live))
+    assert reached(live, "complete")
     assert eventually(lambda: spy.closed == 1), "the model used by the first sync was never released"
     assert paths_for(live, "ninety days") == {"ops/retention.md"}  # keyword: no model
     assert spy.closed == 1
@@ -314,7 +320,7 @@ def test_the_model_is_released_after_it_sat_idle(notes, make_live, embedder):
 def test_a_restarted_writer_reports_the_committed_notes_at_once(notes, make_live, embedder):
     first = make_live(notes)
     first.start()
-    assert eventually(lambda: complete(first))
+    assert reached(first, "complete")
     assert first.stop(timeout=5.0)
     gated = GatedEmbedder(embedder)  # holds the restarted writer inside its first sync
     again = make_live(notes, emb=gated)
@@ -324,4 +330,4 @@ def test_a_restarted_writer_reports_the_committed_notes_at_once(notes, make_live
     st = again.status()
     assert (st.state, st.role, st.indexed_files, st.files_total) == ("syncing", "writer", 3, 1)
     gated.gate.set()
-    assert eventually(lambda: complete(again))
+    assert reached(again, "complete")

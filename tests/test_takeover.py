@@ -1,5 +1,5 @@
 """One writer per index across real processes: readers hold no watches and no model, and a SIGKILLed
-writer is replaced within 6 s (the production 5 s lock retry) by a reader that catches up."""
+writer is replaced by a reader that catches up (how soon: benchmarks/live_timings.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import selectors
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +25,18 @@ pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fdinfo"), reason="
 
 RUNNER = Path(__file__).parent / "helpers" / "live_runner.py"
 WAIT = 30.0  # process start-up plus a first sync on a loaded 2-core machine
+
+
+def assert_invariant(db: Path) -> None:
+    """The crash-safety invariant holds (read-only: the other processes keep writing)."""
+    from scree.db import invariants
+    from scree.db.connect import connect
+
+    conn = connect(db, readonly=True)
+    try:
+        assert invariants.problems(conn) == []  # under the stride the index recorded
+    finally:
+        conn.close()
 
 
 class Runner:
@@ -93,7 +104,7 @@ def runners():
 
 def test_an_idle_reader_holds_no_watches_and_loads_the_model_only_for_a_semantic_query(notes, runners):
     writer = runners(notes)
-    assert eventually(lambda: writer.status()["state"] == "complete")
+    assert writer.ask("wait", state="complete", timeout=WAIT)["ok"]
     reader = runners(notes)
     st = reader.status()
     assert (st["role"], st["state"], st["indexed_files"]) == ("reader", "complete", 2)
@@ -107,24 +118,24 @@ def test_an_idle_reader_holds_no_watches_and_loads_the_model_only_for_a_semantic
     assert inotify_watch_count(reader.pid) == 0
 
 
-def test_a_sigkilled_writer_is_replaced_within_6_s_and_the_new_writer_indexes_the_missed_edit(notes, runners):
-    first = runners(notes)  # production lock retry: 5 s
-    assert eventually(lambda: first.status()["state"] == "complete")
-    second = runners(notes)
+def test_a_sigkilled_writer_is_replaced_by_a_reader_that_indexes_the_missed_edit(notes, runners):
+    # How soon, under the production 5 s retry, is measured by benchmarks/live_timings.py.
+    first = runners(notes)
+    assert first.ask("wait", state="complete", timeout=WAIT)["ok"]
+    second = runners(notes, "--lock-retry", "0.2")
     assert (first.status()["role"], second.status()["role"]) == ("writer", "reader")
     lock = index_location(notes.resolve(), load_config()).lock
     assert read_holder(lock).pid == first.pid
 
     first.proc.send_signal(signal.SIGKILL)
     first.proc.wait(timeout=10)
-    killed = time.monotonic()
+    assert_invariant(lock.parent / "index.db")
     write(notes, "ops/retention.md", "# Retention\n\nAudit logs are kept for a fortnight.\n")  # nobody writes
 
-    assert eventually(lambda: second.status()["role"] == "writer", timeout=10.0)
-    took_over = time.monotonic() - killed
-    assert took_over <= 6.0, f"took over after {took_over:.1f} s"
+    assert second.ask("wait", role="writer", timeout=WAIT)["ok"]
     assert eventually(lambda: second.paths("fortnight") == ["ops/retention.md"], timeout=10.0)
     assert second.paths("ninety") == []
     assert read_holder(lock).pid == second.pid
+    assert_invariant(lock.parent / "index.db")
     assert eventually(lambda: inotify_watch_count(second.pid) > 0, timeout=10.0)
     assert second.ask("stop") == {"stopped": True}

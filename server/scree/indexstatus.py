@@ -1,13 +1,16 @@
-"""Where a live index stands: its role and state, as the MCP tools, `scree watch` and search notes report it."""
+"""Where a live index stands (its role and state, as the MCP tools, `scree watch` and search notes
+report it), and the signal a caller waits on for the next change instead of polling."""
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
-from typing import Literal
+from typing import Callable, Literal
 
 # The one process that holds the writer lock syncs and watches; every other process reads.
 Role = Literal["writer", "reader"]
-State = Literal["complete", "syncing", "not_updating", "empty", "needs_reindex"]
+State = Literal["complete", "syncing", "not_updating", "empty", "needs_reindex", "paused"]
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,8 @@ class IndexStatus:
             return f"complete ({size})" + (f"; {self.reason}" if self.reason else "")
         if self.state == "syncing":
             if self.files_total:
-                return (f"still syncing: {self.files_done}/{self.files_total} files indexed; "
+                inside = f" (now {self.reason})" if self.reason else ""
+                return (f"still syncing: {self.files_done}/{self.files_total} files indexed{inside}; "
                         "results may be incomplete")
             if self.role == "writer":
                 return f"still syncing: scanning the folder ({size} so far); results may be incomplete"
@@ -37,6 +41,40 @@ class IndexStatus:
                     "results may be incomplete")
         if self.state == "not_updating":
             return f"index not updating: {self.reason}; serving what is indexed ({size})"
+        if self.state == "paused":  # the embeddings API is unavailable: indexing resumes by itself
+            return f"indexing paused: {self.reason}; searching what is indexed ({size})"
         if self.state == "needs_reindex":
             return f"needs reindex: {self.reason}"
         return "empty: no Markdown notes are indexed in this folder yet"
+
+
+class StatusChanges:
+    """A change counter with a condition: the live index bumps it at every transition, and a caller
+    waits for the status it needs without polling. `bump()` takes no other lock, so it may be
+    called while holding any."""
+
+    RECHECK = 0.5  # another process's progress (a reader's view of its writer) sends no signal here
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._generation = 0
+
+    def bump(self) -> None:
+        with self._cond:
+            self._generation += 1
+            self._cond.notify_all()
+
+    def wait_until(self, check: Callable[[], bool], timeout: float) -> bool:
+        """Wait until `check()` is true (evaluated outside the lock, after each bump); False after `timeout` s."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._cond:
+                seen = self._generation
+            if check():
+                return True
+            with self._cond:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                if self._generation == seen:
+                    self._cond.wait(min(left, self.RECHECK))

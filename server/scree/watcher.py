@@ -40,6 +40,9 @@ from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
+# watchfiles' public API (watch/awatch) can only watch recursively; a watch per folder needs its
+# private RustNotify. pyproject bounds watchfiles below the next minor version, and the two calls
+# below pass every argument by keyword, so a changed signature fails loudly (tests/test_watcher.py).
 from watchfiles._rust_notify import RustNotify, WatchfilesRustInternalError
 
 from .errors import FolderError
@@ -289,7 +292,8 @@ class NotesWatcher:
                         continue
                     timeout_ms = max(1, int(min(REBUILD_QUIET, MAX_REBUILD_DELAY - waited) * 1000))
                 try:
-                    raw = self._notify.watch(RAW_DEBOUNCE_MS, RAW_STEP_MS, timeout_ms, self._stop)
+                    raw = self._notify.watch(debounce_ms=RAW_DEBOUNCE_MS, step_ms=RAW_STEP_MS, timeout_ms=timeout_ms,
+                                             stop_event=self._stop)
                 except (WatchfilesRustInternalError, OSError, RuntimeError) as exc:
                     # A RustNotify keeps its error forever: only a new one can watch again.
                     log.warning("file watching failed (%s); rebuilding the watches and rescanning", exc)
@@ -413,11 +417,11 @@ class NotesWatcher:
     def _open_notify(paths: list[str]) -> tuple[RustNotify, str | None]:
         """A RustNotify on `paths`, non-recursive, and what it could not watch (None if nothing)."""
         try:
-            return RustNotify(paths, False, False, 50, False, False), None
+            return _rust_notify(paths, skip_unreadable=False), None
         except (FileNotFoundError, PermissionError):
             # A folder vanished or became unreadable since it was listed: its parent's event
             # triggers another rebuild, so skip such folders and watch the rest.
-            return RustNotify(paths, False, False, 50, False, True), None
+            return _rust_notify(paths, skip_unreadable=True), None
         except OSError as exc:
             # Typically fs.inotify.max_user_watches: watch what we can and say what is missing.
             problem = (
@@ -425,7 +429,7 @@ class NotesWatcher:
                 "or exclude folders in .screeignore"
             )
             log.warning("%s", problem)
-            return RustNotify(paths, False, False, 50, False, True), problem
+            return _rust_notify(paths, skip_unreadable=True), problem
 
     def _close_notify(self) -> None:
         notify, self._notify = self._notify, None
@@ -476,3 +480,9 @@ class NotesWatcher:
                 wait = min(self._dirty.values()) - cutoff
             self._cond.wait(wait)
         return None, set()
+
+
+def _rust_notify(paths: list[str], *, skip_unreadable: bool) -> RustNotify:
+    """One non-recursive inotify watcher on `paths` (watchfiles' private class, called by keyword)."""
+    return RustNotify(watch_paths=paths, debug=False, force_polling=False, poll_delay_ms=50, recursive=False,
+                      ignore_permission_denied=skip_unreadable)

@@ -3,6 +3,7 @@
 Usage: live_runner.py <notes folder> [--lock-retry S] [--health-interval S] [--debounce S]
 Prints {"ready": true, "pid": ...} once started, then one JSON line per command line:
   {"op": "status"}                         -> the IndexStatus fields plus "describe"
+  {"op": "wait", "state": ..., "role": ..., "timeout": s} -> {"ok": reached?, **status} (LiveIndex.wait_until)
   {"op": "search", "text": ..., "mode": ...} -> {"paths": [...], "notes": [...], "mode": ...}
   {"op": "probe"}                          -> {"onnxruntime": imported?, "model_loaded": the embedder's `loaded`,
                                                "watches": inotify watches}
@@ -45,6 +46,11 @@ def main() -> int:
         if op == "status":
             st = live.status()
             reply({**asdict(st), "describe": st.describe()})
+        elif op == "wait":
+            want = {k: cmd[k] for k in ("state", "role") if k in cmd}
+            ok = live.wait_until(lambda st: all(getattr(st, k) == v for k, v in want.items()), cmd["timeout"])
+            st = live.status()
+            reply({"ok": ok, **asdict(st), "describe": st.describe()})
         elif op == "search":
             result = live.search(Query(cmd["text"], k=cmd.get("k", 5), mode=cmd.get("mode", "auto")))
             reply({"paths": [h.path for h in result.hits], "notes": result.notes, "mode": result.mode})

@@ -47,6 +47,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.query = [*args.query, *extra]
     if args.command == "search" and not " ".join(args.query).strip():
         parser.error("search needs a query")
+    if args.command == "search":
+        from ..errors import BadPattern
+        from ..ignorerules import check_globs
+
+        try:
+            check_globs(args.path)
+        except BadPattern as exc:
+            parser.error(str(exc))
     try:
         cfg = config_for(args)
         setup_logging(cfg)
@@ -63,6 +71,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("scree: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        # A database or disk fault met anywhere (full disk, damaged or read-only index): one clear
+        # message naming the fix, not a traceback.
+        explained = _explain_fault(exc, args)
+        if explained is None:
+            raise
+        print(f"scree: error: {explained}", file=sys.stderr)
+        return 1
+
+
+def _explain_fault(exc: Exception, args: argparse.Namespace) -> ScreeError | None:
+    import sqlite3
+
+    from ..db.connect import choose_driver, explain
+
+    if not isinstance(exc, (OSError, sqlite3.Error, choose_driver().Error)):
+        return None
+    try:
+        from ..workspace import Workspace
+
+        db: object = Workspace.from_config(config_for(args)).location.db
+    except Exception:  # noqa: BLE001 - the message still helps without the path
+        db = "of this folder"
+    return explain(exc, db)  # type: ignore[arg-type]
 
 
 def serve_main() -> int:

@@ -28,7 +28,7 @@ def config_for(args: argparse.Namespace) -> Config:
     """The environment's config with the flags this command was given applied on top."""
     return load_config().with_overrides(
         notes=getattr(args, "notes", None), db=getattr(args, "db", None),
-        mode=getattr(args, "mode", None), k=getattr(args, "k", None),
+        mode=getattr(args, "mode", None), k=getattr(args, "k", None), embedder=getattr(args, "embedder", None),
     )
 
 
@@ -38,13 +38,15 @@ def setup_logging(cfg: Config) -> None:
 
 
 def print_notices(report: SyncReport) -> None:
-    """Skipped files, decoding warnings and an embedder reset, one line each on stderr."""
+    """Skipped files, decoding warnings, an embedder reset and a re-chunking, one line each on stderr."""
     for s in report.skipped:
         print(f"scree: skipped {s.rel_path}: {s.reason}", file=sys.stderr)
     for w in report.warnings:
         print(f"scree: warning: {w}", file=sys.stderr)
     if report.reset:
         print(f"scree: {report.reset}", file=sys.stderr)
+    if report.rechunked:
+        print(f"scree: {report.rechunked}", file=sys.stderr)
 
 
 def print_result(report: SyncReport, folder: Path, as_json: bool) -> None:

@@ -9,7 +9,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Sequence
 
-from ..config import Config
+from ..config import Config, add_embedder_flag
 from ._common import add_common
 
 if TYPE_CHECKING:
@@ -20,7 +20,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     """Add `doctor` and `usage` to the `scree` sub-command parsers."""
     p = sub.add_parser("doctor", help="check Python, SQLite, the model, the index, the writer, hooks and uv")
     add_common(p)
+    add_embedder_flag(p)
     p.add_argument("--json", action="store_true", help="print the checks as JSON")
+    p.add_argument("--deep", action="store_true",
+                   help="also check every row of the index (each indexed file has all its chunks, keyword rows "
+                        "and vectors; nothing is orphaned)")
 
     p = sub.add_parser("usage", help="how scree and grep were used, from the local usage log")
     add_common(p)
@@ -56,7 +60,7 @@ def cmd_doctor(args: argparse.Namespace, cfg: Config) -> int:
     from .. import doctor
     from ..checks import failed, to_json
 
-    checks = doctor.run_checks(cfg)
+    checks = doctor.run_checks(cfg, deep=args.deep)
     if args.json:
         print(json.dumps(to_json(checks), indent=2, default=str))
     else:

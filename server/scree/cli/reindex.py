@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..config import Config
+from ..config import Config, add_embedder_flag
 from ..errors import IndexError_, LockHeld
 from ._common import add_common, print_notices, print_result
 
@@ -28,6 +28,7 @@ WAIT_POLL = 1.0  # `reindex --wait` retries the lock this often
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("reindex", aliases=["index"], help="sync the index now (takes the writer lock)")
     add_common(p)
+    add_embedder_flag(p)
     p.add_argument("--rebuild", "--all", dest="rebuild", action="store_true",
                    help="re-embed every note, not only the changed ones (a damaged index file is made anew)")
     p.add_argument("--quiet", action="store_true",
@@ -39,7 +40,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
-    from ..lock import LockWaiter, WriterLock, describe_holder, read_holder
+    from ..lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
     from ..progress import progress_for_stderr
     from ..sizeguard import first_sync_refusal
     from ..store import rebuild_in_place
@@ -54,8 +55,8 @@ def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
             return 0  # a writer is at work: it keeps the index in sync, nothing to do
         if not args.wait:
             raise LockHeld(
-                f"the index of {ws.folder} is being written by {describe_holder(holder)} (scree serve or "
-                "scree watch), which keeps it in sync by itself; use --wait to run after it exits, or stop it",
+                f"the index of {ws.folder} is being written by {describe_writer(holder)}; use --wait to "
+                "run after it exits, or stop it",
                 pid=holder.pid if holder else None,
             )
         print(f"scree: waiting for {describe_holder(holder)} to finish writing the index...", file=sys.stderr)
@@ -90,17 +91,22 @@ def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
 
 
 def _open_for_reindex(ws: Workspace, *, rebuild: bool) -> Index:
-    """Open the index; with --rebuild a damaged file is deleted and made anew (we hold the lock)."""
+    """Open the index; a damaged one is deleted and made anew (we hold the lock, it is a cache), and
+    with --rebuild so is one that cannot be opened at all."""
+    from ..db.connect import is_damage, is_db_error
+    from ..store import remove_index_files
+    from ..writeindex import open_checked
+
     try:
-        return ws.open_index()
-    except IndexError_:
-        if not rebuild:
+        index, damage = open_checked(ws)
+    except Exception as exc:  # an unopenable file: not scree's error type when SQLite meets the damage first
+        if not rebuild or not (isinstance(exc, IndexError_) or (is_db_error(exc) and is_damage(exc))):
             raise
-    for suffix in ("", "-wal", "-shm"):
-        try:
-            Path(f"{ws.location.db}{suffix}").unlink()
-        except FileNotFoundError:
-            pass
+    else:
+        if damage:
+            print(f"scree: {damage}; rebuilding it from the notes (they are not touched)", file=sys.stderr)
+        return index
+    remove_index_files(ws.location)  # refuses (deleting nothing) a file that is not scree's
     return ws.open_index()
 
 

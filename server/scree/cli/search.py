@@ -12,7 +12,7 @@ import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
-from ..config import MODES, Config
+from ..config import MODES, Config, add_embedder_flag
 from ..errors import EmbedderError
 from ._common import add_common, print_notices
 
@@ -28,6 +28,7 @@ log = logging.getLogger("scree")
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("search", help="search the notes (syncs first when the index is missing or stale)")
     add_common(p)
+    add_embedder_flag(p)
     p.add_argument("query", nargs="*", help="what you look for, in words or names (a query starting with '-' "
                    "is taken as words too: `scree search --locked`)")
     p.add_argument("--mode", choices=MODES, help="auto (default): keyword for a bare name, hybrid otherwise")
@@ -43,7 +44,8 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
     from ..workspace import Workspace
 
     ws = Workspace.from_config(cfg)
-    index = ws.open_index()
+    # --no-sync only reads: open read-only, so a read-only disk or data dir still answers.
+    index = ws.open_index(create=not args.no_sync)
     try:
         policy = ws.policy()
         embedder = ws.embedder()
@@ -51,15 +53,21 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
             sync_if_no_writer(ws, index, policy, embedder, cfg)
         result = search(index, policy, embedder, Query(" ".join(args.query), k=cfg.k, mode=cfg.mode,
                                                        paths=tuple(args.path)))
+        building = _being_built(ws, index)
     finally:
         index.close()
+    if building is not None:  # said instead of "the index is empty"
+        result.notes[:] = [building] + [n for n in result.notes if not n.startswith("the index is empty")]
     for note in result.notes:
         print(f"scree: {note}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"results": [asdict(h) for h in result.hits], "mode": result.mode}, ensure_ascii=False))
+        doc: dict[str, object] = {"results": [asdict(h) for h in result.hits], "mode": result.mode}
+        if result.notes:  # e.g. "keyword results only: the embeddings API ... is unavailable"
+            doc["notes"] = result.notes
+        print(json.dumps(doc, ensure_ascii=False))
         return 0
     for hit in result.hits:
-        print(f"{hit.path}:{hit.start_line}-{hit.end_line}  {hit.heading}")
+        print(f"{_escape(hit.path)}:{hit.start_line}-{hit.end_line}  {_escape(hit.heading)}")
         print(_compact(hit.text))
         print()
     return 0
@@ -84,6 +92,28 @@ def sync_if_no_writer(ws: Workspace, index: Index, policy: NotesPolicy, embedder
     finally:
         lock.release()
     print_notices(report)
+
+
+def _being_built(ws: Workspace, index: Index) -> str | None:
+    """While another process builds the index for the first time (it holds the lock and no sync
+    has finished yet), say so with its progress so far."""
+    from ..db import queries
+    from ..lock import describe_holder, read_holder
+
+    if "last_sync" in index.meta():
+        return None
+    holder = read_holder(ws.location.lock)
+    if holder is None:
+        return None
+    c = queries.counts(index.conn)
+    return (f"the index is being built by {describe_holder(holder)}: {c.files - c.incomplete_files} files "
+            f"({c.chunks} chunks) indexed so far; results may be incomplete, search again shortly")
+
+
+def _escape(name: str) -> str:
+    """A file name or heading on one line: a newline, another control character or an undecodable
+    byte is shown escaped (`\\n`, `\\x1b`, `\\udcff`), so `path:start-end` stays one parsable line."""
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in name)
 
 
 def _compact(text: str, indent: str = "    ") -> str:

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from .. import settings_table
-from ..config import Config
+from ..config import Config, add_embedder_flag
 from ..errors import ConfigError
 from ..locate import index_location, resolve_folder
 from ._common import add_common
@@ -32,6 +32,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="run the MCP server (stdio; --http for streamable HTTP)",
                        description="Serve search_docs, read_doc and reindex over MCP.")
     add_common(p)
+    add_embedder_flag(p)
     p.add_argument("--http", action="store_true", help="serve streamable HTTP at /mcp instead of stdio")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT}; 0 = any free)")
@@ -88,6 +89,9 @@ def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
             _serve_http(server, args.host, args.port, token, tuple(args.allow_host))
         else:
             _exit_on_signal(handle)
+            from ..stdinfilter import install
+
+            install()  # a lone surrogate in a request gets an error reply, not silence
             server.run()
     finally:
         handle.stop()

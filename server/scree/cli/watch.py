@@ -14,7 +14,7 @@ import threading
 from types import FrameType
 from typing import Callable
 
-from ..config import Config
+from ..config import Config, add_embedder_flag
 from ._common import add_common
 
 STOP_TIMEOUT = 5.0  # seconds `watch` waits for the writer before exiting anyway
@@ -23,6 +23,7 @@ STOP_TIMEOUT = 5.0  # seconds `watch` waits for the writer before exiting anyway
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("watch", help="keep the index in sync with the notes folder until stopped")
     add_common(p)
+    add_embedder_flag(p)
     # Tests shorten these; production uses the defaults.
     p.add_argument("--lock-retry", type=float, default=5.0, help=argparse.SUPPRESS)
     p.add_argument("--health-interval", type=float, default=10.0, help=argparse.SUPPRESS)
