@@ -14,7 +14,6 @@ import functools
 import hmac
 import logging
 import threading
-import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +46,6 @@ DEFAULT_FIRST_SYNC_WAIT = 100.0  # seconds; below the 120 s per-call timeouts cl
 MAX_READ_BYTES = 100_000
 MAX_LISTED_PATHS = 30
 ENGINE_OPEN_TIMEOUT = 60.0  # how long a tool waits for the background start (imports + open)
-_POLL = 0.2  # status poll while waiting for a first sync (LiveIndex offers no completion event)
 
 Mode = Literal["auto", "semantic", "keyword", "hybrid"]
 
@@ -176,15 +174,10 @@ class IndexHandle:
         status = live.status()
         if not self._first_build:
             return status
-        deadline = time.monotonic() + timeout
-        while status.state == "syncing" and not self._stopping.is_set():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return status
-            self._stopping.wait(min(_POLL, left))
-            status = live.status()
-        self._first_build = False  # the first sync is over: later searches never wait
-        return status
+        over = live.wait_until(lambda st: st.state != "syncing" or self._stopping.is_set(), timeout)
+        if over:
+            self._first_build = False  # the first sync is over: later searches never wait
+        return live.status()
 
     def stop(self, timeout: float = 5.0) -> bool:
         """Stop the index's threads; True when they ended within `timeout`."""
