@@ -185,14 +185,14 @@ def test_padding_in_a_mixed_batch_does_not_change_vectors(embedder: LocalMiniLM,
 def test_long_body_is_windowed_with_header_and_its_end_is_searchable(
     embedder: LocalMiniLM, tokenizer
 ) -> None:
-    passage = Passage("ops/runbook.md\nOperations > Nightly jobs", _long_body(3000, tokenizer))
+    passage = Passage("ops/runbook.md\nOperations > Nightly jobs", _long_body(1200, tokenizer))
     header_ids = tokenizer.encode(passage.header, add_special_tokens=False).ids
     body_ids = tokenizer.encode(passage.body, add_special_tokens=False).ids
     planned = plan_windows(header_ids, body_ids, cls_id=CLS, sep_id=SEP)
     assert all(w[: 1 + len(header_ids)] == [CLS, *header_ids] for w in planned)
 
     (vectors,) = embedder.embed_passages([passage])
-    assert vectors.shape == (len(planned), 384) and 12 <= len(planned) <= 20
+    assert vectors.shape == (len(planned), 384) and 5 <= len(planned) <= 8
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     scores = vectors @ embedder.embed_query("when are the database backups uploaded to S3?")
     assert int(np.argmax(scores)) == len(planned) - 1  # the tail window, not lost to truncation
