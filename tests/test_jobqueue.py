@@ -1,55 +1,53 @@
-"""The live writer's job queue: work arriving while a sync runs is merged into one next job."""
+"""The writer's work queue: jobs asked for while work is pending merge into one, losing no caller."""
 
 from __future__ import annotations
 
 import threading
 from concurrent.futures import Future
 
-from scree.indexstatus import StatusChanges
-from scree.jobqueue import Job, JobQueue, merge
+from scree.jobqueue import Job, JobQueue, merge_jobs
 
 
-def test_paths_accumulate_until_a_full_sync_covers_them():
-    assert merge(Job("paths", {"a.md"}), Job("paths", {"b.md"})).paths == {"a.md", "b.md"}
-    full = merge(Job("paths", {"a.md"}), Job("full"))
-    assert (full.kind, full.paths) == ("full", set())
+def test_path_jobs_merge_their_paths():
+    merged = merge_jobs(Job("paths", {"a.md"}), Job("paths", {"b.md"}))
+    assert merged.kind == "paths" and merged.paths == {"a.md", "b.md"}
 
 
-def test_a_merged_job_keeps_every_caller_and_any_rebuild():
-    one, two = Future(), Future()
-    job = merge(Job("reindex", rebuild=True, futures=[one]), Job("full", futures=[two]))
-    assert (job.kind, job.rebuild, job.futures) == ("reindex", True, [one, two])
-    assert merge(Job("repair"), Job("reindex")).kind == "repair"
+def test_a_full_sync_swallows_pending_paths_and_keeps_every_future():
+    f1, f2 = Future(), Future()
+    merged = merge_jobs(Job("paths", {"a.md"}, futures=[f1]), Job("full", futures=[f2]))
+    assert merged.kind == "full" and merged.paths == set() and merged.futures == [f1, f2]
 
 
-def test_take_waits_for_work_and_returns_none_once_stopped():
-    queue, stop = JobQueue(), threading.Event()
-    got: list[Job | None] = []
-    taker = threading.Thread(target=lambda: got.append(queue.take(stop)))
-    taker.start()
-    queue.put(Job("paths", {"a.md"}))
-    taker.join(10)
-    assert got[0] is not None and got[0].paths == {"a.md"}
+def test_reindex_beats_full_and_repair_beats_reindex_and_rebuild_sticks():
+    assert merge_jobs(Job("full"), Job("reindex", rebuild=True)).kind == "reindex"
+    merged = merge_jobs(Job("reindex", rebuild=True), Job("repair"))
+    assert merged.kind == "repair" and merged.rebuild
+
+
+def test_take_returns_the_merged_job_once_then_waits_until_stopped():
+    q = JobQueue()
+    q.put(Job("paths", {"a.md"}))
+    q.put(Job("paths", {"b.md"}))
+    stop = threading.Event()
+    job = q.take(stop)
+    assert job is not None and job.paths == {"a.md", "b.md"}
     stop.set()
-    queue.wake()
-    assert queue.take(stop) is None
+    q.wake()
+    assert q.take(stop) is None
 
 
-def test_wait_for_ends_when_the_kind_arrives_and_reset_returns_what_was_pending():
-    queue, stop = JobQueue(), threading.Event()
-    assert queue.wait_for("reindex", stop, 0.01) is False
-    threading.Timer(0.05, lambda: queue.put(Job("reindex"))).start()
-    assert queue.wait_for("reindex", stop, 10.0) is True
-    assert queue.reset().kind == "reindex" and queue.reset().kind == "none"
+def test_a_queued_reindex_ends_a_pause_early():
+    q = JobQueue()
+    stop = threading.Event()
+    done = threading.Event()
 
+    def pause() -> None:
+        q.wait_for_reindex(stop, 60.0)
+        done.set()
 
-def test_status_changes_wake_a_waiter_on_a_bump():
-    changes, state = StatusChanges(), {"done": False}
-
-    def finish() -> None:
-        state["done"] = True
-        changes.bump()
-
-    threading.Timer(0.05, finish).start()
-    assert changes.wait_until(lambda: state["done"], 10.0)
-    assert not changes.wait_until(lambda: False, 0.05)
+    t = threading.Thread(target=pause)
+    t.start()
+    q.put(Job("reindex"))
+    assert done.wait(10.0)
+    t.join()

@@ -6,9 +6,7 @@ same index is a reader: it searches what is committed, holds no inotify watches,
 on its first semantic query, and retries the lock every `lock_retry` seconds; when the writer exits
 (even by SIGKILL: the kernel drops the flock) it takes over, syncing first and then watching.
 
-The lock is a `flock`, which relies on the filesystem: on NFS it may not hold across machines, so
-two writers could run at once. SQLite's own locking keeps the index file consistent; the cost would
-be duplicate indexing work, never corruption.
+The lock is a `flock`: on NFS it may not hold (see docs/architecture.md, "One writer per index").
 
 Threads of a writer. The worker thread owns the write connection and runs every sync, one at a
 time; the watcher's threads only queue paths (or a rescan) for it, so reading events never waits for
@@ -343,7 +341,7 @@ class LiveIndex:
             self._write_index_open.set()
         stop = threading.Event()
         self._writer_stop = stop
-        self._jobs.reset(first if first is not None else Job("full"))
+        self._jobs.replace(first if first is not None else Job("full"))
         self._worker = threading.Thread(target=self._writer_main, args=(stop, first is None),
                                         name="scree-writer", daemon=True)
         self._worker.start()
@@ -430,7 +428,7 @@ class LiveIndex:
         finally:
             if self._wx is not None:
                 self._wx.close()
-            leftover = self._jobs.reset()
+            leftover = self._jobs.replace(Job("none"))
             for future in leftover.futures:
                 if not future.done():
                     future.set_exception(IndexError_("the index writer stopped before this reindex ran"))
@@ -455,7 +453,7 @@ class LiveIndex:
         watcher: NotesWatcher | None = None
         try:
             while True:
-                job = self._jobs.take(stop)
+                job = self._next_job(stop)
                 if job is None:
                     return
                 assert self._wx is not None
@@ -494,7 +492,11 @@ class LiveIndex:
             if watcher is not None:
                 watcher.stop(timeout=2.0)
 
+    def _next_job(self, stop: threading.Event) -> Job | None:
+        return self._jobs.take(stop)
+
     def _queue(self, job: Job) -> None:
+        """Merge `job` into the pending work (a reindex beats a full sync, which beats paths)."""
         self._jobs.put(job)
 
     def _on_paths(self, paths: set[str]) -> None:
@@ -515,7 +517,7 @@ class LiveIndex:
         self._progress.reset()
         try:
             if job.rebuild:
-                rebuild_in_place(index, self._embedder)
+                rebuild_in_place(index, self._embedder.id, self._embedder.dimensions, self._embedder.max_windows)
             report = sync(index, policy, self._embedder, max_file_bytes=self.workspace.config.max_file_bytes,
                           only=None if full else job.paths, progress=self._progress, should_stop=stop.is_set)
         except Exception as exc:
@@ -561,7 +563,7 @@ class LiveIndex:
             self._outage = f"{reason}; next try in {pause:g} s"
         self._changes.bump()
         log.warning("indexing %s paused for %g s: %s", self.folder, pause, reason)
-        self._jobs.wait_for("reindex", stop, pause)  # an explicit reindex ends the pause: its caller waits
+        self._jobs.wait_for_reindex(stop, pause)
         if not stop.is_set():
             self._queue(Job("full"))
 

@@ -11,7 +11,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .db import connect as dbconnect
 from .db import queries, schema, writes
@@ -19,9 +19,6 @@ from .embedview import vector_space_id
 from .errors import IndexDamaged, IndexError_, IndexMismatchError
 from .locate import IndexLocation, prepare_index_dir
 from .vectors import VectorCache
-
-if TYPE_CHECKING:
-    from .embed import Embedder
 
 DEFAULT_VECTOR_CACHE_BYTES = 200 * 1024 * 1024
 
@@ -234,14 +231,12 @@ def vectors_usable(index: Index, embedder_id: str, dimensions: int, max_windows:
             and _recorded_identity(index.meta()) == _vector_identity(embedder_id, dimensions, max_windows))
 
 
-def rebuild_in_place(index: Index, embedder: Embedder) -> None:
-    """Forget every chunk and vector so the next sync re-embeds every note (`--rebuild`, the
-    `reindex` tool's `rebuild`).
+def rebuild_in_place(index: Index, embedder_id: str, dimensions: int, max_windows: int) -> None:
+    """Forget every chunk and vector so the next sync re-embeds every note.
 
     The file itself stays (same inode), so readers and health checks keep seeing the same index.
     """
-    writes.reset_vectors(index.conn, embedder.dimensions,
-                         _vector_identity(embedder.id, embedder.dimensions, embedder.max_windows))
+    writes.reset_vectors(index.conn, dimensions, _vector_identity(embedder_id, dimensions, max_windows))
 
 
 def has_indexed_files(db: Path) -> bool:

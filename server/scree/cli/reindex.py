@@ -77,7 +77,7 @@ def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
                 print(f"scree: {refusal}", file=sys.stderr)
                 return 0
             if args.rebuild:
-                rebuild_in_place(index, embedder)
+                rebuild_in_place(index, embedder.id, embedder.dimensions, embedder.max_windows)
             report = sync(index, ws.policy(), embedder, max_file_bytes=cfg.max_file_bytes,
                           progress=progress_for_stderr())
         finally:
