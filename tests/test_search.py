@@ -47,8 +47,9 @@ def indexed(tmp_path_factory: pytest.TempPathFactory, real_embedder):
 
 
 @pytest.fixture
-def fresh(tmp_path: Path, real_embedder):
-    root, index = _build(tmp_path / "repo", real_embedder)
+def fresh(tmp_path: Path, embedder):
+    """A folder of its own, indexed with the fake embedder: for tests that change notes, not rank."""
+    root, index = _build(tmp_path / "repo", embedder)
     yield root, index
     index.close()
 
@@ -139,12 +140,15 @@ def test_filter_that_selects_nothing_says_so(indexed, real_embedder):
     assert result.hits == [] and "matches no indexed note" in result.notes[0]
 
 
-def test_deleted_or_newly_ignored_note_is_dropped_before_returning(fresh, real_embedder):
+def test_deleted_or_newly_ignored_note_is_dropped_before_returning(fresh, embedder):
     root, _ = fresh
+    query = "backups retention PURGE_OLD_RECORDS"
+    for mode in ("keyword", "semantic", "hybrid"):  # both notes answer before the change
+        assert {"ops/backups.md", "ops/retention.md"} <= {h.path for h in run(fresh, embedder, query, mode=mode).hits}
     (root / "ops" / "backups.md").unlink()
     write(root, ".gitignore", "ops/retention.md\n")
     for mode in ("keyword", "semantic", "hybrid"):
-        paths = {h.path for h in run(fresh, real_embedder, "backups retention PURGE_OLD_RECORDS", mode=mode).hits}
+        paths = {h.path for h in run(fresh, embedder, query, mode=mode).hits}
         assert not paths & {"ops/backups.md", "ops/retention.md"}
 
 
