@@ -71,13 +71,15 @@ def cmd_watch(args: argparse.Namespace, cfg: Config) -> int:
     with _Signals(done.set):
         live.start()
         print(f"scree: watching {ws.folder} (index {ws.location.db})", file=sys.stderr, flush=True)
-        shown = None
-        # Report role and state changes (taking over, first sync done) until told to stop.
-        while not done.wait(0.5):
+        shown: tuple[str, str] | None = None
+        # Report role and state changes (taking over, first sync done) until told to stop, waking on
+        # the live index's own signal (a signal handler's `done` is seen within its half-second recheck).
+        while not done.is_set():
             st = live.status()
             if (st.role, st.state) != shown:
                 shown = (st.role, st.state)
                 print(f"scree: {st.role}: {st.describe()}", file=sys.stderr, flush=True)
+            live.wait_until(lambda now: done.is_set() or (now.role, now.state) != shown, 60.0)
         stopped = live.stop(timeout=STOP_TIMEOUT)
     if fatal:
         print(f"scree: error: index not updating: {fatal[0]}; exiting so a supervisor (systemd, Docker) "
