@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..config import Config, add_embedder_flag
