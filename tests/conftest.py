@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -100,9 +101,37 @@ def _isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     return data
 
 
-@pytest.fixture(scope="session")
+FAKE_EMBEDDER = Path(__file__).resolve().parent / "helpers" / "fake_embedder.py"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "real_model: the test ranks or tests the embedder, so scree's own embedder is the real "
+                   "local model (every other test, and every process it starts, gets the fake)")
+
+
+@pytest.fixture(autouse=True)
+def _fake_embedder_by_default(_isolated_data_dir: Path, request: pytest.FixtureRequest,
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever builds scree's embedder from the config (the CLI, `scree serve`, Workspace.embedder())
+    gets the deterministic fake, in this process and in the ones it starts, unless the test is
+    marked `real_model`. Runs after the isolation fixture, which clears SCREE_EMBEDDER."""
+    if request.node.get_closest_marker("real_model") is None:
+        monkeypatch.setenv("SCREE_TEST_EMBEDDER", str(FAKE_EMBEDDER))
+        monkeypatch.setenv("SCREE_EMBEDDER", "fake")
+
+
+@pytest.fixture
 def embedder():
-    """The real local model, loaded once for the whole session (about 0.5 s)."""
+    """The deterministic fake embedder (tests/helpers/fake_embedder.py): for tests that do not rank."""
+    from fake_embedder import FakeEmbedder
+
+    return FakeEmbedder()
+
+
+@pytest.fixture(scope="session")
+def real_embedder():
+    """The real local model, loaded once for the whole session: only for ranking and embedder tests."""
     from scree.embed import make_embedder
 
     e = make_embedder("local")
@@ -130,4 +159,5 @@ def eventually(predicate: Callable[[], bool], timeout: float, step: float = 0.02
 
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(FAKE_EMBEDDER.parent))  # `from fake_embedder import FakeEmbedder` in tests
 os.environ.setdefault("SCREE_LOG_LEVEL", "WARNING")
