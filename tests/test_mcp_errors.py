@@ -41,7 +41,8 @@ def _damaged_model_package(root: Path) -> Path:
     return root
 
 
-def test_a_broken_model_reaches_the_agent_as_scree_s_message_with_the_fix(tmp_path: Path, embedder,
+@pytest.mark.real_model  # the damaged file is the real model's, and the index must hold its vectors
+def test_a_broken_model_reaches_the_agent_as_scree_s_message_with_the_fix(tmp_path: Path, real_embedder,
                                                                           _isolated_data_dir: Path) -> None:
     folder = tmp_path / "notes"
     write(folder, "guide.md", "# Deploying\n\nShip the release with the deploy script.\n")
@@ -49,7 +50,7 @@ def test_a_broken_model_reaches_the_agent_as_scree_s_message_with_the_fix(tmp_pa
     ws = Workspace.from_config(Config(notes=folder))
     index = ws.open_index()
     try:
-        sync(index, ws.policy(), embedder)
+        sync(index, ws.policy(), real_embedder)
     finally:
         index.close()
 
