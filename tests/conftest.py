@@ -27,11 +27,8 @@ _SCRATCH = pytest.StashKey[Path]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Move HOME and XDG_* to a scratch dir for the session; keep the tools that live under HOME working.
-    (The only pytest_configure here: a second definition would silently replace this one.)"""
-    config.addinivalue_line(
-        "markers", "real_model: the test ranks or tests the embedder, so scree's own embedder is the real "
-                   "local model (every other test, and every process it starts, gets the fake)")
+    """Move HOME and XDG_* to a scratch dir for the session; keep the tools that live under HOME working."""
+    _register_markers(config)
     scratch = Path(tempfile.mkdtemp(prefix="scree-tests-home-"))
     config.stash[_SCRATCH] = scratch
     keep = {}
@@ -106,6 +103,12 @@ def _isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
 
 
 FAKE_EMBEDDER = Path(__file__).resolve().parent / "helpers" / "fake_embedder.py"
+
+
+def _register_markers(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "real_model: the test ranks or tests the embedder, so scree's own embedder is the real "
+                   "local model (every other test, and every process it starts, gets the fake)")
 
 
 @pytest.fixture(autouse=True)

