@@ -110,7 +110,7 @@ def test_validate_fails_a_manifest_with_a_string_author(claude_bin: str, tmp_pat
 
 
 def _plugin_files() -> list[str]:
-    """What a clone of the repo holds: tracked files plus new ones not ignored (no .venv, no .ci/node)."""
+    """What a clone of the repo holds: tracked files plus new ones not ignored (no .venv, no .ci/claude-*)."""
     try:
         out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO_ROOT,
                              capture_output=True, check=True, timeout=30).stdout
