@@ -37,7 +37,8 @@ from .db import queries, writes
 from .db.connect import explain, is_damage, is_db_error
 from .embed import Embedder
 from .errors import IndexDamaged, IndexError_, LockHeld, ScreeError
-from .health import DEFAULT_INTERVAL, Change, HealthMonitor, IndexStatus, Role, State, markdown_exceeds, release_memory
+from .health import DEFAULT_INTERVAL, Change, FileIdentity, HealthMonitor, IndexStatus, Role, State, markdown_exceeds, release_memory
+from .health import identity as file_identity
 from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
 from .policy import NotesPolicy
 from .progress import CountingProgress
@@ -133,6 +134,7 @@ class LiveIndex:
         # Guarded by _read_mu: the read side.
         self._read_mu = threading.Lock()
         self._read_index: Index | None = None
+        self._read_id: FileIdentity | None = None  # the file the read connection opened
         self._read_error: str | None = None
         self._write_index_open = threading.Event()  # this process's writer has opened (created) the file
         self._policy: NotesPolicy | None = None
@@ -598,13 +600,15 @@ class LiveIndex:
             self._read_index = None
         with self._mu:
             writer = self._role == "writer"
-        if writer:
+        try:
+            replaced = file_identity(self.workspace.location.db) != self._read_id
+        except OSError:
+            replaced = False
+        if writer and not replaced:  # (a replaced file is already being rebuilt: the next search reads it)
             self._queue(_Job("repair"))
-            doing = "scree is rebuilding it from the notes now; keyword results return as files are re-indexed"
-        else:
-            holder = read_holder(self._lock.path)
-            doing = (f"its writer ({describe_holder(holder)}) rebuilds it when it meets the damage, or run "
-                     "`scree reindex --all`; your notes are not touched")
+        doing = ("scree is rebuilding it from the notes now; keyword results return as files are re-indexed"
+                 if writer else f"its writer ({describe_holder(read_holder(self._lock.path))}) rebuilds it when "
+                 "it meets the damage, or stop it and run `scree index --rebuild`; your notes are not touched")
         log.warning("the index %s is damaged (%s)", self.workspace.location.db, exc)
         mode = route(q.text) if q.mode == "auto" else q.mode
         return SearchResult([], mode, [f"the index is damaged ({exc}): {doing}"])
@@ -619,6 +623,7 @@ class LiveIndex:
             if not self.workspace.location.db.exists():
                 return None
             try:
+                self._read_id = file_identity(self.workspace.location.db)
                 self._read_index = self.workspace.open_index(create=False)
                 self._read_error = None
                 if self._health is not None:
