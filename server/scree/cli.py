@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from . import __version__, cli_live, cli_plugin, cli_serve
-from .config import MODES, Config, load_config
+from .config import MODES, Config, add_embedder_flag, load_config
 from .errors import EmbedderError, ScreeError
 
 log = logging.getLogger("scree")
@@ -34,11 +34,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("index", help="index (sync) the notes folder")
     _common(p)
+    add_embedder_flag(p)
     p.add_argument("--rebuild", action="store_true", help="delete the index and build it again from the notes")
     p.add_argument("--json", action="store_true", help="print the sync report as JSON")
 
     p = sub.add_parser("search", help="search the notes (syncs first when the index is missing or stale)")
     _common(p)
+    add_embedder_flag(p)
     p.add_argument("query", nargs="*", help="what you look for, in words or names (a query starting with '-' "
                    "is taken as words too: `scree search --locked`)")
     p.add_argument("--mode", choices=MODES, help="auto (default): keyword for a bare name, hybrid otherwise")
@@ -63,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _config(args: argparse.Namespace) -> Config:
     return load_config().with_overrides(
         notes=getattr(args, "notes", None), db=getattr(args, "db", None),
-        mode=getattr(args, "mode", None), k=getattr(args, "k", None),
+        mode=getattr(args, "mode", None), k=getattr(args, "k", None), embedder=getattr(args, "embedder", None),
     )
 
 
@@ -131,7 +133,10 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
     for note in result.notes:
         print(f"scree: {note}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"results": [asdict(h) for h in result.hits], "mode": result.mode}, ensure_ascii=False))
+        doc: dict[str, object] = {"results": [asdict(h) for h in result.hits], "mode": result.mode}
+        if result.notes:  # e.g. "keyword results only: the embeddings API ... is unavailable"
+            doc["notes"] = result.notes
+        print(json.dumps(doc, ensure_ascii=False))
         return 0
     for hit in result.hits:
         print(f"{_escape(hit.path)}:{hit.start_line}-{hit.end_line}  {_escape(hit.heading)}")

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Callable
 
-from .config import Config
+from .config import Config, add_embedder_flag
 from .errors import IndexError_, LockHeld
 
 if TYPE_CHECKING:
@@ -38,12 +38,14 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     """Add `watch` and `reindex` to the `scree` sub-command parsers."""
     p = sub.add_parser("watch", help="keep the index in sync with the notes folder until stopped")
     _common(p)
+    add_embedder_flag(p)
     # Tests shorten these; production uses the defaults.
     p.add_argument("--lock-retry", type=float, default=5.0, help=argparse.SUPPRESS)
     p.add_argument("--health-interval", type=float, default=10.0, help=argparse.SUPPRESS)
 
     p = sub.add_parser("reindex", help="sync the index now (takes the writer lock)")
     _common(p)
+    add_embedder_flag(p)
     p.add_argument("--rebuild", "--all", dest="rebuild", action="store_true",
                    help="re-embed every note, not only the changed ones")
     p.add_argument("--quiet", action="store_true",

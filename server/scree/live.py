@@ -18,6 +18,11 @@ WAL lets them read committed rows while the worker writes. A health monitor chec
 if not, the writer stops, releases the lock and the status says "not_updating" while searches keep
 serving what is indexed.
 
+An embeddings API that cannot be reached (or answers with errors or garbage) pauses indexing, not
+the writer: it waits `outage_pause` seconds (30, doubling up to 5 minutes), then runs a full sync,
+so notes changed meanwhile are picked up without another edit. The status says "paused" and why;
+searches answer from the keyword index meanwhile.
+
 A new, empty index over more than `Config.first_sync_mb` of Markdown is not built by itself: the
 writer releases the lock and the status asks for `scree reindex`. Once that index has rows this
 process waits for the lock again and takes over as usual.
@@ -36,7 +41,7 @@ from typing import Callable
 from .db import queries, writes
 from .db.connect import explain, is_damage, is_db_error
 from .embed import Embedder
-from .errors import IndexDamaged, IndexError_, LockHeld, ScreeError
+from .errors import EmbedderUnavailable, IndexDamaged, IndexError_, LockHeld, ScreeError
 from .health import DEFAULT_INTERVAL, Change, FileIdentity, HealthMonitor, IndexStatus, Role, State, markdown_exceeds, release_memory
 from .health import identity as file_identity
 from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
@@ -63,6 +68,8 @@ BIG_SYNC_CHUNKS = 200
 # an idle `scree serve` then holds ~100 MB instead of ~400. Reloading costs ~0.5 s on the next use.
 MODEL_IDLE_SECONDS = 60.0
 READER_POLICY_TTL = 2.0  # a reader re-reads the ignore files at most this often
+# After the embeddings API failed, indexing waits this long before a full resync, doubling per failure.
+OUTAGE_PAUSE = (30.0, 300.0)
 MB = 1024 * 1024
 # How long `reindex()` waits for the worker to run the sync it asked for. The MCP client gives up
 # after ~120 s anyway; past this the sync goes on in the background and the caller is told so.
@@ -99,7 +106,8 @@ class LiveIndex:
     def __init__(self, workspace: Workspace, *, watch: bool = True, lock_retry: float = 5.0,
                  health_interval: float = DEFAULT_INTERVAL, debounce: float = 1.5,
                  embedder: Embedder | None = None, on_fatal: Callable[[str], None] | None = None,
-                 model_idle: float = MODEL_IDLE_SECONDS) -> None:
+                 model_idle: float = MODEL_IDLE_SECONDS,
+                 outage_pause: tuple[float, float] = OUTAGE_PAUSE) -> None:
         self.workspace = workspace
         self._watch = watch
         self._lock_retry = lock_retry
@@ -128,6 +136,9 @@ class LiveIndex:
         self._model_idle = model_idle
         self._model_used_at: float | None = None  # last embedding (sync or query) since the last release
         self._job_running = False
+        self._outage_pause = outage_pause
+        self._pause = outage_pause[0]  # the next pause after an outage
+        self._outage: str | None = None  # why indexing is paused, while it is
         # Guarded by _jobs: what the worker should do next.
         self._jobs = threading.Condition()
         self._pending = _Job("none")
@@ -231,6 +242,8 @@ class LiveIndex:
                 return IndexStatus("not_updating", role, 0, 0, files, chunks, self._failure)
             if self._needs_reindex is not None:
                 return IndexStatus("needs_reindex", role, 0, 0, files, chunks, self._needs_reindex)
+            if role == "writer" and self._outage is not None:
+                return IndexStatus("paused", role, 0, 0, files, chunks, self._outage)
             if role == "writer":
                 # After the first sync, only a full sync with notes to embed is worth reporting.
                 if not self._first_sync_done or (self._full_sync_running and total > 0):
@@ -263,7 +276,7 @@ class LiveIndex:
                 if result.mode in ("semantic", "hybrid"):
                     self._model_used()
         st = self.status()
-        if st.state in ("syncing", "not_updating", "needs_reindex"):
+        if st.state in ("syncing", "not_updating", "needs_reindex", "paused"):
             result.notes.insert(0, st.describe())
         return result
 
@@ -538,6 +551,11 @@ class LiveIndex:
             report = sync(index, policy, self._embedder, max_file_bytes=self.workspace.config.max_file_bytes,
                           only=None if full else job.paths, progress=self._progress, should_stop=stop.is_set)
         except Exception as exc:
+            if isinstance(exc, EmbedderUnavailable):
+                for future in job.futures:
+                    future.set_exception(exc)
+                self._pause_indexing(str(exc), stop)
+                return None
             if not (isinstance(exc, OSError) or is_db_error(exc, index.driver)):
                 for future in job.futures:
                     future.set_exception(exc)
@@ -557,6 +575,8 @@ class LiveIndex:
         finally:
             with self._mu:
                 self._full_sync_running = self._job_running = False
+        with self._mu:
+            self._outage, self._pause = None, self._outage_pause[0]
         for future in job.futures:
             future.set_result(report)
         for s in report.skipped:
@@ -564,6 +584,23 @@ class LiveIndex:
         if report.changed:
             log.info("%s: %s", self.folder, report.summary())
         return report
+
+    def _pause_indexing(self, reason: str, stop: threading.Event) -> None:
+        """The embeddings API failed: wait (30 s, doubling up to 5 min), then resync everything."""
+        with self._mu:
+            pause = self._pause
+            self._pause = min(pause * 2, self._outage_pause[1])
+            self._outage = f"{reason}; next try in {pause:g} s"
+        log.warning("indexing %s paused for %g s: %s", self.folder, pause, reason)
+        deadline = time.monotonic() + pause
+        with self._jobs:  # an explicit reindex ends the pause: its caller is waiting for an answer
+            while not stop.is_set() and self._pending.kind != "reindex":
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._jobs.wait(left)
+        if not stop.is_set():
+            self._queue(_Job("full"))
 
     # ----- memory ------------------------------------------------------------------------------
 

@@ -394,7 +394,7 @@ def reindex_output(report: SyncReport, status: IndexStatus) -> ReindexOut:
     changed = ([f"added {p}" for p in report.added] + [f"updated {p}" for p in report.updated]
                + [f"removed {p}" for p in report.removed])
     skipped = [f"{s.rel_path}: {s.reason}" for s in report.skipped]
-    remarks = [*report.warnings, *([report.reset] if report.reset else [])]
+    remarks = [*report.warnings, *(m for m in (report.reset, report.rechunked) if m)]
     if len(changed) > MAX_LISTED_PATHS:
         remarks.append(f"{len(changed) - MAX_LISTED_PATHS} more changed paths not listed")
     if len(skipped) > MAX_LISTED_PATHS:

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
-from .chunker import chunk_markdown, embed_header
+from .chunker import CHUNKER_VERSION, chunk_markdown, embed_header
 from .db import queries, writes
 from .embed import Embedder, Passage
 from .embedview import embed_body
@@ -20,7 +20,7 @@ from .errors import FileSkipped
 from .policy import NotesPolicy
 from .reader import hash_note, read_note
 from .records import Skipped
-from .store import Index, ensure_embedder
+from .store import Index, ensure_chunker, ensure_embedder
 from .walk import walk_notes
 
 log = logging.getLogger(__name__)
@@ -59,6 +59,7 @@ class SyncReport:
     seconds: float = 0.0
     embed_seconds: float = 0.0
     reset: str | None = None  # set when the whole index was re-embedded for another embedder
+    rechunked: str | None = None  # set when every file was re-chunked for a new chunker version
 
     @property
     def changed(self) -> bool:
@@ -84,8 +85,9 @@ class Plan:
 
 
 def plan_sync(index: Index, policy: NotesPolicy, *, max_file_bytes: int,
-              only: Iterable[str] | None = None) -> Plan:
-    """Walk (or check just `only`) and compare each note's SHA-256 with the index. Loads no model."""
+              only: Iterable[str] | None = None, rechunk: bool = False) -> Plan:
+    """Walk (or check just `only`) and compare each note's SHA-256 with the index. Loads no model.
+    With `rechunk`, every note is to be re-chunked, changed or not."""
     stored = queries.stored_files(index.conn)
     skipped: list[Skipped] = []
     todo: list[str] = []
@@ -110,7 +112,7 @@ def plan_sync(index: Index, policy: NotesPolicy, *, max_file_bytes: int,
             continue
         seen.add(item)
         have = stored.get(item)
-        if have is not None and have.sha256 == sha:
+        if have is not None and have.sha256 == sha and not rechunk:
             unchanged += 1
             if have.mtime_ns != mtime_ns:
                 writes.touch_file(index.conn, item, mtime_ns, size)
@@ -149,8 +151,10 @@ def sync(
     progress = progress or NoProgress()
     report = SyncReport()
     report.reset = ensure_embedder(index, embedder.id, embedder.dimensions, embedder.max_windows)
-    only_list = None if only is None else list(only)
-    plan = plan_sync(index, policy, max_file_bytes=max_file_bytes, only=only_list)
+    report.rechunked = ensure_chunker(index, CHUNKER_VERSION)  # then every file, whatever `only` says
+    only_list = None if only is None or report.rechunked else list(only)
+    plan = plan_sync(index, policy, max_file_bytes=max_file_bytes, only=only_list,
+                     rechunk=report.rechunked is not None)
     report.unchanged = plan.unchanged
     report.skipped = plan.skipped
     for path in plan.remove:
@@ -158,6 +162,8 @@ def sync(
             report.removed.append(path)
     progress.start(len(plan.todo))
     completed = False
+    # An API embedder asks for more per call, so several of its requests can be in flight at once.
+    per_call = getattr(embedder, "batch_passages", EMBED_BATCH_PASSAGES)
     try:
         batch: list[PreparedNote] = []
         for path in plan.todo:
@@ -172,7 +178,7 @@ def sync(
                     break
                 continue
             batch.append(prepared)
-            if sum(len(p.passages) for p in batch) >= EMBED_BATCH_PASSAGES:
+            if sum(len(p.passages) for p in batch) >= per_call:
                 _embed_and_store(index, embedder, batch, plan.new, report, progress)
                 batch = []
         else:
@@ -185,8 +191,10 @@ def sync(
             trim = getattr(embedder, "trim", None)  # the batches' working memory is not needed any more
             if trim is not None:
                 trim()
-    if completed:  # a sync cut short must not make readers believe the index is complete
-        writes.set_meta(index.conn, {"last_sync": str(time.time())})
+    # A sync cut short must not make readers believe the index is complete, and the chunker version
+    # is recorded only once every file went through it (a stopped sync re-chunks again).
+    if completed:
+        writes.set_meta(index.conn, {"last_sync": str(time.time()), "chunker": CHUNKER_VERSION})
     report.seconds = time.perf_counter() - t0
     return report
 
