@@ -42,11 +42,11 @@ from .db import queries, writes
 from .db.connect import explain, is_damage, is_db_error
 from .embed import Embedder
 from .errors import EmbedderUnavailable, IndexDamaged, IndexError_, LockHeld, ScreeError
-from .health import DEFAULT_INTERVAL, Change, FileIdentity, HealthMonitor, IndexStatus, Role, State, markdown_exceeds, release_memory
-from .health import identity as file_identity
+from .health import DEFAULT_INTERVAL, Change, HealthMonitor, IndexStatus, Role, State, markdown_exceeds, release_memory
 from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
 from .policy import NotesPolicy
 from .progress import CountingProgress
+from .readindex import ReadIndex, damaged_note
 from .records import SearchResult
 from .route import route
 from .search import Query
@@ -142,11 +142,10 @@ class LiveIndex:
         # Guarded by _jobs: what the worker should do next.
         self._jobs = threading.Condition()
         self._pending = _Job("none")
-        # Guarded by _read_mu: the read side.
-        self._read_mu = threading.Lock()
-        self._read_index: Index | None = None
-        self._read_id: FileIdentity | None = None  # the file the read connection opened
-        self._read_error: str | None = None
+        # The read side (its own lock). While this process's writer creates the file, opening it
+        # here too would race its migrations (see writeindex.WriteIndex).
+        self._reader = ReadIndex(workspace, lambda: self._role != "writer" or self._write_index_open.is_set(),
+                                 lambda: self._health.adopt_index() if self._health is not None else None)
         self._write_index_open = threading.Event()  # this process's writer has opened (created) the file
         self._policy: NotesPolicy | None = None
         self._policy_at = 0.0
@@ -223,17 +222,14 @@ class LiveIndex:
         if worker is not None and worker is not threading.current_thread():
             worker.join(max(0.0, deadline - time.monotonic()))
         ended = worker is None or not worker.is_alive()
-        with self._read_mu:
-            if self._read_index is not None:
-                self._read_index.close()
-                self._read_index = None
+        self._reader.drop()
         if self._own_embedder and ended:
             self._embedder.close()
         return ended
 
     def status(self) -> IndexStatus:
         """The state of the index as this process sees it (cheap: two count queries)."""
-        counts = self._read_counts()
+        counts = self._reader.counts()
         files, chunks, synced_once = counts if counts is not None else (0, 0, False)
         done, total = self._progress.snapshot()
         with self._mu:
@@ -260,11 +256,11 @@ class LiveIndex:
     def search(self, q: Query) -> SearchResult:
         """Answer from what is committed; notes say when the index is incomplete or not updating."""
         policy = self.policy
-        with self._read_mu:
-            index = self._open_read_locked()
+        with self._reader.mu:
+            index = self._reader.open_locked()
             if index is None:
                 mode = route(q.text) if q.mode == "auto" else q.mode
-                why = self._read_error or "the index does not exist yet"
+                why = self._reader.error or "the index does not exist yet"
                 result = SearchResult([], mode, [f"{why}; it is being built, try again shortly"])
             else:
                 try:
@@ -399,7 +395,7 @@ class LiveIndex:
             return False  # a writer must not go on writing into a file nobody else sees
         # A reader only reads: the writer (another process) rebuilt or replaced the file; read the new one.
         log.info("%s; reading the new file", change.reason)
-        self._drop_read()
+        self._reader.drop()
         if self._health is not None:
             self._health.forget_index()
         return True
@@ -407,7 +403,7 @@ class LiveIndex:
     def _await_built_index(self) -> None:
         """needs_reindex: wait (without taking the lock) until someone built the index, then queue for it."""
         while not self._gate_stop.wait(self._lock_retry):
-            counts = self._read_counts()
+            counts = self._reader.counts()
             if counts is None or counts[0] == 0:
                 continue
             with self._mu:
@@ -427,7 +423,7 @@ class LiveIndex:
             if reason is not None:
                 self._fail(reason)
                 return
-            self._wx = WriteIndex(self.workspace, health, retry=self._lock_retry, drop_readers=self._drop_read)
+            self._wx = WriteIndex(self.workspace, health, retry=self._lock_retry, drop_readers=self._reader.drop)
             index = self._wx.open(stop)
             if index is None:
                 return  # stopped while waiting for space
@@ -623,64 +619,14 @@ class LiveIndex:
     def _set_policy(self, policy: NotesPolicy) -> None:
         self._policy, self._policy_at = policy, time.monotonic()
 
-    def _drop_read(self) -> None:
-        """Close the read connection; the next search opens the file that is there now."""
-        with self._read_mu:
-            if self._read_index is not None:
-                self._read_index.close()
-                self._read_index = None
-
     def _damaged_locked(self, q: Query, exc: BaseException) -> SearchResult:
         """A search met a damaged file: say so once, clearly; the writer rebuilds it (it is a cache)."""
-        if self._read_index is not None:
-            self._read_index.close()
-            self._read_index = None
+        replaced = self._reader.replaced_locked()  # then it is already being rebuilt: the next search reads it
+        self._reader.close_locked()
         with self._mu:
             writer = self._role == "writer"
-        try:
-            replaced = file_identity(self.workspace.location.db) != self._read_id
-        except OSError:
-            replaced = False
-        if writer and not replaced:  # (a replaced file is already being rebuilt: the next search reads it)
+        if writer and not replaced:
             self._queue(_Job("repair"))
-        doing = ("scree is rebuilding it from the notes now; keyword results return as files are re-indexed"
-                 if writer else f"its writer ({describe_holder(read_holder(self._lock.path))}) rebuilds it when "
-                 "it meets the damage, or stop it and run `scree index --rebuild`; your notes are not touched")
         log.warning("the index %s is damaged (%s)", self.workspace.location.db, exc)
         mode = route(q.text) if q.mode == "auto" else q.mode
-        return SearchResult([], mode, [f"the index is damaged ({exc}): {doing}"])
-
-    def _open_read_locked(self) -> Index | None:
-        """The read connection, opened on first use; None (with _read_error) while there is no index."""
-        if self._read_index is None:
-            # While this process's writer creates the file, opening it here too would race its
-            # migrations (see _open_write_index).
-            if self._role == "writer" and not self._write_index_open.is_set():
-                return None
-            if not self.workspace.location.db.exists():
-                return None
-            try:
-                self._read_id = file_identity(self.workspace.location.db)
-                self._read_index = self.workspace.open_index(create=False)
-                self._read_error = None
-                if self._health is not None:
-                    self._health.adopt_index()
-            except ScreeError as exc:
-                self._read_error = str(exc)
-                return None
-        return self._read_index
-
-    def _read_counts(self) -> tuple[int, int, bool] | None:
-        """(files, chunks, a sync ever finished) from committed rows; None when there is no index."""
-        with self._read_mu:
-            index = self._open_read_locked()
-            if index is None:
-                return None
-            try:
-                c = queries.counts(index.conn)
-                return c.files, c.chunks, "last_sync" in index.meta()
-            except Exception as exc:
-                if not is_db_error(exc, index.driver):
-                    raise
-                log.debug("could not count the index rows: %s", exc)
-                return None
+        return SearchResult([], mode, [damaged_note(exc, writer, describe_holder(read_holder(self._lock.path)))])
