@@ -55,7 +55,7 @@ from .store import Index
 from .sync import SyncReport, sync
 from .watcher import NotesWatcher
 from .workspace import Workspace
-from .writeindex import WriteIndex, await_report
+from .writeindex import QUICK_CHECK_SECONDS, WriteIndex, await_report
 
 __all__ = ["IndexStatus", "LiveIndex", "rebuild_in_place"]
 
@@ -74,6 +74,7 @@ MB = 1024 * 1024
 # How long `reindex()` waits for the worker to run the sync it asked for. The MCP client gives up
 # after ~120 s anyway; past this the sync goes on in the background and the caller is told so.
 REINDEX_WAIT = 600.0
+DAMAGE_CHECK_EVERY = 600.0  # seconds between a writer's bounded quick_checks of its file
 
 
 def rebuild_in_place(index: Index, embedder: Embedder) -> None:
@@ -107,7 +108,7 @@ class LiveIndex:
                  health_interval: float = DEFAULT_INTERVAL, debounce: float = 1.5,
                  embedder: Embedder | None = None, on_fatal: Callable[[str], None] | None = None,
                  model_idle: float = MODEL_IDLE_SECONDS,
-                 outage_pause: tuple[float, float] = OUTAGE_PAUSE) -> None:
+                 outage_pause: tuple[float, float] = OUTAGE_PAUSE, damage_check: float = DAMAGE_CHECK_EVERY) -> None:
         self.workspace = workspace
         self._watch = watch
         self._lock_retry = lock_retry
@@ -134,6 +135,8 @@ class LiveIndex:
         self._health: HealthMonitor | None = None
         self._watcher: NotesWatcher | None = None
         self._model_idle = model_idle
+        self._damage_check = damage_check
+        self._next_check = time.monotonic() + damage_check  # the writer checks at open; then this often
         self._model_used_at: float | None = None  # last embedding (sync or query) since the last release
         self._job_running = False
         self._outage_pause = outage_pause
@@ -182,7 +185,7 @@ class LiveIndex:
                 raise RuntimeError("a LiveIndex can be started only once; make a new one")
             self._started = True
             self._health = HealthMonitor(self.folder, self.workspace.location.db, self._fail,
-                                         interval=self._health_interval, on_tick=self._release_idle_model,
+                                         interval=self._health_interval, on_tick=self._tick,
                                          on_change=self._on_index_change)
             self._health.start()
             try:
@@ -603,6 +606,19 @@ class LiveIndex:
     def _model_used(self) -> None:
         with self._mu:
             self._model_used_at = time.monotonic()
+
+    def _tick(self) -> None:
+        """The health thread's housekeeping: release an idle model; a writer re-checks the file now
+        and then, so damage met only by another process's reader is rebuilt too."""
+        self._release_idle_model()
+        with self._mu:
+            due = self._role == "writer" and self._first_sync_done and time.monotonic() >= self._next_check
+        if due:
+            self._next_check = time.monotonic() + self._damage_check
+            damage = self._reader.damage(QUICK_CHECK_SECONDS)
+            if damage is not None:
+                log.warning("the index %s is damaged (%s); rebuilding it", self.workspace.location.db, damage)
+                self._queue(_Job("repair"))
 
     def _release_idle_model(self) -> None:
         """On the health thread's tick: drop the model once nothing embedded for `model_idle` seconds."""

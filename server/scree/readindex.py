@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from .db import queries
 from .db.connect import is_db_error
+from .db.invariants import quick_check
 from .errors import ScreeError
 from .health import FileIdentity, identity
 from .store import Index
@@ -68,6 +69,14 @@ class ReadIndex:
         """Close the connection; the next use opens the file that is there then."""
         with self.mu:
             self.close_locked()
+
+    def damage(self, seconds: float) -> str | None:
+        """What a quick_check bounded to `seconds` finds wrong with the file (None: sound, or no index)."""
+        with self.mu:
+            index = self.open_locked()
+            if index is None:
+                return None
+            return quick_check(index.conn, seconds)
 
     def counts(self) -> tuple[int, int, bool] | None:
         """(files, chunks, a sync ever finished) from committed rows; None when there is no index."""
