@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
-import selectors
+import queue
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+import weakref
 from pathlib import Path
 
 import pytest
@@ -53,22 +55,50 @@ def procs():
                 stream.close()
 
 
+_LINES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # stream -> queue of its lines, fed by a thread
+
+
 def read_until(stream, predicate, timeout: float = WAIT) -> list[str]:  # noqa: ANN001
-    """Lines of `stream` up to and including the first one matching `predicate` (fails at the deadline)."""
+    """Lines of `stream` up to and including the first one matching `predicate` (fails at the deadline).
+
+    A thread reads the stream line by line into a queue: select() on a text stream would miss lines
+    its buffer already holds when two arrive together."""
+    lines_of = _lines_of(stream)
     lines: list[str] = []
     deadline = time.monotonic() + timeout
-    with selectors.DefaultSelector() as sel:
-        sel.register(stream, selectors.EVENT_READ)
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not sel.select(left):
-                raise AssertionError(f"no matching line within {timeout} s; got {lines}")
-            line = stream.readline()
-            if not line:
-                raise AssertionError(f"stream ended without a matching line; got {lines}")
-            lines.append(line.rstrip("\n"))
-            if predicate(line):
-                return lines
+    while True:
+        try:
+            line = lines_of.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise AssertionError(f"no matching line within {timeout} s; got {lines}") from None
+        if not line:
+            raise AssertionError(f"stream ended without a matching line; got {lines}")
+        lines.append(line.rstrip("\n"))
+        if predicate(line):
+            return lines
+
+
+def _lines_of(stream) -> queue.Queue[str]:  # noqa: ANN001
+    lines_of = _LINES.get(stream)
+    if lines_of is None:
+        lines_of = _LINES[stream] = queue.Queue()
+        feed = lines_of
+
+        def pump() -> None:
+            for line in stream:
+                feed.put(line)
+            feed.put("")  # end of stream
+
+        threading.Thread(target=pump, daemon=True).start()
+    return lines_of
+
+
+def rest_of(stream, timeout: float = WAIT) -> str:  # noqa: ANN001
+    """Everything `stream` still says, up to its end."""
+    lines_of, out = _lines_of(stream), []
+    while line := lines_of.get(timeout=timeout):
+        out.append(line)
+    return "".join(out)
 
 
 def hold_lock(procs, notes: Path) -> subprocess.Popen[str]:  # noqa: ANN001
@@ -127,7 +157,7 @@ def test_watch_exits_non_zero_when_the_notes_folder_is_removed(notes, procs):
     read_until(watch.stderr, lambda line: line.startswith("scree: writer: complete"))
     shutil.rmtree(notes)
     assert watch.wait(timeout=WAIT) == 1
-    assert "scree: error: index not updating: the notes folder" in watch.stderr.read()
+    assert "scree: error: index not updating: the notes folder" in rest_of(watch.stderr)
 
 
 def test_watch_on_a_big_new_folder_waits_for_reindex_then_takes_over(notes, procs):
