@@ -618,7 +618,9 @@ def test_doctor_shows_endpoint_model_width_privacy_key_probe_and_cost_never_the_
     assert "zero data retention: not applicable" in out
     assert "upper bound" in out and "$0.0000" in out  # 3 tiny notes at $0.02 per million tokens
     main(["doctor", "--notes", str(folder), "--json"])
-    checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
+    report = capsys.readouterr().out
+    assert KEY not in report
+    checks = {c["name"]: c for c in json.loads(report)["checks"]}
     assert checks["embedder"]["status"] == "ok" and checks["embedder"]["details"]["zdr_requested"] is False
     assert checks["cost"]["details"]["usd_upper_bound"] > 0
     server.go_down()
