@@ -117,7 +117,7 @@ def cmd_watch(args: argparse.Namespace, cfg: Config) -> int:
 
 
 def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
-    from .lock import LockWaiter, WriterLock, describe_holder, read_holder
+    from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
     from .live import rebuild_in_place
     from .progress import progress_for_stderr
     from .sync import sync
@@ -132,8 +132,8 @@ def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
             return 0  # a writer is at work: it keeps the index in sync, nothing to do
         if not args.wait:
             raise LockHeld(
-                f"the index of {ws.folder} is being written by {describe_holder(holder)} (scree serve or "
-                "scree watch), which keeps it in sync by itself; use --wait to run after it exits, or stop it",
+                f"the index of {ws.folder} is being written by {describe_writer(holder)}; use --wait to "
+                "run after it exits, or stop it",
                 pid=holder.pid if holder else None,
             )
         print(f"scree: waiting for {describe_holder(holder)} to finish writing the index...", file=sys.stderr)
@@ -178,17 +178,21 @@ def _too_big_for_unattended_first_sync(index: Index, ws: Workspace, cfg: Config)
 
 
 def _open_for_reindex(ws: Workspace, *, rebuild: bool) -> Index:
-    """Open the index; with --rebuild a damaged file is deleted and made anew (we hold the lock)."""
+    """Open the index; a damaged one is deleted and made anew (we hold the lock, it is a cache)."""
+    from .writeindex import open_checked
+
     try:
-        return ws.open_index()
+        index, damage = open_checked(ws)
     except IndexError_:
         if not rebuild:
             raise
-    for suffix in ("", "-wal", "-shm"):
-        try:
-            Path(f"{ws.location.db}{suffix}").unlink()
-        except FileNotFoundError:
-            pass
+    else:
+        if damage:
+            print(f"scree: {damage}; rebuilding it from the notes (they are not touched)", file=sys.stderr)
+        return index
+    from .store import remove_index_files
+
+    remove_index_files(ws.location)  # refuses (deleting nothing) a file that is not scree's
     return ws.open_index()
 
 

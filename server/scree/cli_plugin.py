@@ -28,6 +28,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     _common(p)
     add_embedder_flag(p)
     p.add_argument("--json", action="store_true", help="print the checks as JSON")
+    p.add_argument("--deep", action="store_true",
+                   help="also check every row of the index (each indexed file has all its chunks, keyword rows "
+                        "and vectors; nothing is orphaned)")
 
     p = sub.add_parser("usage", help="how scree and grep were used, from the local usage log")
     _common(p)
@@ -62,7 +65,7 @@ def cmd_doctor(args: argparse.Namespace, cfg: Config) -> int:
     """Run every check; exit 1 when one failed."""
     from . import doctor
 
-    checks = doctor.run_checks(cfg)
+    checks = doctor.run_checks(cfg, deep=args.deep)
     if args.json:
         print(json.dumps(doctor.to_json(checks), indent=2, default=str))
     else:

@@ -93,6 +93,9 @@ def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
             _serve_http(server, args.host, args.port, token, tuple(args.allow_host))
         else:
             _exit_on_signal(handle)
+            from .stdinfilter import install
+
+            install()  # a lone surrogate in a request gets an error reply, not silence
             server.run()
     finally:
         handle.stop()

@@ -148,6 +148,10 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     mode = route(text, vocabulary) if q.mode == "auto" else q.mode
     if not text:
         return SearchResult([], mode, ["the query is empty: ask a question or name what you look for"])
+    if search_match(text) is None:
+        # Only punctuation or symbols: the vectors would still rank something, but nothing it means.
+        return SearchResult([], mode, ["the query has no searchable words (only punctuation or symbols): "
+                                       "ask a question or name what you look for"])
     if not queries.has_chunks(index.conn):
         return SearchResult([], mode, ["the index is empty: no Markdown notes are indexed in this folder yet"])
     file_ids: list[int] | None = None

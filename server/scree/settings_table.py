@@ -89,6 +89,9 @@ HTTP_TOKEN = Setting(
 HOOKS = Setting(
     "SCREE_HOOKS", None, "str", "", "`on`", "`off` silences the plugin's grep hints and session-start line",
     owner="hookkit/runtime.py")
+HOOKS_DEBUG = Setting(
+    "SCREE_HOOKS_DEBUG", None, "str", "", "`0`", "`1` writes one line per grep-hint decision to the hook log",
+    owner="hookkit/runtime.py")
 USAGE = Setting("SCREE_USAGE", None, "str", "", "`on`", "`off` stops the local usage log", owner="hookkit/runtime.py")
 USAGE_TEXT = Setting(
     "SCREE_USAGE_TEXT", None, "str", "", "`0`", "`1` records query and grep pattern text in the usage log",
@@ -102,7 +105,7 @@ LAUNCHER_DEBUG = Setting(
 
 SETTINGS: tuple[Setting, ...] = (
     NOTES, DB, DATA_DIR, MODE, K, EMBEDDER, API_BASE, API_KEY, MODEL, DIMENSIONS, ZDR, THREADS, MAX_FILE_MB, FIRST_SYNC_MB, LOG_LEVEL, VECTOR_CACHE_MB,
-    SQLITE, HTTP_TOKEN, HOOKS, USAGE, USAGE_TEXT, SYNC_COMMAND, LAUNCHER_DEBUG,
+    SQLITE, HTTP_TOKEN, HOOKS, HOOKS_DEBUG, USAGE, USAGE_TEXT, SYNC_COMMAND, LAUNCHER_DEBUG,
 )
 
 # Heading and rule of the README's table; `markdown()` adds one line per row.
