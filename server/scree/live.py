@@ -16,12 +16,7 @@ embedding. Searches run on the caller's threads through one read connection, ser
 WAL lets them read committed rows while the worker writes. A health monitor checks every
 `health_interval` seconds that the folder and the index file are still the ones it started with;
 if not, the writer stops, releases the lock and the status says "not_updating" while searches keep
-serving what is indexed.
-
-An embeddings API that cannot be reached (or answers with errors or garbage) pauses indexing, not
-the writer: it waits `outage_pause` seconds (30, doubling up to 5 minutes), then runs a full sync,
-so notes changed meanwhile are picked up without another edit. The status says "paused" and why;
-searches answer from the keyword index meanwhile.
+serving what is indexed. An unavailable embeddings API pauses indexing, not the writer (`outage.py`).
 
 A new, empty index over more than `Config.first_sync_mb` of Markdown is not built by itself: the
 writer releases the lock and the status asks for `scree reindex`. Once that index has rows this
@@ -38,12 +33,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .db import queries, writes
+from .db import queries
 from .db.connect import explain, is_damage, is_db_error
 from .embed import Embedder
 from .errors import EmbedderUnavailable, IndexDamaged, IndexError_, LockHeld, ScreeError
 from .health import DEFAULT_INTERVAL, Change, HealthMonitor, IndexStatus, Role, State, markdown_exceeds, release_memory
 from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
+from .outage import PAUSES, OutagePause
 from .policy import NotesPolicy
 from .progress import CountingProgress
 from .records import SearchResult
@@ -54,7 +50,7 @@ from .store import Index
 from .sync import SyncReport, sync
 from .watcher import NotesWatcher
 from .workspace import Workspace
-from .writeindex import WriteIndex, await_report
+from .writeindex import WriteIndex, await_report, rebuild_in_place
 
 __all__ = ["IndexStatus", "LiveIndex", "rebuild_in_place"]
 
@@ -67,21 +63,10 @@ BIG_SYNC_CHUNKS = 200
 # an idle `scree serve` then holds ~100 MB instead of ~400. Reloading costs ~0.5 s on the next use.
 MODEL_IDLE_SECONDS = 60.0
 READER_POLICY_TTL = 2.0  # a reader re-reads the ignore files at most this often
-# After the embeddings API failed, indexing waits this long before a full resync, doubling per failure.
-OUTAGE_PAUSE = (30.0, 300.0)
 MB = 1024 * 1024
 # How long `reindex()` waits for the worker to run the sync it asked for. The MCP client gives up
 # after ~120 s anyway; past this the sync goes on in the background and the caller is told so.
 REINDEX_WAIT = 600.0
-
-
-def rebuild_in_place(index: Index, embedder: Embedder) -> None:
-    """Forget every chunk and vector so the next sync re-embeds every note.
-
-    The file itself stays (same inode), so readers and health checks keep seeing the same index.
-    """
-    writes.reset_vectors(index.conn, embedder.dimensions,
-                         {"embedder": embedder.id, "dimensions": str(embedder.dimensions)})
 
 
 @dataclass
@@ -106,7 +91,7 @@ class LiveIndex:
                  health_interval: float = DEFAULT_INTERVAL, debounce: float = 1.5,
                  embedder: Embedder | None = None, on_fatal: Callable[[str], None] | None = None,
                  model_idle: float = MODEL_IDLE_SECONDS,
-                 outage_pause: tuple[float, float] = OUTAGE_PAUSE) -> None:
+                 outage_pause: tuple[float, float] = PAUSES) -> None:
         self.workspace = workspace
         self._watch = watch
         self._lock_retry = lock_retry
@@ -135,9 +120,7 @@ class LiveIndex:
         self._model_idle = model_idle
         self._model_used_at: float | None = None  # last embedding (sync or query) since the last release
         self._job_running = False
-        self._outage_pause = outage_pause
-        self._pause = outage_pause[0]  # the next pause after an outage
-        self._outage: str | None = None  # why indexing is paused, while it is
+        self._outage = OutagePause(outage_pause)
         # Guarded by _jobs: what the worker should do next.
         self._jobs = threading.Condition()
         self._pending = _Job("none")
@@ -240,8 +223,8 @@ class LiveIndex:
                 return IndexStatus("not_updating", role, 0, 0, files, chunks, self._failure)
             if self._needs_reindex is not None:
                 return IndexStatus("needs_reindex", role, 0, 0, files, chunks, self._needs_reindex)
-            if role == "writer" and self._outage is not None:
-                return IndexStatus("paused", role, 0, 0, files, chunks, self._outage)
+            if role == "writer" and (paused := self._outage.reason) is not None:
+                return IndexStatus("paused", role, 0, 0, files, chunks, paused)
             if role == "writer":
                 # After the first sync, only a full sync with notes to embed is worth reporting.
                 if not self._first_sync_done or (self._full_sync_running and total > 0):
@@ -552,7 +535,10 @@ class LiveIndex:
             if isinstance(exc, EmbedderUnavailable):
                 for future in job.futures:
                     future.set_exception(exc)
-                self._pause_indexing(str(exc), stop)
+                self._outage.wait(self.folder, str(exc), self._jobs,
+                                  lambda: stop.is_set() or self._pending.kind == "reindex")
+                if not stop.is_set():
+                    self._queue(_Job("full"))
                 return None
             if not (isinstance(exc, OSError) or is_db_error(exc, index.driver)):
                 for future in job.futures:
@@ -573,8 +559,7 @@ class LiveIndex:
         finally:
             with self._mu:
                 self._full_sync_running = self._job_running = False
-        with self._mu:
-            self._outage, self._pause = None, self._outage_pause[0]
+        self._outage.clear()
         for future in job.futures:
             future.set_result(report)
         for s in report.skipped:
@@ -582,23 +567,6 @@ class LiveIndex:
         if report.changed:
             log.info("%s: %s", self.folder, report.summary())
         return report
-
-    def _pause_indexing(self, reason: str, stop: threading.Event) -> None:
-        """The embeddings API failed: wait (30 s, doubling up to 5 min), then resync everything."""
-        with self._mu:
-            pause = self._pause
-            self._pause = min(pause * 2, self._outage_pause[1])
-            self._outage = f"{reason}; next try in {pause:g} s"
-        log.warning("indexing %s paused for %g s: %s", self.folder, pause, reason)
-        deadline = time.monotonic() + pause
-        with self._jobs:  # an explicit reindex ends the pause: its caller is waiting for an answer
-            while not stop.is_set() and self._pending.kind != "reindex":
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                self._jobs.wait(left)
-        if not stop.is_set():
-            self._queue(_Job("full"))
 
     # ----- memory ------------------------------------------------------------------------------
 
