@@ -472,6 +472,25 @@ def test_the_live_index_pauses_during_an_outage_then_resyncs_what_changed(server
         live.stop()
 
 
+def test_a_refused_request_stops_the_live_writer_with_the_fix_and_searches_go_on(server, tmp_path):
+    from conftest import eventually
+    from scree.live import LiveIndex
+    from scree.search import Query
+
+    ws, index = open_ws(notes_folder(tmp_path, 2))
+    index.close()
+    server.add_faults("echo_headers")
+    live = LiveIndex(ws, watch=False, embedder=make(server), outage_pause=(0.05, 0.1), health_interval=60.0)
+    live.start()
+    try:
+        assert eventually(lambda: live.status().state == "not_updating", 10.0)
+        assert "rejected the embeddings request" in live.status().describe() and KEY not in live.status().describe()
+        assert len(server.requests) == 1  # not retried, not paused and resent
+        assert live.search(Query("widget", mode="keyword")).notes  # answers, saying why it is not updating
+    finally:
+        live.stop()
+
+
 # ----- the key never shows ------------------------------------------------------------------------------
 
 
