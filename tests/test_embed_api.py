@@ -664,7 +664,7 @@ def test_doctor_says_zero_retention_is_requested_for_openrouter(server, tmp_path
 
 
 def test_doctor_fails_without_a_key_for_a_hosted_api_but_not_for_a_local_server(monkeypatch):
-    from scree.doctor import FAIL, OK
+    from scree.doctor import FAIL, OK, WARN
     from scree.doctor_api import check_key
 
     local = make_server_less(base_url="http://localhost:11434/v1", model="nomic-embed-text")
@@ -673,6 +673,8 @@ def test_doctor_fails_without_a_key_for_a_hosted_api_but_not_for_a_local_server(
     assert check_key(local, {}).status == OK
     shown = check_key(hosted, {"OPENROUTER_API_KEY": KEY})
     assert shown.status == OK and "OPENROUTER_API_KEY" in shown.summary and KEY not in repr(shown)
+    plain = check_key(make_server_less(base_url="http://embed.example.com/v1"), {"SCREE_API_KEY": KEY})
+    assert plain.status == WARN and "https" in (plain.fix or "") and KEY not in repr(plain)
 
 
 def make_server_less(**overrides: object) -> ApiEmbedder:
