@@ -718,21 +718,3 @@ def test_closing_the_client_under_a_query_costs_a_retry_not_an_error(server):
     assert e.embed_query("fox").shape == (32,)
     assert len(server.requests) == 1  # the closed client sent nothing; a new one did
 
-
-def test_outage_pauses_double_to_their_cap_a_sync_resets_them_and_a_reindex_cuts_one_short():
-    import threading
-
-    from scree.outage import OutagePause
-
-    pause, jobs = OutagePause((0.01, 0.02)), threading.Condition()
-    seen = []
-    for _ in range(3):
-        pause.wait("notes", "the API is down", jobs, lambda: False)
-        seen.append(pause.reason)
-    assert seen == [f"the API is down; next try in {s} s" for s in ("0.01", "0.02", "0.02")]
-    pause.clear()
-    assert pause.reason is None
-    long = OutagePause((60.0, 60.0))
-    began = time.monotonic()
-    long.wait("notes", "down", jobs, lambda: True)  # e.g. an explicit reindex is waiting
-    assert time.monotonic() - began < 5 and long.reason == "down; next try in 60 s"

@@ -118,7 +118,7 @@ def cmd_watch(args: argparse.Namespace, cfg: Config) -> int:
 
 def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
     from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
-    from .live import rebuild_in_place
+    from .store import rebuild_in_place
     from .progress import progress_for_stderr
     from .sync import sync
     from .syncreport import print_notices, print_result
@@ -154,7 +154,7 @@ def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
                       "yet: not indexing it unattended; run `scree reindex` to build it", file=sys.stderr)
                 return 0
             if args.rebuild:
-                rebuild_in_place(index, embedder)
+                rebuild_in_place(index, embedder.id, embedder.dimensions, embedder.max_windows)
             report = sync(index, ws.policy(), embedder, max_file_bytes=cfg.max_file_bytes,
                           progress=progress_for_stderr())
         finally:

@@ -6,9 +6,7 @@ same index is a reader: it searches what is committed, holds no inotify watches,
 on its first semantic query, and retries the lock every `lock_retry` seconds; when the writer exits
 (even by SIGKILL: the kernel drops the flock) it takes over, syncing first and then watching.
 
-The lock is a `flock`, which relies on the filesystem: on NFS it may not hold across machines, so
-two writers could run at once. SQLite's own locking keeps the index file consistent; the cost would
-be duplicate indexing work, never corruption.
+The lock is a `flock`: on NFS it may not hold (see docs/architecture.md, "One writer per index").
 
 Threads of a writer. The worker thread owns the write connection and runs every sync, one at a
 time; the watcher's threads only queue paths (or a rescan) for it, so reading events never waits for
@@ -16,7 +14,12 @@ embedding. Searches run on the caller's threads through one read connection, ser
 WAL lets them read committed rows while the worker writes. A health monitor checks every
 `health_interval` seconds that the folder and the index file are still the ones it started with;
 if not, the writer stops, releases the lock and the status says "not_updating" while searches keep
-serving what is indexed. An unavailable embeddings API pauses indexing, not the writer (`outage.py`).
+serving what is indexed.
+
+An embeddings API that cannot be reached (or answers with errors or garbage) pauses indexing, not
+the writer: it waits `outage_pause` seconds (30, doubling up to 5 minutes), then runs a full sync,
+so notes changed meanwhile are picked up without another edit. The status says "paused" and why;
+searches answer from the keyword index meanwhile.
 
 A new, empty index over more than `Config.first_sync_mb` of Markdown is not built by itself: the
 writer releases the lock and the status asks for `scree reindex`. Once that index has rows this
@@ -29,30 +32,29 @@ import logging
 import threading
 import time
 from concurrent.futures import Future
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .db import queries
+from .db import queries, writes
 from .db.connect import explain, is_damage, is_db_error
 from .embed import Embedder
 from .errors import EmbedderUnavailable, IndexDamaged, IndexError_, LockHeld, ScreeError
+from .jobqueue import Job, JobQueue
 from .health import DEFAULT_INTERVAL, Change, HealthMonitor, IndexStatus, Role, State, markdown_exceeds, release_memory
 from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
-from .outage import PAUSES, OutagePause
 from .policy import NotesPolicy
 from .progress import CountingProgress
 from .records import SearchResult
 from .route import route
 from .search import Query
 from .search import search as run_search
-from .store import Index
+from .store import Index, rebuild_in_place
 from .sync import SyncReport, sync
 from .watcher import NotesWatcher
 from .workspace import Workspace
-from .writeindex import WriteIndex, await_report, rebuild_in_place
+from .writeindex import WriteIndex, await_report
 
-__all__ = ["IndexStatus", "LiveIndex", "rebuild_in_place"]
+__all__ = ["IndexStatus", "LiveIndex"]
 
 log = logging.getLogger(__name__)
 
@@ -63,20 +65,12 @@ BIG_SYNC_CHUNKS = 200
 # an idle `scree serve` then holds ~100 MB instead of ~400. Reloading costs ~0.5 s on the next use.
 MODEL_IDLE_SECONDS = 60.0
 READER_POLICY_TTL = 2.0  # a reader re-reads the ignore files at most this often
+# After the embeddings API failed, indexing waits this long before a full resync, doubling per failure.
+OUTAGE_PAUSE = (30.0, 300.0)
 MB = 1024 * 1024
 # How long `reindex()` waits for the worker to run the sync it asked for. The MCP client gives up
 # after ~120 s anyway; past this the sync goes on in the background and the caller is told so.
 REINDEX_WAIT = 600.0
-
-
-@dataclass
-class _Job:
-    """Work for the writer's worker, coalesced: a reindex or full sync covers any queued paths."""
-
-    kind: str  # "paths" | "full" | "reindex" | "reopen" (the WAL vanished) | "repair" (the file is damaged)
-    paths: set[str] = field(default_factory=set)
-    rebuild: bool = False
-    futures: list[Future] = field(default_factory=list)
 
 
 class LiveIndex:
@@ -91,7 +85,7 @@ class LiveIndex:
                  health_interval: float = DEFAULT_INTERVAL, debounce: float = 1.5,
                  embedder: Embedder | None = None, on_fatal: Callable[[str], None] | None = None,
                  model_idle: float = MODEL_IDLE_SECONDS,
-                 outage_pause: tuple[float, float] = PAUSES) -> None:
+                 outage_pause: tuple[float, float] = OUTAGE_PAUSE) -> None:
         self.workspace = workspace
         self._watch = watch
         self._lock_retry = lock_retry
@@ -120,10 +114,10 @@ class LiveIndex:
         self._model_idle = model_idle
         self._model_used_at: float | None = None  # last embedding (sync or query) since the last release
         self._job_running = False
-        self._outage = OutagePause(outage_pause)
-        # Guarded by _jobs: what the worker should do next.
-        self._jobs = threading.Condition()
-        self._pending = _Job("none")
+        self._outage_pause = outage_pause
+        self._pause = outage_pause[0]  # the next pause after an outage
+        self._outage: str | None = None  # why indexing is paused, while it is
+        self._jobs = JobQueue()  # what the worker should do next
         # Guarded by _read_mu: the read side.
         self._read_mu = threading.Lock()
         self._read_index: Index | None = None
@@ -223,8 +217,8 @@ class LiveIndex:
                 return IndexStatus("not_updating", role, 0, 0, files, chunks, self._failure)
             if self._needs_reindex is not None:
                 return IndexStatus("needs_reindex", role, 0, 0, files, chunks, self._needs_reindex)
-            if role == "writer" and (paused := self._outage.reason) is not None:
-                return IndexStatus("paused", role, 0, 0, files, chunks, paused)
+            if role == "writer" and self._outage is not None:
+                return IndexStatus("paused", role, 0, 0, files, chunks, self._outage)
             if role == "writer":
                 # After the first sync, only a full sync with notes to embed is worth reporting.
                 if not self._first_sync_done or (self._full_sync_running and total > 0):
@@ -274,7 +268,7 @@ class LiveIndex:
             queued = self._role == "writer"
             waiter: LockWaiter | None = None
             if queued:
-                self._queue(_Job("reindex", rebuild=rebuild, futures=[future]))
+                self._queue(Job("reindex", rebuild=rebuild, futures=[future]))
             else:
                 waiter, self._waiter = self._waiter, None
         if queued:
@@ -284,9 +278,9 @@ class LiveIndex:
         with self._mu:
             self._check_usable_locked()
             if self._role == "writer":  # the waiter took the lock while we stopped it
-                self._queue(_Job("reindex", rebuild=rebuild, futures=[future]))
+                self._queue(Job("reindex", rebuild=rebuild, futures=[future]))
             elif self._lock.try_acquire():
-                self._start_writer_locked(_Job("reindex", rebuild=rebuild, futures=[future]))
+                self._start_writer_locked(Job("reindex", rebuild=rebuild, futures=[future]))
             else:
                 holder = read_holder(self._lock.path)
                 if waiter is not None:
@@ -328,7 +322,7 @@ class LiveIndex:
             log.info("the previous writer of %s exited; taking over", self.folder)
             self._start_writer_locked()
 
-    def _start_writer_locked(self, first: _Job | None = None) -> None:
+    def _start_writer_locked(self, first: Job | None = None) -> None:
         self._role = "writer"
         self._first_sync_done = False
         if first is not None:  # an explicit reindex: the size guard does not apply
@@ -338,8 +332,7 @@ class LiveIndex:
             self._write_index_open.set()
         stop = threading.Event()
         self._writer_stop = stop
-        with self._jobs:
-            self._pending = first if first is not None else _Job("full")
+        self._jobs.replace(first if first is not None else Job("full"))
         self._worker = threading.Thread(target=self._writer_main, args=(stop, first is None),
                                         name="scree-writer", daemon=True)
         self._worker.start()
@@ -347,8 +340,7 @@ class LiveIndex:
     def _signal_writer_stop_locked(self) -> None:
         if self._writer_stop is not None:
             self._writer_stop.set()
-        with self._jobs:
-            self._jobs.notify_all()
+        self._jobs.wake()
 
     def _fail(self, reason: str) -> None:
         """Stop updating for good: the writer stops and lets go of the lock; searches go on."""
@@ -374,7 +366,7 @@ class LiveIndex:
                 self._health.forget_wal()  # adopted again once the worker reopened
             if writer:
                 log.warning("%s", change.reason)
-                self._queue(_Job("reopen"))
+                self._queue(Job("reopen"))
             return True
         if writer:
             return False  # a writer must not go on writing into a file nobody else sees
@@ -424,8 +416,7 @@ class LiveIndex:
         finally:
             if self._wx is not None:
                 self._wx.close()
-            with self._jobs:
-                leftover, self._pending = self._pending, _Job("none")
+            leftover = self._jobs.replace(Job("none"))
             for future in leftover.futures:
                 if not future.done():
                     future.set_exception(IndexError_("the index writer stopped before this reindex ran"))
@@ -459,11 +450,11 @@ class LiveIndex:
                     return
                 assert self._wx is not None
                 if job.kind == "reindex" and self._wx.damage() is not None:
-                    job = _Job("repair", futures=job.futures, rebuild=job.rebuild)  # asked for: check too
+                    job = Job("repair", futures=job.futures, rebuild=job.rebuild)  # asked for: check too
                 if job.kind in ("repair", "reopen"):
                     if self._wx.reopen(stop, repair=job.kind == "repair") is None:
                         return
-                    job = _Job("full", futures=job.futures, rebuild=job.rebuild)
+                    job = Job("full", futures=job.futures, rebuild=job.rebuild)
                 assert self._wx.index is not None
                 report = self._run_job(self._wx.index, job, stop)
                 if report is None or stop.is_set():
@@ -479,7 +470,7 @@ class LiveIndex:
                         self._watcher = watcher
                         # Edits made during the first sync came before the watch: one cheap pass
                         # (hashes only, unless something changed) catches them.
-                        self._queue(_Job("full"))
+                        self._queue(Job("full"))
                     with self._mu:  # "complete" from here on means watching too
                         self._first_sync_done = True
                         self._needs_reindex = None
@@ -491,32 +482,20 @@ class LiveIndex:
             if watcher is not None:
                 watcher.stop(timeout=2.0)
 
-    def _next_job(self, stop: threading.Event) -> _Job | None:
-        with self._jobs:
-            while self._pending.kind == "none" and not stop.is_set():
-                self._jobs.wait(1.0)  # woken by _queue and stop; the timeout only bounds a missed wake-up
-            if stop.is_set():
-                return None
-            job, self._pending = self._pending, _Job("none")
-            return job
+    def _next_job(self, stop: threading.Event) -> Job | None:
+        return self._jobs.take(stop)
 
-    def _queue(self, job: _Job) -> None:
+    def _queue(self, job: Job) -> None:
         """Merge `job` into the pending work (a reindex beats a full sync, which beats paths)."""
-        rank = {"none": 0, "paths": 1, "full": 2, "reindex": 3, "reopen": 4, "repair": 5}
-        with self._jobs:
-            p = self._pending
-            kind = max(p.kind, job.kind, key=rank.__getitem__)
-            paths = p.paths | job.paths if kind == "paths" else set()
-            self._pending = _Job(kind, paths, p.rebuild or job.rebuild, p.futures + job.futures)
-            self._jobs.notify_all()
+        self._jobs.put(job)
 
     def _on_paths(self, paths: set[str]) -> None:
-        self._queue(_Job("paths", set(paths)))
+        self._queue(Job("paths", set(paths)))
 
     def _on_rescan(self) -> None:
-        self._queue(_Job("full"))
+        self._queue(Job("full"))
 
-    def _run_job(self, index: Index, job: _Job, stop: threading.Event) -> SyncReport | None:
+    def _run_job(self, index: Index, job: Job, stop: threading.Event) -> SyncReport | None:
         """Run one sync. Database and disk errors are retried later; anything else ends the writer."""
         full = job.kind != "paths"
         policy = self.workspace.policy() if full else self.policy
@@ -528,17 +507,14 @@ class LiveIndex:
         self._progress.reset()
         try:
             if job.rebuild:
-                rebuild_in_place(index, self._embedder)
+                rebuild_in_place(index, self._embedder.id, self._embedder.dimensions, self._embedder.max_windows)
             report = sync(index, policy, self._embedder, max_file_bytes=self.workspace.config.max_file_bytes,
                           only=None if full else job.paths, progress=self._progress, should_stop=stop.is_set)
         except Exception as exc:
             if isinstance(exc, EmbedderUnavailable):
                 for future in job.futures:
                     future.set_exception(exc)
-                self._outage.wait(self.folder, str(exc), self._jobs,
-                                  lambda: stop.is_set() or self._pending.kind == "reindex")
-                if not stop.is_set():
-                    self._queue(_Job("full"))
+                self._pause_indexing(str(exc), stop)
                 return None
             if not (isinstance(exc, OSError) or is_db_error(exc, index.driver)):
                 for future in job.futures:
@@ -549,17 +525,18 @@ class LiveIndex:
                 future.set_exception(explained or exc)
             if isinstance(explained, IndexDamaged):
                 log.warning("%s; rebuilding it now", explained)
-                self._queue(_Job("repair"))
+                self._queue(Job("repair"))
                 return None
             log.warning("syncing %s failed (%s); retrying in %.0f s", self.folder, explained or exc,
                         self._lock_retry)
             if not stop.wait(self._lock_retry):
-                self._queue(_Job("paths", job.paths) if job.kind == "paths" else _Job("full"))
+                self._queue(Job("paths", job.paths) if job.kind == "paths" else Job("full"))
             return None
         finally:
             with self._mu:
                 self._full_sync_running = self._job_running = False
-        self._outage.clear()
+        with self._mu:
+            self._outage, self._pause = None, self._outage_pause[0]
         for future in job.futures:
             future.set_result(report)
         for s in report.skipped:
@@ -567,6 +544,17 @@ class LiveIndex:
         if report.changed:
             log.info("%s: %s", self.folder, report.summary())
         return report
+
+    def _pause_indexing(self, reason: str, stop: threading.Event) -> None:
+        """The embeddings API failed: wait (30 s, doubling up to 5 min), then resync everything."""
+        with self._mu:
+            pause = self._pause
+            self._pause = min(pause * 2, self._outage_pause[1])
+            self._outage = f"{reason}; next try in {pause:g} s"
+        log.warning("indexing %s paused for %g s: %s", self.folder, pause, reason)
+        self._jobs.wait_for_reindex(stop, pause)
+        if not stop.is_set():
+            self._queue(Job("full"))
 
     # ----- memory ------------------------------------------------------------------------------
 
@@ -604,7 +592,7 @@ class LiveIndex:
         with self._mu:
             writer = self._role == "writer"
         if writer:
-            self._queue(_Job("repair"))
+            self._queue(Job("repair"))
             doing = "scree is rebuilding it from the notes now; keyword results return as files are re-indexed"
         else:
             holder = read_holder(self._lock.path)

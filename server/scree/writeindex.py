@@ -16,25 +16,14 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-from .db import writes
 from .db.connect import checkpoint
 from .db.invariants import quick_check
-from .embed import Embedder
 from .errors import DiskFull, IndexDamaged, IndexError_, IndexMismatchError, NotAnIndex
 from .health import HealthMonitor
 from .store import Index, remove_index_files
 from .workspace import Workspace
 
 log = logging.getLogger(__name__)
-
-def rebuild_in_place(index: Index, embedder: Embedder) -> None:
-    """Forget every chunk and vector so the next sync re-embeds every note.
-
-    The file itself stays (same inode), so readers and health checks keep seeing the same index.
-    """
-    writes.reset_vectors(index.conn, embedder.dimensions,
-                         {"embedder": embedder.id, "dimensions": str(embedder.dimensions)})
-
 
 # A writer checks the file with `PRAGMA quick_check` when it opens it, for at most this long.
 QUICK_CHECK_SECONDS = 2.0
