@@ -44,6 +44,7 @@ from .health import DEFAULT_INTERVAL, Change, HealthMonitor, IndexStatus, Role, 
 from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
 from .policy import NotesPolicy
 from .progress import CountingProgress
+from .readindex import ReadIndex, damaged_note
 from .records import SearchResult
 from .route import route
 from .search import Query
@@ -52,7 +53,7 @@ from .store import Index, rebuild_in_place
 from .sync import SyncReport, sync
 from .watcher import NotesWatcher
 from .workspace import Workspace
-from .writeindex import WriteIndex, await_report
+from .writeindex import QUICK_CHECK_SECONDS, WriteIndex, await_report
 
 __all__ = ["IndexStatus", "LiveIndex"]
 
@@ -71,6 +72,7 @@ MB = 1024 * 1024
 # How long `reindex()` waits for the worker to run the sync it asked for. The MCP client gives up
 # after ~120 s anyway; past this the sync goes on in the background and the caller is told so.
 REINDEX_WAIT = 600.0
+DAMAGE_CHECK_EVERY = 600.0  # seconds between a writer's bounded quick_checks of its file
 
 
 class LiveIndex:
@@ -85,7 +87,7 @@ class LiveIndex:
                  health_interval: float = DEFAULT_INTERVAL, debounce: float = 1.5,
                  embedder: Embedder | None = None, on_fatal: Callable[[str], None] | None = None,
                  model_idle: float = MODEL_IDLE_SECONDS,
-                 outage_pause: tuple[float, float] = OUTAGE_PAUSE) -> None:
+                 outage_pause: tuple[float, float] = OUTAGE_PAUSE, damage_check: float = DAMAGE_CHECK_EVERY) -> None:
         self.workspace = workspace
         self._watch = watch
         self._lock_retry = lock_retry
@@ -112,16 +114,18 @@ class LiveIndex:
         self._health: HealthMonitor | None = None
         self._watcher: NotesWatcher | None = None
         self._model_idle = model_idle
+        self._damage_check = damage_check
+        self._next_check = time.monotonic() + damage_check  # the writer checks at open; then this often
         self._model_used_at: float | None = None  # last embedding (sync or query) since the last release
         self._job_running = False
         self._outage_pause = outage_pause
         self._pause = outage_pause[0]  # the next pause after an outage
         self._outage: str | None = None  # why indexing is paused, while it is
         self._jobs = JobQueue()  # what the worker should do next
-        # Guarded by _read_mu: the read side.
-        self._read_mu = threading.Lock()
-        self._read_index: Index | None = None
-        self._read_error: str | None = None
+        # The read side (its own lock). While this process's writer creates the file, opening it
+        # here too would race its migrations (see writeindex.WriteIndex).
+        self._reader = ReadIndex(workspace, lambda: self._role != "writer" or self._write_index_open.is_set(),
+                                 lambda: self._health.adopt_index() if self._health is not None else None)
         self._write_index_open = threading.Event()  # this process's writer has opened (created) the file
         self._policy: NotesPolicy | None = None
         self._policy_at = 0.0
@@ -158,7 +162,7 @@ class LiveIndex:
                 raise RuntimeError("a LiveIndex can be started only once; make a new one")
             self._started = True
             self._health = HealthMonitor(self.folder, self.workspace.location.db, self._fail,
-                                         interval=self._health_interval, on_tick=self._release_idle_model,
+                                         interval=self._health_interval, on_tick=self._tick,
                                          on_change=self._on_index_change)
             self._health.start()
             try:
@@ -198,17 +202,14 @@ class LiveIndex:
         if worker is not None and worker is not threading.current_thread():
             worker.join(max(0.0, deadline - time.monotonic()))
         ended = worker is None or not worker.is_alive()
-        with self._read_mu:
-            if self._read_index is not None:
-                self._read_index.close()
-                self._read_index = None
+        self._reader.drop()
         if self._own_embedder and ended:
             self._embedder.close()
         return ended
 
     def status(self) -> IndexStatus:
         """The state of the index as this process sees it (cheap: two count queries)."""
-        counts = self._read_counts()
+        counts = self._reader.counts()
         files, chunks, synced_once = counts if counts is not None else (0, 0, False)
         done, total = self._progress.snapshot()
         with self._mu:
@@ -235,11 +236,11 @@ class LiveIndex:
     def search(self, q: Query) -> SearchResult:
         """Answer from what is committed; notes say when the index is incomplete or not updating."""
         policy = self.policy
-        with self._read_mu:
-            index = self._open_read_locked()
+        with self._reader.mu:
+            index = self._reader.open_locked()
             if index is None:
                 mode = route(q.text) if q.mode == "auto" else q.mode
-                why = self._read_error or "the index does not exist yet"
+                why = self._reader.error or "the index does not exist yet"
                 result = SearchResult([], mode, [f"{why}; it is being built, try again shortly"])
             else:
                 try:
@@ -372,7 +373,7 @@ class LiveIndex:
             return False  # a writer must not go on writing into a file nobody else sees
         # A reader only reads: the writer (another process) rebuilt or replaced the file; read the new one.
         log.info("%s; reading the new file", change.reason)
-        self._drop_read()
+        self._reader.drop()
         if self._health is not None:
             self._health.forget_index()
         return True
@@ -380,7 +381,7 @@ class LiveIndex:
     def _await_built_index(self) -> None:
         """needs_reindex: wait (without taking the lock) until someone built the index, then queue for it."""
         while not self._gate_stop.wait(self._lock_retry):
-            counts = self._read_counts()
+            counts = self._reader.counts()
             if counts is None or counts[0] == 0:
                 continue
             with self._mu:
@@ -400,7 +401,7 @@ class LiveIndex:
             if reason is not None:
                 self._fail(reason)
                 return
-            self._wx = WriteIndex(self.workspace, health, retry=self._lock_retry, drop_readers=self._drop_read)
+            self._wx = WriteIndex(self.workspace, health, retry=self._lock_retry, drop_readers=self._reader.drop)
             index = self._wx.open(stop)
             if index is None:
                 return  # stopped while waiting for space
@@ -562,6 +563,19 @@ class LiveIndex:
         with self._mu:
             self._model_used_at = time.monotonic()
 
+    def _tick(self) -> None:
+        """The health thread's housekeeping: release an idle model; a writer re-checks the file now
+        and then, so damage met only by another process's reader is rebuilt too."""
+        self._release_idle_model()
+        with self._mu:
+            due = self._role == "writer" and self._first_sync_done and time.monotonic() >= self._next_check
+        if due:
+            self._next_check = time.monotonic() + self._damage_check
+            damage = self._reader.damage(QUICK_CHECK_SECONDS)
+            if damage is not None:
+                log.warning("the index %s is damaged (%s); rebuilding it", self.workspace.location.db, damage)
+                self._queue(Job("repair"))
+
     def _release_idle_model(self) -> None:
         """On the health thread's tick: drop the model once nothing embedded for `model_idle` seconds."""
         with self._mu:
@@ -577,61 +591,14 @@ class LiveIndex:
     def _set_policy(self, policy: NotesPolicy) -> None:
         self._policy, self._policy_at = policy, time.monotonic()
 
-    def _drop_read(self) -> None:
-        """Close the read connection; the next search opens the file that is there now."""
-        with self._read_mu:
-            if self._read_index is not None:
-                self._read_index.close()
-                self._read_index = None
-
     def _damaged_locked(self, q: Query, exc: BaseException) -> SearchResult:
         """A search met a damaged file: say so once, clearly; the writer rebuilds it (it is a cache)."""
-        if self._read_index is not None:
-            self._read_index.close()
-            self._read_index = None
+        replaced = self._reader.replaced_locked()  # then it is already being rebuilt: the next search reads it
+        self._reader.close_locked()
         with self._mu:
             writer = self._role == "writer"
-        if writer:
+        if writer and not replaced:
             self._queue(Job("repair"))
-            doing = "scree is rebuilding it from the notes now; keyword results return as files are re-indexed"
-        else:
-            holder = read_holder(self._lock.path)
-            doing = (f"its writer ({describe_holder(holder)}) rebuilds it when it meets the damage, or run "
-                     "`scree reindex --all`; your notes are not touched")
         log.warning("the index %s is damaged (%s)", self.workspace.location.db, exc)
         mode = route(q.text) if q.mode == "auto" else q.mode
-        return SearchResult([], mode, [f"the index is damaged ({exc}): {doing}"])
-
-    def _open_read_locked(self) -> Index | None:
-        """The read connection, opened on first use; None (with _read_error) while there is no index."""
-        if self._read_index is None:
-            # While this process's writer creates the file, opening it here too would race its
-            # migrations (see _open_write_index).
-            if self._role == "writer" and not self._write_index_open.is_set():
-                return None
-            if not self.workspace.location.db.exists():
-                return None
-            try:
-                self._read_index = self.workspace.open_index(create=False)
-                self._read_error = None
-                if self._health is not None:
-                    self._health.adopt_index()
-            except ScreeError as exc:
-                self._read_error = str(exc)
-                return None
-        return self._read_index
-
-    def _read_counts(self) -> tuple[int, int, bool] | None:
-        """(files, chunks, a sync ever finished) from committed rows; None when there is no index."""
-        with self._read_mu:
-            index = self._open_read_locked()
-            if index is None:
-                return None
-            try:
-                c = queries.counts(index.conn)
-                return c.files, c.chunks, "last_sync" in index.meta()
-            except Exception as exc:
-                if not is_db_error(exc, index.driver):
-                    raise
-                log.debug("could not count the index rows: %s", exc)
-                return None
+        return SearchResult([], mode, [damaged_note(exc, writer, describe_holder(read_holder(self._lock.path)))])
