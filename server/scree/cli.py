@@ -110,7 +110,8 @@ def _remove_index_files(db: Path) -> None:
 
 
 def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
-    from .search import Query, search
+    from .search import Query
+    from .vocabsearch import search_with_names
     from .workspace import Workspace
 
     ws = Workspace.from_config(cfg)
@@ -120,14 +121,15 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
         embedder = ws.embedder()
         if not args.no_sync:
             _sync_if_no_writer(ws, index, policy, embedder, cfg)
-        result = search(index, policy, embedder, Query(" ".join(args.query), k=cfg.k, mode=cfg.mode,
-                                                       paths=tuple(args.path)))
+        result = search_with_names(index, policy, embedder, Query(" ".join(args.query), k=cfg.k, mode=cfg.mode,
+                                                                  paths=tuple(args.path)))
     finally:
         index.close()
     for note in result.notes:
         print(f"scree: {note}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"results": [asdict(h) for h in result.hits], "mode": result.mode}, ensure_ascii=False))
+        print(json.dumps({"results": [asdict(h) for h in result.hits], "mode": result.mode, "names": result.names},
+                         ensure_ascii=False))
         return 0
     for hit in result.hits:
         print(f"{hit.path}:{hit.start_line}-{hit.end_line}  {hit.heading}")

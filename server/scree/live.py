@@ -43,7 +43,7 @@ from .policy import NotesPolicy
 from .records import SearchResult
 from .route import route
 from .search import Query
-from .search import search as run_search
+from .vocabsearch import search_with_names as run_search
 from .store import Index
 from .sync import SyncReport, sync
 from .watcher import NotesWatcher

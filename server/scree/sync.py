@@ -21,6 +21,7 @@ from .policy import NotesPolicy
 from .reader import hash_note, read_note
 from .records import Skipped
 from .store import Index, ensure_embedder
+from .vocabsync import sync_vocabulary
 from .walk import walk_notes
 
 log = logging.getLogger(__name__)
@@ -178,6 +179,8 @@ def sync(
             trim = getattr(embedder, "trim", None)  # the batches' working memory is not needed any more
             if trim is not None:
                 trim()
+    if only_list is None:
+        sync_vocabulary(index, policy)  # the repo's names, from its code and manifests (vocabsync.py)
     writes.set_meta(index.conn, {"last_sync": str(time.time())})
     report.seconds = time.perf_counter() - t0
     return report
