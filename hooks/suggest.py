@@ -58,6 +58,10 @@ def main(raw: bytes) -> None:
     try:
         if not notes.has_notes():
             return
+        from scree.hookkit import vocabcheck  # a name only the code spells: the notes cannot help
+
+        if vocabcheck.code_only_name(notes.conn, call.patterns):
+            return
         cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
         found_hint = hint.decide(call, where.folder, cwd, notes.sections)
     finally:

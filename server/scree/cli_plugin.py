@@ -27,6 +27,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("doctor", help="check Python, SQLite, the model, the index, the writer, hooks and uv")
     _common(p)
     p.add_argument("--json", action="store_true", help="print the checks as JSON")
+    p.add_argument("-v", "--verbose", action="store_true", help="more detail (a sample of the names the notes share)")
 
     p = sub.add_parser("usage", help="how scree and grep were used, from the local usage log")
     _common(p)
@@ -61,7 +62,7 @@ def cmd_doctor(args: argparse.Namespace, cfg: Config) -> int:
     """Run every check; exit 1 when one failed."""
     from . import doctor
 
-    checks = doctor.run_checks(cfg)
+    checks = doctor.run_checks(cfg, verbose=args.verbose)
     if args.json:
         print(json.dumps(doctor.to_json(checks), indent=2, default=str))
     else:
