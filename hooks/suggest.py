@@ -19,8 +19,9 @@ MAX_HINTS = 5
 
 def main(raw: bytes) -> None:
     from scree.hookkit import runtime
+    from scree.settings_table import HOOKS, USAGE, USAGE_TEXT
 
-    if runtime.is_off("SCREE_HOOKS"):
+    if runtime.is_off(HOOKS.env):
         return
     payload = runtime.read_payload(HOOK, raw)
     if payload is None:
@@ -80,13 +81,13 @@ def main(raw: bytes) -> None:
     if not state.update(session, claim):
         return  # a parallel call showed it (or reached the cap) first
     runtime.emit_context("PreToolUse", found_hint.text)
-    if not runtime.is_off("SCREE_USAGE"):
+    if not runtime.is_off(USAGE.env):
         from scree.hookkit import usagelog
 
         event = {"time": usagelog.now_iso(), "session": session, "project": where.key, "event": "hint",
                  "tool": tool, "call": payload.get("tool_use_id"), "reason": found_hint.reason,
                  "results": len(found_hint.sections), "bytes": len(found_hint.text.encode("utf-8"))}
-        if runtime.is_on("SCREE_USAGE_TEXT"):
+        if runtime.is_on(USAGE_TEXT.env):
             event["text"] = "\n".join(call.patterns)
         usagelog.append_event(usagelog.usage_path(runtime.data_root(), where.key), event)
 

@@ -141,8 +141,8 @@ def test_watching_writer_is_seen_with_one_watch_per_admitted_folder(workspace: W
 # ----- embedder -------------------------------------------------------------------------------------
 
 
-def test_real_model_embeds_the_probe_with_timings(embedder) -> None:
-    check = doctor.check_embedder(embedder)
+def test_real_model_embeds_the_probe_with_timings(real_embedder) -> None:
+    check = doctor.check_embedder(real_embedder)
     assert check.status == doctor.OK, check
     assert check.details["dimensions"] == 384 and abs(check.details["norm"] - 1) < 1e-3
     assert check.details["first_call_s"] >= 0 and "per query" in check.summary

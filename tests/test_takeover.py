@@ -100,10 +100,10 @@ def test_an_idle_reader_holds_no_watches_and_loads_the_model_only_for_a_semantic
     assert inotify_watch_count(writer.pid) > 0
     assert inotify_watch_count(reader.pid) == 0
     assert reader.paths("ninety days") == ["ops/retention.md"]
-    assert reader.ask("probe") == {"onnxruntime": False, "watches": 0}
+    assert reader.ask("probe") == {"onnxruntime": False, "model_loaded": False, "watches": 0}
     hits = reader.paths("how long are audit logs kept", mode="semantic")
     assert hits[0] == "ops/retention.md"
-    assert reader.ask("probe")["onnxruntime"] is True
+    assert reader.ask("probe")["model_loaded"] is True
     assert inotify_watch_count(reader.pid) == 0
 
 

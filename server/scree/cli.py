@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -21,7 +22,8 @@ log = logging.getLogger("scree")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--notes", type=Path, help="the notes folder (default: git root above the current dir, else it)")
+    p.add_argument("--notes", type=Path, help="the notes folder (default: $SCREE_NOTES, else the git root above "
+                   "$CLAUDE_PROJECT_DIR or the current dir)")
     p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
 
 
@@ -187,6 +189,10 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
     if args.json:
         print(json.dumps(data, indent=2))
     else:
+        from .humantime import when_and_age
+
+        if isinstance(data.get("last_sync"), float):
+            data["last_sync"] = when_and_age(data["last_sync"])  # type: ignore[arg-type]
         for key, value in data.items():
             print(f"{key:17} {value}")
     return 0
@@ -210,7 +216,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         cfg = _config(args)
         _setup_logging(cfg)
-        return COMMANDS[args.command](args, cfg)
+        code = COMMANDS[args.command](args, cfg)
+        sys.stdout.flush()  # a reader that went away (`| head`) shows up here, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        # The reader has what it wanted; point stdout at /dev/null so the final flush cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # what a shell reports for a command ended by SIGPIPE
     except ScreeError as exc:
         print(f"scree: error: {exc}", file=sys.stderr)
         return 1

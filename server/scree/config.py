@@ -1,16 +1,18 @@
 """All of scree's settings in one place: `SCREE_*` environment variables, mirrored by CLI flags.
 
 A flag given on the command line wins over the environment, which wins over the default.
-The README's configuration table documents exactly the fields below.
+Each field is one row of `settings_table` (its variable, flag, default and README text); the
+README's configuration table is rendered from that table.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
+from . import settings_table
 from .errors import ConfigError
 
 MODES = ("auto", "semantic", "keyword", "hybrid")
@@ -36,22 +38,11 @@ class Config:
 
     def with_overrides(self, **overrides: object) -> "Config":
         """Return a copy with every override that is not None applied (flags left unset keep env/defaults)."""
-        return validate(replace(self, **{k: v for k, v in overrides.items() if v is not None}))
+        given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
+        return validate(replace(self, **given))
 
 
-_ENV = {
-    "notes": "SCREE_NOTES",
-    "db": "SCREE_DB",
-    "data_dir": "SCREE_DATA_DIR",
-    "embedder": "SCREE_EMBEDDER",
-    "threads": "SCREE_THREADS",
-    "mode": "SCREE_MODE",
-    "k": "SCREE_K",
-    "max_file_mb": "SCREE_MAX_FILE_MB",
-    "first_sync_mb": "SCREE_FIRST_SYNC_MB",
-    "log_level": "SCREE_LOG_LEVEL",
-    "vector_cache_mb": "SCREE_VECTOR_CACHE_MB",
-}
+_ENV = {field: s.env for field, s in settings_table.config_fields().items()}
 
 
 def env_names() -> dict[str, str]:
@@ -60,28 +51,24 @@ def env_names() -> dict[str, str]:
 
 
 def load_config(env: Mapping[str, str] | None = None) -> Config:
-    """Build a Config from the environment (os.environ by default)."""
+    """Build a Config from the environment (os.environ by default), parsing each row of the settings table."""
     env = os.environ if env is None else env
     values: dict[str, object] = {}
-    types = {f.name: f.type for f in fields(Config)}
-    for name, var in _ENV.items():
-        raw = env.get(var)
+    for field, row in settings_table.config_fields().items():
+        raw = env.get(row.env)
         if raw is None or raw.strip() == "":
             continue
         raw = raw.strip()
-        kind = str(types[name])
         try:
-            if "Path" in kind:
-                values[name] = Path(raw).expanduser()
-            elif kind.startswith("int"):
-                values[name] = int(raw)
-            elif kind.startswith("float"):
-                values[name] = float(raw)
-            else:
-                values[name] = raw
+            values[field] = _PARSERS[row.kind](raw)
         except ValueError:
-            raise ConfigError(f"{var}={raw!r} is not a valid value: expected {kind.split(' ')[0]}") from None
+            raise ConfigError(f"{row.env}={raw!r} is not a valid value: expected {row.kind}") from None
     return validate(Config(**values))  # type: ignore[arg-type]
+
+
+_PARSERS: dict[str, Callable[[str], object]] = {
+    "path": lambda raw: Path(raw).expanduser(), "int": int, "float": float, "str": str,
+}
 
 
 def validate(cfg: Config) -> Config:

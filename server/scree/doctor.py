@@ -23,8 +23,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from .config import Config, env_names
+from . import settings_table
+from .config import Config
 from .errors import ScreeError
+from .humantime import age as _age
+from .humantime import when as _iso
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +39,6 @@ RECENT_LOG_SECONDS = 24 * 3600  # hook errors younger than this are worth a warn
 MCP_SERVER = "plugin:scree:scree"  # Claude Code's name for the plugin's server ("scree" in .mcp.json)
 MCP_LOG_NAME = "plugin-scree-scree"
 MCP_RETRY_SECONDS = 15 * 60  # Claude Code 2.1.197 skips a failed plugin stdio server this long
-_SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
 REINSTALL = "reinstall the plugin: `/plugin uninstall scree@scree-tools`, then `/plugin install scree@scree-tools`"
 
 
@@ -74,18 +76,6 @@ def plugin_context(env: Mapping[str, str] | None = None) -> PluginContext:
     return PluginContext(root=root, data=data)
 
 
-def _iso(t: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
-
-
-def _age(seconds: float) -> str:
-    seconds = max(0.0, seconds)
-    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
-        if seconds >= size:
-            return f"{seconds / size:.0f} {unit} ago"
-    return f"{seconds:.0f} s ago"
-
-
 def _fail(name: str, exc: BaseException, fix: str | None = None) -> Check:
     return Check(name, FAIL, str(exc), {"error": type(exc).__name__}, fix or str(exc))
 
@@ -96,8 +86,8 @@ def _fail(name: str, exc: BaseException, fix: str | None = None) -> Check:
 def check_python() -> Check:
     """This interpreter: version, implementation and path; fails below 3.11."""
     v = sys.version_info
-    details = {"version": platform.python_version(), "implementation": platform.python_implementation(),
-               "executable": sys.executable}
+    details: dict[str, object] = {"version": platform.python_version(),
+                                  "implementation": platform.python_implementation(), "executable": sys.executable}
     summary = f"Python {details['version']} ({details['implementation']}) at {sys.executable}"
     if (v.major, v.minor) < MIN_PYTHON:
         return Check("python", FAIL, summary, details,
@@ -143,9 +133,8 @@ def check_sqlite_vec() -> Check:
 def check_config(env: Mapping[str, str] | None = None) -> Check:
     """The SCREE_* settings in effect (values of secret-looking names are hidden)."""
     env = os.environ if env is None else env
-    known = set(env_names().values()) | {"SCREE_SQLITE", "SCREE_HOOKS", "SCREE_USAGE", "SCREE_USAGE_TEXT",
-                                         "SCREE_SYNC_COMMAND"}
-    shown = {k: ("(set)" if any(w in k for w in _SECRET_WORDS) else v)
+    known = settings_table.by_env()
+    shown = {k: ("(set)" if settings_table.is_secret(k) else v)
              for k, v in sorted(env.items()) if k.startswith("SCREE_") and v.strip()}
     unknown = sorted(k for k in shown if k not in known)
     summary = ", ".join(f"{k}={v}" for k, v in shown.items()) or "defaults (no SCREE_* variable set)"
@@ -181,7 +170,7 @@ def check_embedder(embedder: object, *, fix_hint: str | None = None) -> Check:
         return Check("embedder", FAIL, f"{name}: cannot load or run the model ({type(exc).__name__})",
                      {"embedder": name, "error": str(exc)}, fix)
     vector = np.asarray(first, dtype=np.float32)
-    dims = int(getattr(embedder, "dimensions", vector.shape[-1]))
+    dims = int(getattr(embedder, "dimensions", None) or vector.shape[-1])
     norm = float(np.linalg.norm(vector)) if vector.size else 0.0
     details = {"embedder": name, "dimensions": dims, "first_call_s": round(loaded, 3),
                "warm_query_ms": round(warm * 1000, 1), "norm": round(norm, 4)}
@@ -215,15 +204,16 @@ def check_api_key(cfg: Config, env: Mapping[str, str] | None = None) -> Check:
 # ----- the index, its writer and its watcher --------------------------------------------------------
 
 
-def check_index(workspace: object, embedder_id: str | None = None, dimensions: int | None = None) -> Check:
+def check_index(workspace: object, embedder_id: str | None = None, dimensions: int | None = None,
+                max_windows: int | None = None) -> Check:
     """The index of this folder: path, size, files, chunks, last sync, embedder, schema.
 
-    `workspace` is a `scree.workspace.Workspace`; `embedder_id` and `dimensions` describe the configured
-    embedder: vectors made by another one are not searched, and the next sync re-embeds everything.
+    `workspace` is a `scree.workspace.Workspace`; `embedder_id`, `dimensions` and `max_windows` (its
+    rowid stride; None: whatever the index recorded) describe the configured embedder: vectors made by another one are not searched, and the next sync re-embeds everything.
     """
     from .db import queries
     from .errors import IndexError_
-    from .store import vectors_usable
+    from .store import LEGACY_MAX_WINDOWS, vectors_usable
 
     loc = workspace.location  # type: ignore[attr-defined]
     details: dict[str, object] = {"folder": str(workspace.folder), "path": str(loc.db)}  # type: ignore[attr-defined]
@@ -238,7 +228,8 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
     try:
         c = queries.counts(index.conn)
         meta = index.meta()
-        usable = embedder_id is None or dimensions is None or vectors_usable(index, embedder_id, dimensions)
+        stride = max_windows if max_windows is not None else int(meta.get("max_windows", LEGACY_MAX_WINDOWS))
+        usable = embedder_id is None or dimensions is None or vectors_usable(index, embedder_id, dimensions, stride)
     finally:
         index.close()
     size = sum(p.stat().st_size for p in (loc.db, Path(f"{loc.db}-wal")) if p.exists())
@@ -410,7 +401,7 @@ def check_hooks(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Che
     if version < MIN_HOOK_PYTHON:
         return Check("hooks", FAIL, f"python3 is {details['python3_version']}: the hooks need 3.8+", details,
                      "put a Python 3.8+ `python3` first on PATH, then restart Claude Code")
-    hooks_off, usage_off = is_off("SCREE_HOOKS", env), is_off("SCREE_USAGE", env)
+    hooks_off, usage_off = is_off(settings_table.HOOKS.env, env), is_off(settings_table.USAGE.env, env)
     details.update(hooks_off=hooks_off, usage_off=usage_off)
     summary = f"{len(details['events'])} hook events in {hooks_json}, python3 {details['python3_version']}"  # type: ignore[arg-type]
     if hooks_off:
@@ -484,7 +475,8 @@ def _last_connection(log_file: Path) -> tuple[bool | None, str | None]:
         if entry.get("error"):
             errors.append(str(entry["error"]).strip())
     stderr = [e for e in errors if e.startswith("Server stderr")]
-    return connected, (stderr or errors or [None])[-1]
+    last = stderr or errors
+    return connected, last[-1] if last else None
 
 
 def check_mcp(ctx: PluginContext, env: Mapping[str, str] | None = None, cwd: Path | None = None) -> Check:
@@ -570,12 +562,13 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
     checks.append(_safe("api-key", lambda: check_api_key(cfg, env)))
     embedder_id = None if isinstance(embedder, BaseException) else getattr(embedder, "id", None)
     dimensions = None if isinstance(embedder, BaseException) else getattr(embedder, "dimensions", None)
+    max_windows = None if isinstance(embedder, BaseException) else getattr(embedder, "max_windows", None)
     try:
         ws = Workspace.from_config(cfg, cwd)
     except ScreeError as exc:
         checks.append(_fail("index", exc))
     else:
-        checks.append(_safe("index", lambda: check_index(ws, embedder_id, dimensions)))
+        checks.append(_safe("index", lambda: check_index(ws, embedder_id, dimensions, max_windows)))
         checks.append(_safe("writer", lambda: check_writer(ws.location.lock)))
         checks.append(_safe("watcher", lambda: check_watcher(ws.location.lock, ws.folder)))
         checks.append(_safe("vocabulary", lambda: check_vocabulary(ws, verbose=verbose)))  # vocabreport.py

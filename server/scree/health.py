@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from .embed import Embedder
 from .policy import NotesPolicy
@@ -28,12 +29,17 @@ log = logging.getLogger(__name__)
 DEFAULT_INTERVAL = 10.0
 
 
+# The one process that holds the writer lock syncs and watches; every other process reads.
+Role = Literal["writer", "reader"]
+State = Literal["complete", "syncing", "not_updating", "empty", "needs_reindex"]
+
+
 @dataclass(frozen=True)
 class IndexStatus:
     """Where the live index stands, for the MCP `status` tool and search notes."""
 
-    state: str  # "complete" | "syncing" | "not_updating" | "empty" | "needs_reindex"
-    role: str  # "writer" | "reader"
+    state: State
+    role: Role
     files_done: int  # during a sync: files processed so far in this sync's pass two
     files_total: int  # during a sync: files that need embedding in this sync
     indexed_files: int  # files with committed rows

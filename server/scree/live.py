@@ -37,7 +37,7 @@ from .db import queries, writes
 from .db.connect import is_db_error
 from .embed import Embedder
 from .errors import IndexError_, LockHeld, ScreeError
-from .health import DEFAULT_INTERVAL, HealthMonitor, IndexStatus, markdown_exceeds, release_memory
+from .health import DEFAULT_INTERVAL, HealthMonitor, IndexStatus, Role, State, markdown_exceeds, release_memory
 from .lock import LockWaiter, WriterLock, describe_holder, read_holder
 from .policy import NotesPolicy
 from .records import SearchResult
@@ -133,7 +133,7 @@ class LiveIndex:
         self._progress = _Progress()
         # Guarded by _mu: role, lifecycle flags and the threads below.
         self._mu = threading.RLock()
-        self._role = "reader"
+        self._role: Role = "reader"
         self._started = self._stopping = False
         self._failure: str | None = None
         self._needs_reindex: str | None = None
@@ -177,7 +177,7 @@ class LiveIndex:
             return self._policy
 
     @property
-    def role(self) -> str:
+    def role(self) -> Role:
         return self._role
 
     def start(self) -> None:
@@ -246,7 +246,7 @@ class LiveIndex:
                     return IndexStatus("syncing", role, done, total, files, chunks, None)
                 watcher = self._watcher
                 problem = watcher.error if watcher is not None else None
-                state = "complete" if files else "empty"
+                state: State = "complete" if files else "empty"
                 return IndexStatus(state, role, 0, 0, files, chunks,
                                    f"watching is degraded: {problem}" if problem else None)
         if not synced_once and read_holder(self._lock.path) is not None:

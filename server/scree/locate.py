@@ -21,17 +21,33 @@ def find_git_root(start: Path) -> Path | None:
     return None
 
 
-def resolve_folder(cfg: Config, cwd: Path | None = None) -> Path:
-    """The notes folder: --notes/SCREE_NOTES, else the git root above cwd, else cwd. Always resolved."""
-    cwd = Path.cwd() if cwd is None else cwd
-    if cfg.notes is not None:
-        folder = (cwd / cfg.notes).resolve()
+def notes_folder(notes: Path | None, env: Mapping[str, str], cwd: Path) -> Path:
+    """The one answer to "which folder?", for the CLI, the MCP server and the hooks alike.
+
+    In order: `notes` (--notes, else SCREE_NOTES; relative to `cwd`), because what the user names wins;
+    else the git root above $CLAUDE_PROJECT_DIR (Claude Code sets it for the server and the hooks, whose
+    cwd may be a subfolder), else that folder; else the git root above `cwd`, else `cwd`. Always resolved.
+    """
+    if notes is not None:
+        folder = (cwd / notes).resolve()
         if not folder.exists():
             raise FolderError(f"notes folder {folder} does not exist: check --notes / SCREE_NOTES")
         if not folder.is_dir():
             raise FolderError(f"notes folder {folder} is not a directory: point --notes at a folder")
         return folder
+    project = env.get("CLAUDE_PROJECT_DIR", "").strip()
+    if project:
+        path = Path(project)
+        if not path.is_dir():
+            raise FolderError(f"CLAUDE_PROJECT_DIR={project} is not a folder: start Claude Code in the project, "
+                              "or set SCREE_NOTES")
+        return find_git_root(path) or path.resolve()
     return find_git_root(cwd) or cwd.resolve()
+
+
+def resolve_folder(cfg: Config, cwd: Path | None = None, env: Mapping[str, str] | None = None) -> Path:
+    """The notes folder for this config, as `notes_folder` decides it (cwd and env default to this process's)."""
+    return notes_folder(cfg.notes, os.environ if env is None else env, Path.cwd() if cwd is None else cwd)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ omit empty fields; every empty answer carries a `note` saying why and what to do
 
 from __future__ import annotations
 
+import functools
 import hmac
 import logging
 import threading
@@ -17,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -143,7 +144,7 @@ class IndexHandle:
 
             ws = Workspace(config=self.config, folder=self.folder, location=index_location(self.folder, self.config))
             self._first_build = not has_indexed_files(ws.location.db)
-            tuning = {} if self.options.health_interval is None else {"health_interval": self.options.health_interval}
+            tuning: dict[str, Any] = {} if self.options.health_interval is None else {"health_interval": self.options.health_interval}
             live = LiveIndex(ws, watch=self.options.watch, lock_retry=self.options.lock_retry, **tuning)
             with self._mu:
                 if self._stopping.is_set():
@@ -236,6 +237,28 @@ class StartAfterHandshake:
         return await call_next(ctx)
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def speaks_scree_errors(fn: F) -> F:
+    """Let the agent read scree's own message for every anticipated failure.
+
+    The SDK shows the model only "Error executing tool <name>" for any exception but `ToolError`; a
+    `ScreeError` says what happened and what to do (a broken model: how to reinstall it; a held lock:
+    whose), so it is turned into a `ToolError` carrying that text. `functools.wraps` keeps the
+    signature the SDK builds the input schema from.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except ScreeError as exc:
+            raise ToolError(str(exc)) from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
 def build_server(handle: IndexHandle) -> MCPServer:
     """The MCP server with its three tools bound to `handle`; the index starts after the handshake
     (or earlier, by `handle.start()`)."""
@@ -243,7 +266,14 @@ def build_server(handle: IndexHandle) -> MCPServer:
                     middleware=[StartAfterHandshake(handle)])
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
-    @mcp.tool(annotations=read_only)
+    def tool(annotations: ToolAnnotations) -> Callable[[F], F]:
+        """Register a tool: every tool goes through here, so every tool speaks scree's errors."""
+        def register(fn: F) -> F:
+            mcp.tool(annotations=annotations)(speaks_scree_errors(fn))
+            return fn
+        return register
+
+    @tool(read_only)
     def search_docs(
         query: str,
         k: Annotated[int, Field(ge=1, le=50)] = 5,
@@ -263,7 +293,7 @@ def build_server(handle: IndexHandle) -> MCPServer:
         status = live.status()
         return search_output(result.hits, result.mode, result.notes, status, result.names)
 
-    @mcp.tool(annotations=read_only)
+    @tool(read_only)
     def read_doc(
         path: str,
         heading: Annotated[str | None, Field(description="section trail, e.g. 'Tokens' or 'Auth > Tokens'")] = None,
@@ -274,16 +304,12 @@ def build_server(handle: IndexHandle) -> MCPServer:
         return read_output(handle.folder, path, heading=heading, start_line=start_line, end_line=end_line,
                            max_file_bytes=handle.config.max_file_bytes, max_bytes=handle.options.max_read_bytes)
 
-    @mcp.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True,
-                                          open_world_hint=False))
+    @tool(ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
     def reindex(all: bool = False) -> ReindexOut:  # noqa: A002 - the tool's public parameter name
         """Sync the notes index now and report what changed (all=true rebuilds it). Rarely needed:
         edits are indexed automatically."""
         live = handle.get()
-        try:
-            report = live.reindex(rebuild=all)
-        except ScreeError as exc:  # LockHeld names the writer's pid; others say why the index is unusable
-            raise ToolError(str(exc)) from None
+        report = live.reindex(rebuild=all)  # LockHeld names the writer's pid; others say why the index is unusable
         return reindex_output(report, live.status())
 
     return mcp

@@ -1,12 +1,15 @@
-"""A progress bar for long syncs on stderr, shown only when stderr is a terminal."""
+"""Progress of long syncs on stderr: a bar on a terminal, a plain line every few seconds elsewhere
+(a pipe, a log file, CI), so nobody stares at minutes of silence."""
 
 from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from typing import Any, Callable, TextIO
 
-from .sync import NoProgress, SyncProgress
+from .sync import SyncProgress
+
+PLAIN_EVERY = 5.0  # seconds between plain progress lines
 
 
 class RichProgress:
@@ -45,6 +48,38 @@ class RichProgress:
             self._task = None
 
 
+class PlainProgress:
+    """`scree: indexing 120/900 files, 3400 chunks (85 chunks/s)`, every `every` seconds while a sync runs."""
+
+    def __init__(self, stream: TextIO | None = None, every: float = PLAIN_EVERY,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._stream = stream
+        self._every = every
+        self._clock = clock
+        self._total = self._done = self._chunks = 0
+        self._t0 = self._last = 0.0
+
+    def _say(self, line: str) -> None:
+        stream = self._stream or sys.stderr
+        print(f"scree: {line}", file=stream, flush=True)
+
+    def start(self, total_files: int) -> None:
+        self._total, self._done, self._chunks = total_files, 0, 0
+        self._t0 = self._last = self._clock()  # the first line comes after `every` s: short syncs stay quiet
+
+    def advance(self, chunks: int) -> None:
+        self._done += 1
+        self._chunks += chunks
+        now = self._clock()
+        if now - self._last >= self._every:
+            self._last = now
+            rate = self._chunks / max(now - self._t0, 1e-6)
+            self._say(f"indexing {self._done}/{self._total} files, {self._chunks} chunks ({rate:.0f} chunks/s)")
+
+    def finish(self) -> None:
+        pass  # the caller prints the result
+
+
 def progress_for_stderr() -> SyncProgress:
-    """A bar when a person is watching stderr; silence when it is a pipe or a file."""
-    return RichProgress() if sys.stderr.isatty() else NoProgress()
+    """A bar when a person is watching stderr; plain lines every few seconds when it is a pipe or a file."""
+    return RichProgress() if sys.stderr.isatty() else PlainProgress()

@@ -157,7 +157,7 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
             return SearchResult([], mode, [f"the path filter {list(q.paths)} matches no indexed note; "
                                            "drop it or use a glob such as 'docs/**'"])
     notes: list[str] = []
-    if mode in ("semantic", "hybrid") and not vectors_usable(index, embedder.id, embedder.dimensions):
+    if mode in ("semantic", "hybrid") and not vectors_usable(index, embedder.id, embedder.dimensions, embedder.max_windows):
         notes.append("vectors are missing or from another embedder until the next sync: keyword results only")
         mode = "keyword"
 
@@ -165,7 +165,7 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     kw: list[tuple[int, float]] | None = None
     if mode == "keyword":
         kw = keyword_ranking(index, text, depth, file_ids, vocabulary)
-        if not kw and q.mode == "auto" and vectors_usable(index, embedder.id, embedder.dimensions):
+        if not kw and q.mode == "auto" and vectors_usable(index, embedder.id, embedder.dimensions, embedder.max_windows):
             mode = "hybrid"  # a lookup the notes never spell: the vectors may still know its topic
     ranked: list[tuple[int, float]]
     if mode == "keyword":

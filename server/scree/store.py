@@ -98,31 +98,51 @@ def _private_files(db: Path) -> None:
             pass
 
 
-def ensure_embedder(index: Index, embedder_id: str, dimensions: int) -> str | None:
+# Indexes written before the stride was recorded all used the local embedder's 64 windows per chunk.
+LEGACY_MAX_WINDOWS = "64"
+
+
+def _vector_identity(embedder_id: str, dimensions: int, max_windows: int) -> dict[str, str]:
+    """What the stored vectors depend on besides the notes: the vector space, its width, and the rowid
+    stride (a window's rowid is `chunk_id * max_windows + window`, so another stride mis-maps them all)."""
+    return {"embedder": vector_space_id(embedder_id), "dimensions": str(dimensions), "max_windows": str(max_windows)}
+
+
+def _recorded_identity(meta: dict[str, str]) -> dict[str, str | None]:
+    return {"embedder": meta.get("embedder"), "dimensions": meta.get("dimensions"),
+            "max_windows": meta.get("max_windows", LEGACY_MAX_WINDOWS if "embedder" in meta else None)}
+
+
+def ensure_embedder(index: Index, embedder_id: str, dimensions: int, max_windows: int) -> str | None:
     """Make the vector table match the embedder. Returns a message when everything must be re-embedded.
 
     Vectors from two models (or two widths, or two views of the text) are not comparable, so they are
-    never mixed.
+    never mixed; vectors stored under another rowid stride cannot even be found, so they are redone too.
     """
-    embedder_id = vector_space_id(embedder_id)
+    wanted = _vector_identity(embedder_id, dimensions, max_windows)
     meta = index.meta()
+    recorded = _recorded_identity(meta)
     has_table = queries.has_vec_table(index.conn)
-    same = meta.get("embedder") == embedder_id and meta.get("dimensions") == str(dimensions)
-    if has_table and same:
+    if has_table and recorded == wanted:
+        if "max_windows" not in meta:  # an index from before the stride was recorded: record it now
+            writes.set_meta(index.conn, {"max_windows": wanted["max_windows"]})
         return None
     had_vectors = has_table and queries.counts(index.conn).chunks > 0
-    writes.reset_vectors(index.conn, dimensions, {"embedder": embedder_id, "dimensions": str(dimensions)})
+    writes.reset_vectors(index.conn, dimensions, wanted)
     if had_vectors:
-        msg = (f"the index was built with embedder {meta.get('embedder')} ({meta.get('dimensions')} dims); "
-               f"re-embedding every file with {embedder_id} ({dimensions} dims)")
+        if recorded["embedder"] == wanted["embedder"] and recorded["dimensions"] == wanted["dimensions"]:
+            msg = (f"the index stored up to {recorded['max_windows']} vectors per chunk, {embedder_id} makes up to "
+                   f"{max_windows}; re-embedding every file")
+        else:
+            msg = (f"the index was built with embedder {meta.get('embedder')} ({meta.get('dimensions')} dims); "
+                   f"re-embedding every file with {wanted['embedder']} ({dimensions} dims)")
         log.warning(msg)
         return msg
     return None
 
 
-def vectors_usable(index: Index, embedder_id: str, dimensions: int) -> bool:
-    """True when the stored vectors were made by this embedder (a reader checks before a semantic search)."""
-    embedder_id = vector_space_id(embedder_id)
-    meta = index.meta()
-    return (queries.has_vec_table(index.conn) and meta.get("embedder") == embedder_id
-            and meta.get("dimensions") == str(dimensions))
+def vectors_usable(index: Index, embedder_id: str, dimensions: int, max_windows: int) -> bool:
+    """True when the stored vectors were made by this embedder under its stride (a reader checks before a
+    semantic search)."""
+    return (queries.has_vec_table(index.conn)
+            and _recorded_identity(index.meta()) == _vector_identity(embedder_id, dimensions, max_windows))

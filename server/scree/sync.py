@@ -149,7 +149,7 @@ def sync(
     t0 = time.perf_counter()
     progress = progress or NoProgress()
     report = SyncReport()
-    report.reset = ensure_embedder(index, embedder.id, embedder.dimensions)
+    report.reset = ensure_embedder(index, embedder.id, embedder.dimensions, embedder.max_windows)
     only_list = None if only is None else list(only)
     plan = plan_sync(index, policy, max_file_bytes=max_file_bytes, only=only_list)
     report.unchanged = plan.unchanged

@@ -19,6 +19,7 @@ from types import ModuleType
 import sqlite_vec
 
 from ..errors import IndexError_, SqliteUnavailableError
+from ..settings_table import SQLITE
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ def choose_driver(prefer: str | None = None) -> Driver:
 
     `prefer` ("stdlib" / "sqlean", default from SCREE_SQLITE) forces one; it fails clearly if that one cannot work.
     """
-    prefer = prefer or os.environ.get("SCREE_SQLITE", "").strip() or None
+    prefer = prefer or os.environ.get(SQLITE.env, "").strip() or None
     return _choose_driver_cached(prefer)
 
 
@@ -75,14 +76,14 @@ def choose_driver(prefer: str | None = None) -> Driver:
 def _choose_driver_cached(prefer: str | None) -> Driver:
     candidates: list[tuple[str, ModuleType | None]] = [("stdlib", sqlite3)]
     try:
-        import sqlean  # type: ignore[import-not-found]
+        import sqlean
 
         candidates.append(("sqlean", sqlean))
     except ImportError:
         candidates.append(("sqlean", None))
     if prefer is not None:
         if prefer not in ("stdlib", "sqlean"):
-            raise SqliteUnavailableError(f"SCREE_SQLITE={prefer!r}: use 'stdlib' or 'sqlean'")
+            raise SqliteUnavailableError(f"{SQLITE.env}={prefer!r}: use 'stdlib' or 'sqlean'")
         candidates = [c for c in candidates if c[0] == prefer]
     for name, module in candidates:
         if module is not None and _can_load_vec(module):

@@ -6,6 +6,8 @@ local model is imported and loaded on its first embed call.
 
 from __future__ import annotations
 
+import importlib.util
+import os
 from typing import Callable
 
 from scree.errors import ConfigError
@@ -32,13 +34,33 @@ _FACTORIES: dict[str, Callable[[int | None], Embedder]] = {
 #: The names make_embedder accepts.
 EMBEDDER_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 
+#: Test-only seam: the path of a Python file defining ``NAME`` and ``make_embedder(threads)`` adds
+#: that one name (the suite's deterministic fake, tests/helpers/fake_embedder.py), so the CLI and
+#: server run in test subprocesses without loading a model. Not a setting: never set it elsewhere.
+TEST_EMBEDDER_ENV = "SCREE_TEST_EMBEDDER"
+
+
+def _test_factory(name: str) -> Callable[[int | None], Embedder] | None:
+    path = os.environ.get(TEST_EMBEDDER_ENV)
+    if not path:
+        return None
+    spec = importlib.util.spec_from_file_location("scree_test_embedder", path)
+    if spec is None or spec.loader is None:
+        raise ConfigError(f"{TEST_EMBEDDER_ENV}={path!r} is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if getattr(module, "NAME", None) != name:
+        return None
+    factory: Callable[[int | None], Embedder] = module.make_embedder
+    return factory
+
 
 def make_embedder(name: str = "local", *, threads: int | None = None) -> Embedder:
     """Build the embedder called ``name``; nothing is loaded until its first embed call.
 
     Raises ConfigError for an unknown name or a thread count below 1.
     """
-    factory = _FACTORIES.get(name)
+    factory = _FACTORIES.get(name) or _test_factory(name)
     if factory is None:
         valid = ", ".join(EMBEDDER_NAMES)
         raise ConfigError(f"unknown embedder {name!r}: valid names are {valid}")

@@ -19,6 +19,7 @@ import subprocess
 import time
 
 from ..errors import ConfigError
+from ..settings_table import SYNC_COMMAND
 from . import SEARCH_TOOL
 
 TYPE_CHECKING = False
@@ -69,7 +70,7 @@ def sync_command(uv: str, plugin_root: str) -> list[str]:
 def command_override(env: Mapping[str, str] | None = None) -> list[str] | None:
     """SCREE_SYNC_COMMAND (a JSON list of strings) replaces the sync command; for tests and odd setups."""
     env = os.environ if env is None else env
-    raw = env.get("SCREE_SYNC_COMMAND", "").strip()
+    raw = env.get(SYNC_COMMAND.env, "").strip()
     if not raw:
         return None
     try:

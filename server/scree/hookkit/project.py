@@ -14,7 +14,7 @@ from collections import namedtuple
 from . import state
 
 # Every input of scree.locate's answer besides the file system.
-_ENV_INPUTS = ("SCREE_NOTES", "SCREE_DB", "SCREE_DATA_DIR", "XDG_DATA_HOME", "HOME")
+_ENV_INPUTS = ("SCREE_NOTES", "SCREE_DB", "SCREE_DATA_DIR", "XDG_DATA_HOME", "HOME", "CLAUDE_PROJECT_DIR")
 
 
 TYPE_CHECKING = False
