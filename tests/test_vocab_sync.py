@@ -3,20 +3,16 @@ re-read when unchanged, used by search, by the grep hook and by doctor. No model
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Sequence
 
-import numpy as np
 import pytest
 
 from conftest import write
+from fake_embedder import FakeEmbedder
 from scree.config import load_config
-from scree.db import queries
-from scree.embed import Passage
 from scree.locate import index_location
 from scree.policy import NotesPolicy
 from scree.search import Query
@@ -30,30 +26,6 @@ from scree.workspace import Workspace
 sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "hooks"))
 
 from hookrun import context_of, make_project, payload  # noqa: E402
-
-
-class FakeEmbedder:
-    """Deterministic 8-dimension vectors from a hash of the text: enough for sync and keyword search."""
-
-    id = "fake-hash"
-    dimensions = 8
-    max_windows = 1
-
-    def _vec(self, text: str) -> np.ndarray:
-        raw = np.frombuffer(hashlib.sha256(text.encode()).digest()[:32], dtype=np.uint8)[:8].astype("<f4") + 1
-        return raw / np.linalg.norm(raw)
-
-    def embed_passages(self, passages: Sequence[Passage]) -> list[np.ndarray]:
-        return [self._vec(p.text)[None, :] for p in passages]
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self._vec(text)
-
-    def close(self) -> None:
-        pass
-
-    def trim(self) -> None:
-        pass
 
 
 def _open(folder: Path):
@@ -98,8 +70,9 @@ def test_code_that_the_notes_policy_refuses_is_never_read(repo: Path) -> None:
     write(repo, ".hidden/secret.py", "class HiddenOnly: pass\n")
     write(repo, ".screeignore", "legacy/\n")
     write(repo, "legacy/old.py", "class LegacyOnly: pass\n")
-    write(repo, "vendor/sub/.git/HEAD", "ref: refs/heads/main\n")
-    write(repo, "vendor/sub/lib.py", "class NestedRepoOnly: pass\n")
+    write(repo, "libs/sub/.git/HEAD", "ref: refs/heads/main\n")
+    write(repo, "libs/sub/lib.py", "class NestedRepoOnly: pass\n")
+    write(repo, "node_modules/pkg/index.js", "export class VendoredOnly {}\n")
     os.symlink(repo / "src" / "crawler.py", repo / "linked.py")
     index = _open(repo)
     report = collect_vocabulary(index, NotesPolicy.load(repo))
@@ -206,6 +179,6 @@ def test_doctor_counts_names_and_never_prints_one_found_only_in_code(repo: Path)
     assert "pagefetcher" not in quiet.summary + repr(quiet.details)
     out = subprocess.run([str(Path(sys.executable).parent / "scree"), "doctor", "-v", "--notes", str(repo)],
                          capture_output=True,
-                         text=True, env={**os.environ, "SCREE_EMBEDDER": "none-such"}, timeout=120)
+                         text=True, timeout=120)
     assert "pagefetcher" in out.stdout and "fetch_page_batch" not in out.stdout + out.stderr
     assert "usething" not in out.stdout + out.stderr
