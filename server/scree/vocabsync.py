@@ -78,9 +78,9 @@ def collect_vocabulary(index: Index, policy: NotesPolicy, *, max_bytes: int = MA
         if isinstance(item, Skipped):  # a folder that cannot be listed: keep what we knew under it
             kept_dirs.append(item.rel_path.rstrip("/") + "/")
             continue
-        verdict = policy.inspect(item, any_name=True)
+        verdict, item = item, item.rel_path
         st = verdict.stat
-        if not verdict.admitted or st is None:
+        if st is None:
             continue
         if st.st_size > max_bytes:
             report.skipped_big += 1

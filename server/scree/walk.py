@@ -12,7 +12,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from .errors import FolderError
-from .policy import QUIET_CODES, NotesPolicy, SkipCode, is_markdown_name
+from .policy import QUIET_CODES, NotesPolicy, SkipCode, Verdict, is_markdown_name
 from .records import Skipped
 
 ScandirFn = Callable[[str], AbstractContextManager[Iterator[os.DirEntry[str]]]]
@@ -162,19 +162,25 @@ def _visit_file(policy: NotesPolicy, rel: str, kind: str) -> str | Skipped | boo
 
 
 def walk_code(policy: NotesPolicy, wanted: Callable[[str], bool], *,
-              stats: WalkStats | None = None) -> Iterator[str | Skipped]:
-    """Rel paths of the regular files whose name `wanted` accepts, under the notes' policy (hidden,
-    ignored, nested-repo and vendored folders pruned the same way). Symbolic links are not followed.
-    The only Skipped yielded are folders that could not be listed (`keep_rows`): what is under them
-    is unknown, not gone."""
+              stats: WalkStats | None = None) -> Iterator[Verdict | Skipped]:
+    """The policy's verdicts (with `stat`) on the regular files whose name `wanted` accepts, under the
+    notes' rules (hidden, ignored, nested-repo and vendored folders pruned the same way). Symbolic
+    links are not followed. The only Skipped yielded are folders that could not be listed
+    (`keep_rows`): what is under them is unknown, not gone."""
+    admitted: dict[str, Verdict] = {}
 
     def visit(policy: NotesPolicy, rel: str, kind: str) -> str | bool:
         name = os.path.basename(rel)
         if kind == _LINK or name.startswith(".") or not wanted(name) or _bad_name(rel) is not None:
             return False
         verdict = policy.inspect(rel, parents_admitted=True, any_name=True)
-        return verdict.rel_path if verdict.admitted else False
+        if not verdict.admitted:
+            return False
+        admitted[verdict.rel_path] = verdict
+        return verdict.rel_path
 
     for item in walk_notes(policy, stats=stats, visit_file=visit):
-        if isinstance(item, str) or item.keep_rows:
+        if isinstance(item, str):
+            yield admitted.pop(item)
+        elif item.keep_rows:
             yield item
