@@ -182,3 +182,12 @@ def test_doctor_counts_names_and_never_prints_one_found_only_in_code(repo: Path)
                          text=True, timeout=120)
     assert "pagefetcher" in out.stdout and "fetch_page_batch" not in out.stdout + out.stderr
     assert "usething" not in out.stdout + out.stderr
+
+
+def test_search_docs_output_carries_the_names_and_omits_an_empty_list() -> None:
+    from scree.health import IndexStatus
+    from scree.mcpserver import search_output
+
+    status = IndexStatus("complete", "writer", 0, 0, 1, 1, None)
+    assert search_output([], "keyword", [], status, ["limits"]).model_dump()["names"] == ["limits"]
+    assert "names" not in search_output([], "keyword", [], status, []).model_dump()
