@@ -24,7 +24,7 @@ import pathspec
 
 from .db import queries
 from .embed import Embedder
-from .errors import EmbedderError
+from .errors import EmbedderError, EmbedderUnavailable
 from .fusion import RRF_K, collapse, rrf_grouped
 from .ftsquery import search_match
 from .policy import NotesPolicy
@@ -148,6 +148,10 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     mode = route(text, vocabulary) if q.mode == "auto" else q.mode
     if not text:
         return SearchResult([], mode, ["the query is empty: ask a question or name what you look for"])
+    if search_match(text) is None:
+        # Only punctuation or symbols: the vectors would still rank something, but nothing it means.
+        return SearchResult([], mode, ["the query has no searchable words (only punctuation or symbols): "
+                                       "ask a question or name what you look for"])
     if not queries.has_chunks(index.conn):
         return SearchResult([], mode, ["the index is empty: no Markdown notes are indexed in this folder yet"])
     file_ids: list[int] | None = None
@@ -172,15 +176,21 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         kw = kw or []
         ranked = collapse(kw, _by_section(index, kw))[:depth]
     elif mode == "semantic":
-        sem = semantic_ranking(index, embedder, text, depth, file_ids)
+        try:
+            sem = semantic_ranking(index, embedder, text, depth, file_ids)
+        except EmbedderUnavailable as exc:  # the API is down: answer from BM25 and say so (see below)
+            notes.append(f"keyword results only: {exc}")
+            mode, sem = "keyword", keyword_ranking(index, text, depth, file_ids, vocabulary)
         ranked = collapse(sem, _by_section(index, sem))[:depth]
     else:
         try:
             sem = semantic_ranking(index, embedder, text, depth, file_ids)
         except EmbedderError as exc:
-            if q.mode != "auto":
-                raise  # the user asked for vectors: say exactly why there are none
-            # auto promised an answer: the model is broken, BM25 still works. Say so, keep going.
+            # An unreachable API is passing weather: every mode answers from BM25 and says so. A broken
+            # model or a refused key needs a fix: a mode the user chose says exactly that; auto, which
+            # promised an answer, falls back and says why.
+            if q.mode != "auto" and not isinstance(exc, EmbedderUnavailable):
+                raise
             notes.append(f"keyword results only: {exc}")
             mode, sem = "keyword", []
         if kw is None:

@@ -78,7 +78,7 @@ def collect_vocabulary(index: Index, policy: NotesPolicy, *, max_bytes: int = MA
         if isinstance(item, Skipped):  # a folder that cannot be listed: keep what we knew under it
             kept_dirs.append(item.rel_path.rstrip("/") + "/")
             continue
-        verdict, item = item, item.rel_path
+        verdict, rel = item, item.rel_path
         st = verdict.stat
         if st is None:
             continue
@@ -89,8 +89,8 @@ def collect_vocabulary(index: Index, policy: NotesPolicy, *, max_bytes: int = MA
             report.skipped_cap += 1
             continue
         report.files += 1
-        seen.add(item)
-        have = stored.get(item)
+        seen.add(rel)
+        have = stored.get(rel)
         if have is not None and have.sha256 is not None and (have.mtime_ns, have.size) == (st.st_mtime_ns,
                                                                                           st.st_size):
             continue
@@ -98,21 +98,21 @@ def collect_vocabulary(index: Index, policy: NotesPolicy, *, max_bytes: int = MA
             data, st = read_admitted(verdict, max_bytes=max_bytes)
         except FileSkipped:
             report.unreadable += 1
-            seen.discard(item)
+            seen.discard(rel)
             continue
         report.read += 1
         sha = hashlib.sha256(data).hexdigest()
         if have is not None and have.sha256 == sha:
-            writes.touch_code_file(conn, item, st.st_mtime_ns, st.st_size)
+            writes.touch_code_file(conn, rel, st.st_mtime_ns, st.st_size)
             continue
-        kind = file_kind(item.rsplit("/", 1)[-1]) or ""
+        kind = file_kind(rel.rsplit("/", 1)[-1]) or ""
         # Binary data (a NUL byte) declares nothing; the file is still recorded so it is not re-read.
         if words is None:
             words = common_words()
         names = frozenset() if b"\0" in data else frozenset(
             extract_names(kind, data.decode("utf-8", "replace"), words))
         del data
-        batch.append(writes.CodeFileVersion(item, kind, source_of(kind), sha, st.st_mtime_ns, st.st_size, names,
+        batch.append(writes.CodeFileVersion(rel, kind, source_of(kind), sha, st.st_mtime_ns, st.st_size, names,
                                             names & words))
         if len(batch) >= COMMIT_BATCH:
             writes.replace_code_files(conn, batch)
