@@ -211,3 +211,14 @@ def test_vocabulary_matches_query_words_as_typed_and_common_words_only_capitalis
     assert named_identifiers("is httpcore behind a proxy", v) == ["httpcore"]
     assert named_identifiers("How do I configure Proxy?", v) == ["proxy"]
     assert query_words("Is `httpcore` used by sync() here?") == ["httpcore", "used", "sync", "here"]
+
+
+@pytest.mark.parametrize(("pattern", "name"), [("fetch_page_batch", "fetch_page_batch"),
+                                               ("\\bPageFetcher\\b", "pagefetcher"), ("^os\\.path$", "os.path"),
+                                               ("\\<x_y\\>", "x_y"), ("rotate.*keys", None), ("two words", None),
+                                               ("--locked", None)])
+def test_the_hook_takes_only_a_single_literal_name_from_a_pattern(pattern: str, name: str | None) -> None:
+    from scree.hookkit.vocabcheck import pattern_name, spells
+
+    assert pattern_name([pattern]) == name
+    assert spells("call pre, then", "pre") and not spells("call pre_stop", "pre") and not spells("x-pre", "pre")
