@@ -41,8 +41,14 @@ for _ in range(int(sys.argv[2])):
     r = collect_vocabulary(index, ws.policy())
     runs.append({"seconds": time.perf_counter() - t, "cpu": time.process_time() - c, "files": r.files, "read": r.read,
                  "skipped_big": r.skipped_big, "skipped_cap": r.skipped_cap})
+from scree.vocabsearch import load_vocabulary
+q = "How do I size the connection pool with Limits, httpcore and PageFetcher.fetch_page_batch?"
+t = time.perf_counter()
+for _ in range(200):
+    load_vocabulary(index, q)
+lookup_ms = (time.perf_counter() - t) / 200 * 1000
 c = queries.name_counts(index.conn)
-print(json.dumps({"runs": runs, "names": c.total, "manifest": c.manifest, "code": c.code, "base_rss_mb": base,
+print(json.dumps({"runs": runs, "lookup_ms": lookup_ms, "names": c.total, "manifest": c.manifest, "code": c.code, "base_rss_mb": base,
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -97,7 +103,8 @@ def report_collect(label: str, r: dict) -> None:
           f"(CPU {first['cpu'] * 1000:.0f} ms), no-op {noop['seconds'] * 1000:.0f} ms (CPU {noop['cpu'] * 1000:.0f} ms, "
           f"files read: {rest[-1]['read'] if rest else '-'}); "
           f"peak RSS {r['peak_rss_mb']:.0f} MB (before collecting {r['base_rss_mb']:.0f} MB); "
-          f"skipped: {first['skipped_big']} over 1 MB, {first['skipped_cap']} past the cap")
+          f"skipped: {first['skipped_big']} over 1 MB, {first['skipped_cap']} past the cap; "
+          f"per-query name lookup {r['lookup_ms']:.2f} ms")
 
 
 def main() -> None:
