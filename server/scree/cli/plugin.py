@@ -25,6 +25,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deep", action="store_true",
                    help="also check every row of the index (each indexed file has all its chunks, keyword rows "
                         "and vectors; nothing is orphaned)")
+    p.add_argument("-v", "--verbose", action="store_true", help="more detail (a sample of the names the notes share)")
 
     p = sub.add_parser("usage", help="how scree and grep were used, from the local usage log")
     add_common(p)
@@ -60,7 +61,7 @@ def cmd_doctor(args: argparse.Namespace, cfg: Config) -> int:
     from .. import doctor
     from ..checks import failed, to_json
 
-    checks = doctor.run_checks(cfg, deep=args.deep)
+    checks = doctor.run_checks(cfg, deep=args.deep, verbose=args.verbose)
     if args.json:
         print(json.dumps(to_json(checks), indent=2, default=str))
     else:
