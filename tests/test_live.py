@@ -197,11 +197,12 @@ def test_a_new_index_over_the_first_sync_limit_waits_for_reindex(notes, make_liv
 
 def test_removing_the_notes_folder_stops_the_writer_and_searches_serve_what_is_indexed(notes, make_live):
     fatal: list[str] = []
-    live = make_live(notes, health_interval=0.1, on_fatal=fatal.append)
+    told = threading.Event()
+    live = make_live(notes, health_interval=0.1, on_fatal=lambda reason: (fatal.append(reason), told.set()))
     live.start()
     assert reached(live, "complete")
     shutil.rmtree(notes)
-    assert reached(live, "not_updating")
+    assert reached(live, "not_updating") and told.wait(WAIT)
     st = live.status()
     # Found by the health check ("... was removed") or by a sync that could not list the folder.
     assert st.reason.startswith(f"the notes folder {notes} ")

@@ -362,12 +362,12 @@ class LiveIndex:
             waiter, self._waiter = self._waiter, None
             self._gate_stop.set()
             self._signal_writer_stop_locked()
-        self._changes.bump()
         log.warning("index not updating: %s; serving what is indexed", reason)
         if waiter is not None:
             waiter.stop()
         if self._on_fatal is not None:
             self._on_fatal(reason)
+        self._changes.bump()  # after on_fatal: a waiter woken here sees the whole transition
 
     def _on_index_change(self, change: Change) -> bool:
         """On the health thread: the index file or the writer's WAL changed. True when handled."""
