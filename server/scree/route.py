@@ -79,11 +79,32 @@ def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
     return names
 
 
-def route(query: str, vocabulary: AbstractSet[str] = frozenset()) -> str:
-    """`keyword` for a lookup (a bare name or keyword phrase), `hybrid` for everything else.
+# How `auto` routes a question (anything that is not a lookup), per embedder kind, as measured on the
+# dev sets for that embedder (docs/benchmarks.md):
+#   "hybrid" - every question runs hybrid;
+#   "names"  - a question naming something (an identifier or a vocabulary word) runs hybrid, a plain
+#              question runs semantic.
+QUESTION_ROUTE: dict[str, str] = {
+    "local": "hybrid",
+}
+DEFAULT_QUESTION_ROUTE = "hybrid"
 
-    Never `semantic`: a query naming an identifier needs BM25, and on prose the fused ranking beat
-    the vectors alone. `vocabulary` is accepted for callers that pass the repo's names; since every
-    non-lookup is hybrid already, it no longer changes the mode (it still marks names for search).
+
+def embedder_kind(embedder_id: str) -> str:
+    """The embedder's kind from its id (`local:all-MiniLM-L6-v2-int8:256` -> `local`)."""
+    return embedder_id.split(":", 1)[0]
+
+
+def route(query: str, vocabulary: AbstractSet[str] = frozenset(), embedder: str = "local") -> str:
+    """`keyword` for a lookup (a bare name or keyword phrase); for a question, what the embedder's
+    rule in QUESTION_ROUTE says: `hybrid`, or `semantic` when it names nothing.
+
+    `embedder` is the embedder's kind or id (`local`, `api`). Never `semantic` for a query naming an
+    identifier or a `vocabulary` word: dense vectors blur names, BM25 needs to see them.
     """
-    return "keyword" if is_lookup(query) else "hybrid"
+    if is_lookup(query):
+        return "keyword"
+    rule = QUESTION_ROUTE.get(embedder_kind(embedder), DEFAULT_QUESTION_ROUTE)
+    if rule == "names" and not named_identifiers(query, vocabulary):
+        return "semantic"
+    return "hybrid"

@@ -27,6 +27,7 @@ from .embed import Embedder
 from .errors import EmbedderError
 from .fusion import RRF_K, collapse, rrf_grouped
 from .ftsquery import search_match
+from . import ranking
 from .policy import NotesPolicy
 from .records import Hit, SearchResult
 from .route import named_identifiers, route
@@ -47,6 +48,10 @@ NAME_POOL = 100
 # the vectors up instead lost top-1 hits on questions. Scaled to sum 2 so a chunk first in
 # both halves scores 2/(k+1), as in unweighted RRF.
 HYBRID_WEIGHTS = (0.8, 1.2)  # (semantic, keyword)
+# Pseudo-relevance feedback on the vector side: the query vector moves toward the first window of the
+# top PRF_DOCS fused sections (weight PRF_WEIGHT) and the semantic half runs again (0 = off).
+PRF_DOCS = 0
+PRF_WEIGHT = 0.5
 
 
 @dataclass(frozen=True)
@@ -63,25 +68,36 @@ def matching_file_ids(files: Sequence[tuple[int, str]], globs: Sequence[str]) ->
     return [fid for fid, path in files if spec.match_file(path)]
 
 
-def semantic_ranking(index: Index, embedder: Embedder, text: str, depth: int,
-                     file_ids: Sequence[int] | None) -> list[tuple[int, float]]:
-    """(chunk id, cosine similarity) best first; a chunk's score is its best window's.
-
-    Enough windows are fetched for `depth` sections even when some have several chunks and windows.
-    """
-    qvec = np.asarray(embedder.embed_query(text), dtype="<f4")
-    limit = min(MAX_VECTOR_FETCH, max(4 * depth, 10))
-    out: list[tuple[int, float]] = []
-    seen: set[int] = set()
+def nearest_windows(index: Index, qvec: np.ndarray, limit: int,
+                    file_ids: Sequence[int] | None) -> list[tuple[int, float]]:
+    """(window rowid, cosine similarity) nearest first."""
     nearest = index.vectors.knn(index.conn, qvec, limit, file_ids)
     if nearest is None:  # not cached (over the memory budget): sqlite-vec scans the table
         nearest = queries.vector_search(index.conn, qvec.tobytes(), limit, file_ids)
-    for rowid, distance in nearest:
-        cid = rowid // embedder.max_windows
-        if cid not in seen:
-            seen.add(cid)
-            out.append((cid, 1.0 - distance))
-    return out
+    return [(rowid, 1.0 - distance) for rowid, distance in nearest]
+
+
+def semantic_ranking(index: Index, embedder: Embedder, text: str, depth: int,
+                     file_ids: Sequence[int] | None, qvec: np.ndarray | None = None) -> list[tuple[int, float]]:
+    """(chunk id, cosine similarity) per matching window, best first: a chunk with several matching
+    windows appears once per window (its first entry is its best).
+
+    Enough windows are fetched for `depth` sections even when some have several chunks and windows.
+    """
+    if qvec is None:
+        qvec = np.asarray(embedder.embed_query(text), dtype="<f4")
+    limit = min(MAX_VECTOR_FETCH, max(4 * depth, 10))
+    return [(rowid // embedder.max_windows, sim) for rowid, sim in nearest_windows(index, qvec, limit, file_ids)]
+
+
+def feedback_query(index: Index, embedder: Embedder, qvec: np.ndarray, top: Sequence[int]) -> np.ndarray:
+    """The query moved toward the vectors of the top-ranked chunks (Rocchio pseudo-relevance feedback):
+    each chunk contributes its first window (its heading and opening)."""
+    rows = queries.window_vectors(index.conn, [cid * embedder.max_windows for cid in top])
+    if not rows:
+        return qvec
+    vecs = [np.frombuffer(b, dtype="<f4") for b in rows.values()]
+    return ranking.rocchio(qvec, vecs, PRF_WEIGHT)
 
 
 def _verbatim(name: str) -> re.Pattern[str]:
@@ -117,6 +133,21 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
     return ranked
 
 
+def _semantic_sections(sem: list[tuple[int, float]],
+                       section: Callable[[tuple[int, float]], Hashable]) -> list[tuple[int, float]]:
+    """One entry per section from the window-level semantic ranking."""
+    if ranking.SECTION_SPREAD:
+        return ranking.combine_groups(sem, section, ranking.SECTION_SPREAD)
+    return collapse(sem, section)
+
+
+def _fused(sem: list[tuple[int, float]], kw: list[tuple[int, float]],
+           section: Callable[[tuple[int, float]], Hashable], depth: int) -> list[tuple[int, float]]:
+    """RRF of the two halves, each first cut to one entry per section and `depth` sections."""
+    halves = [_semantic_sections(sem, section)[:depth], collapse(kw, section)[:depth]]
+    return [(cid, score) for (cid, _), score in rrf_grouped(halves, section, k=RRF_K, weights=HYBRID_WEIGHTS)]
+
+
 def _by_section(index: Index, *rankings: list[tuple[int, float]]) -> Callable[[tuple[int, float]], Hashable]:
     """The grouping key of a ranked chunk: its section (file, heading trail)."""
     keys = queries.section_keys(index.conn, sorted({cid for r in rankings for cid, _ in r}))
@@ -145,7 +176,7 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     hybrid. `vocabulary` (the repo's names) marks query words to be matched verbatim, like identifiers.
     """
     text = q.text.strip()
-    mode = route(text, vocabulary) if q.mode == "auto" else q.mode
+    mode = route(text, vocabulary, embedder.id) if q.mode == "auto" else q.mode
     if not text:
         return SearchResult([], mode, ["the query is empty: ask a question or name what you look for"])
     if not queries.has_chunks(index.conn):
@@ -170,26 +201,36 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     ranked: list[tuple[int, float]]
     if mode == "keyword":
         kw = kw or []
-        ranked = collapse(kw, _by_section(index, kw))[:depth]
+        section = _by_section(index, kw)
+        ranked = collapse(kw, section)[:depth]
     elif mode == "semantic":
         sem = semantic_ranking(index, embedder, text, depth, file_ids)
-        ranked = collapse(sem, _by_section(index, sem))[:depth]
+        section = _by_section(index, sem)
+        ranked = _semantic_sections(sem, section)[:depth]
     else:
         try:
-            sem = semantic_ranking(index, embedder, text, depth, file_ids)
+            qvec = np.asarray(embedder.embed_query(text), dtype="<f4")
         except EmbedderError as exc:
             if q.mode != "auto":
                 raise  # the user asked for vectors: say exactly why there are none
             # auto promised an answer: the model is broken, BM25 still works. Say so, keep going.
             notes.append(f"keyword results only: {exc}")
-            mode, sem = "keyword", []
+            mode, qvec = "keyword", None
         if kw is None:
             kw = keyword_ranking(index, text, depth, file_ids, vocabulary)
-        section = _by_section(index, sem, kw)
-        halves = [collapse(sem, section)[:depth], collapse(kw, section)[:depth]]
-        ranked = [(cid, score) for (cid, _), score in rrf_grouped(halves, section, k=RRF_K, weights=HYBRID_WEIGHTS)]
-        if mode == "keyword":  # fell back: rank by BM25 alone, not by a fusion with an empty half
-            ranked = halves[1]
+        if qvec is None:
+            section = _by_section(index, kw)
+            ranked = collapse(kw, section)[:depth]
+        else:
+            sem = semantic_ranking(index, embedder, text, depth, file_ids, qvec)
+            section = _by_section(index, sem, kw)
+            ranked = _fused(sem, kw, section, depth)
+            if PRF_DOCS > 0 and ranked:
+                moved = feedback_query(index, embedder, qvec, [cid for cid, _ in ranked[:PRF_DOCS]])
+                sem = semantic_ranking(index, embedder, text, depth, file_ids, moved)
+                section = _by_section(index, sem, kw)
+                ranked = _fused(sem, kw, section, depth)
+    ranked = ranking.specific_first(ranked, section, ranking.SPECIFIC_WINDOW)
 
     rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
     check = _PolicyCheck(policy)
