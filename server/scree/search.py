@@ -7,6 +7,8 @@ Ranking choices, each measured on the retrieval benchmark (see `HYBRID_WEIGHTS` 
 - The unit of an answer is a section: a long section is stored as several chunks, but it is ranked
   once, at its best chunk, and answered by that chunk. Two chunks of one section would otherwise take
   two of the k places, and in hybrid each half may rank a different chunk of it and split its evidence.
+- A subsection ranked just below its own parent section moves above it (`ranking.specific_first`): the
+  parent's introduction shares the topic words of every subsection, the subsection holds the answer.
 - A chunk that spells a name from the query verbatim (`--pre`, `GH_REPO`) outranks one that only
   matches its parts (`pre_stop`, "gh repo"): FTS5 splits identifiers into words, the user did not.
 """
@@ -48,10 +50,6 @@ NAME_POOL = 100
 # the vectors up instead lost top-1 hits on questions. Scaled to sum 2 so a chunk first in
 # both halves scores 2/(k+1), as in unweighted RRF.
 HYBRID_WEIGHTS = (0.8, 1.2)  # (semantic, keyword)
-# Pseudo-relevance feedback on the vector side: the query vector moves toward the first window of the
-# top PRF_DOCS fused sections (weight PRF_WEIGHT) and the semantic half runs again (0 = off).
-PRF_DOCS = 0
-PRF_WEIGHT = 0.5
 
 
 @dataclass(frozen=True)
@@ -68,36 +66,25 @@ def matching_file_ids(files: Sequence[tuple[int, str]], globs: Sequence[str]) ->
     return [fid for fid, path in files if spec.match_file(path)]
 
 
-def nearest_windows(index: Index, qvec: np.ndarray, limit: int,
-                    file_ids: Sequence[int] | None) -> list[tuple[int, float]]:
-    """(window rowid, cosine similarity) nearest first."""
-    nearest = index.vectors.knn(index.conn, qvec, limit, file_ids)
-    if nearest is None:  # not cached (over the memory budget): sqlite-vec scans the table
-        nearest = queries.vector_search(index.conn, qvec.tobytes(), limit, file_ids)
-    return [(rowid, 1.0 - distance) for rowid, distance in nearest]
-
-
 def semantic_ranking(index: Index, embedder: Embedder, text: str, depth: int,
-                     file_ids: Sequence[int] | None, qvec: np.ndarray | None = None) -> list[tuple[int, float]]:
-    """(chunk id, cosine similarity) per matching window, best first: a chunk with several matching
-    windows appears once per window (its first entry is its best).
+                     file_ids: Sequence[int] | None) -> list[tuple[int, float]]:
+    """(chunk id, cosine similarity) best first; a chunk's score is its best window's.
 
     Enough windows are fetched for `depth` sections even when some have several chunks and windows.
     """
-    if qvec is None:
-        qvec = np.asarray(embedder.embed_query(text), dtype="<f4")
+    qvec = np.asarray(embedder.embed_query(text), dtype="<f4")
     limit = min(MAX_VECTOR_FETCH, max(4 * depth, 10))
-    return [(rowid // embedder.max_windows, sim) for rowid, sim in nearest_windows(index, qvec, limit, file_ids)]
-
-
-def feedback_query(index: Index, embedder: Embedder, qvec: np.ndarray, top: Sequence[int]) -> np.ndarray:
-    """The query moved toward the vectors of the top-ranked chunks (Rocchio pseudo-relevance feedback):
-    each chunk contributes its first window (its heading and opening)."""
-    rows = queries.window_vectors(index.conn, [cid * embedder.max_windows for cid in top])
-    if not rows:
-        return qvec
-    vecs = [np.frombuffer(b, dtype="<f4") for b in rows.values()]
-    return ranking.rocchio(qvec, vecs, PRF_WEIGHT)
+    out: list[tuple[int, float]] = []
+    seen: set[int] = set()
+    nearest = index.vectors.knn(index.conn, qvec, limit, file_ids)
+    if nearest is None:  # not cached (over the memory budget): sqlite-vec scans the table
+        nearest = queries.vector_search(index.conn, qvec.tobytes(), limit, file_ids)
+    for rowid, distance in nearest:
+        cid = rowid // embedder.max_windows
+        if cid not in seen:
+            seen.add(cid)
+            out.append((cid, 1.0 - distance))
+    return out
 
 
 def _verbatim(name: str) -> re.Pattern[str]:
@@ -131,21 +118,6 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
     if names and ranked:
         ranked = _names_first(ranked, queries.chunk_texts(index.conn, [cid for cid, _ in ranked]), names)
     return ranked
-
-
-def _semantic_sections(sem: list[tuple[int, float]],
-                       section: Callable[[tuple[int, float]], Hashable]) -> list[tuple[int, float]]:
-    """One entry per section from the window-level semantic ranking."""
-    if ranking.SECTION_SPREAD:
-        return ranking.combine_groups(sem, section, ranking.SECTION_SPREAD)
-    return collapse(sem, section)
-
-
-def _fused(sem: list[tuple[int, float]], kw: list[tuple[int, float]],
-           section: Callable[[tuple[int, float]], Hashable], depth: int) -> list[tuple[int, float]]:
-    """RRF of the two halves, each first cut to one entry per section and `depth` sections."""
-    halves = [_semantic_sections(sem, section)[:depth], collapse(kw, section)[:depth]]
-    return [(cid, score) for (cid, _), score in rrf_grouped(halves, section, k=RRF_K, weights=HYBRID_WEIGHTS)]
 
 
 def _by_section(index: Index, *rankings: list[tuple[int, float]]) -> Callable[[tuple[int, float]], Hashable]:
@@ -206,30 +178,23 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     elif mode == "semantic":
         sem = semantic_ranking(index, embedder, text, depth, file_ids)
         section = _by_section(index, sem)
-        ranked = _semantic_sections(sem, section)[:depth]
+        ranked = collapse(sem, section)[:depth]
     else:
         try:
-            qvec = np.asarray(embedder.embed_query(text), dtype="<f4")
+            sem = semantic_ranking(index, embedder, text, depth, file_ids)
         except EmbedderError as exc:
             if q.mode != "auto":
                 raise  # the user asked for vectors: say exactly why there are none
             # auto promised an answer: the model is broken, BM25 still works. Say so, keep going.
             notes.append(f"keyword results only: {exc}")
-            mode, qvec = "keyword", None
+            mode, sem = "keyword", []
         if kw is None:
             kw = keyword_ranking(index, text, depth, file_ids, vocabulary)
-        if qvec is None:
-            section = _by_section(index, kw)
-            ranked = collapse(kw, section)[:depth]
-        else:
-            sem = semantic_ranking(index, embedder, text, depth, file_ids, qvec)
-            section = _by_section(index, sem, kw)
-            ranked = _fused(sem, kw, section, depth)
-            if PRF_DOCS > 0 and ranked:
-                moved = feedback_query(index, embedder, qvec, [cid for cid, _ in ranked[:PRF_DOCS]])
-                sem = semantic_ranking(index, embedder, text, depth, file_ids, moved)
-                section = _by_section(index, sem, kw)
-                ranked = _fused(sem, kw, section, depth)
+        section = _by_section(index, sem, kw)
+        halves = [collapse(sem, section)[:depth], collapse(kw, section)[:depth]]
+        ranked = [(cid, score) for (cid, _), score in rrf_grouped(halves, section, k=RRF_K, weights=HYBRID_WEIGHTS)]
+        if mode == "keyword":  # fell back: rank by BM25 alone, not by a fusion with an empty half
+            ranked = halves[1]
     ranked = ranking.specific_first(ranked, section, ranking.SPECIFIC_WINDOW)
 
     rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])

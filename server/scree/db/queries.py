@@ -85,16 +85,6 @@ def vector_search(
     return [(int(r), float(d)) for r, d in conn.execute(sql, [query, limit, *params]).fetchall()]
 
 
-def window_vectors(conn: Any, rowids: Sequence[int]) -> dict[int, bytes]:
-    """The stored embedding (float32 bytes) per vector rowid, for the rowids that exist."""
-    if not rowids or not has_vec_table(conn):
-        return {}
-    rows = conn.execute(
-        f"select rowid, embedding from chunks_vec where rowid in ({','.join('?' * len(rowids))})", list(rowids)
-    ).fetchall()
-    return {int(r): bytes(e) for r, e in rows}
-
-
 def section_keys(conn: Any, ids: Sequence[int]) -> dict[int, tuple[int, str]]:
     """(file id, heading trail) per chunk id: the chunks of one section share it."""
     if not ids:
