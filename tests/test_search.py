@@ -114,7 +114,8 @@ def test_a_section_split_into_chunks_is_answered_once(tmp_path, embedder):
 def test_hybrid_fuses_both_halves(indexed, embedder):
     result = run(indexed, embedder, "nightly PURGE_OLD_RECORDS deletion", mode="hybrid")
     assert result.hits[0].path == "ops/retention.md"
-    assert result.hits[0].score == pytest.approx(2 / 61, rel=1e-3)  # first in both rankings
+    # First in both halves: each half scales it near its top (weights 1.2 + 0.8 = 2 at most).
+    assert 1.0 < result.hits[0].score <= 2.0
 
 
 def test_end_of_a_long_chunk_is_visible_to_semantic_search(indexed, embedder):

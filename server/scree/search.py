@@ -27,7 +27,7 @@ import pathspec
 from .db import queries
 from .embed import Embedder
 from .errors import EmbedderError
-from .fusion import RRF_K, collapse, rrf_grouped
+from .fusion import RRF_K, collapse, dbsf, rrf_grouped
 from .ftsquery import search_match
 from . import ranking
 from .policy import NotesPolicy
@@ -50,6 +50,8 @@ NAME_POOL = 100
 # the vectors up instead lost top-1 hits on questions. Scaled to sum 2 so a chunk first in
 # both halves scores 2/(k+1), as in unweighted RRF.
 HYBRID_WEIGHTS = (0.8, 1.2)  # (semantic, keyword)
+FUSION = "dbsf"
+DBSF_WEIGHTS = (1.2, 0.8)  # (semantic, keyword)
 
 
 @dataclass(frozen=True)
@@ -192,7 +194,10 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
             kw = keyword_ranking(index, text, depth, file_ids, vocabulary)
         section = _by_section(index, sem, kw)
         halves = [collapse(sem, section)[:depth], collapse(kw, section)[:depth]]
-        ranked = [(cid, score) for (cid, _), score in rrf_grouped(halves, section, k=RRF_K, weights=HYBRID_WEIGHTS)]
+        if FUSION == "dbsf":
+            ranked = dbsf(halves, lambda cid: section((cid, 0.0)), DBSF_WEIGHTS)
+        else:
+            ranked = [(cid, score) for (cid, _), score in rrf_grouped(halves, section, k=RRF_K, weights=HYBRID_WEIGHTS)]
         if mode == "keyword":  # fell back: rank by BM25 alone, not by a fusion with an empty half
             ranked = halves[1]
     ranked = ranking.specific_first(ranked, section, ranking.SPECIFIC_WINDOW)
