@@ -36,7 +36,7 @@ def build(size: int, out: Path, embedder) -> tuple:
     loc = IndexLocation(dir=out, db=db, lock=out / f"synthetic-v2-{size}.lock",
                         root_file=out / f"synthetic-v2-{size}.root")
     index = open_index(loc, folder)
-    ensure_embedder(index, embedder.id, embedder.dimensions)
+    ensure_embedder(index, embedder.id, embedder.dimensions, embedder.max_windows)
     have = queries.counts(index.conn).chunks
     if have != size:
         t = time.perf_counter()

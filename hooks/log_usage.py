@@ -17,8 +17,9 @@ HOOK = "log_usage"
 
 def main(raw: bytes) -> None:
     from scree.hookkit import runtime
+    from scree.settings_table import USAGE, USAGE_TEXT
 
-    if runtime.is_off("SCREE_USAGE"):
+    if runtime.is_off(USAGE.env):
         return
     payload = runtime.read_payload(HOOK, raw)
     if payload is None:
@@ -33,7 +34,7 @@ def main(raw: bytes) -> None:
         call = posttool.searching_call(tool, payload.get("tool_input"))
         if call is None:
             return
-    event = posttool.event_for(payload, call, with_text=runtime.is_on("SCREE_USAGE_TEXT"))
+    event = posttool.event_for(payload, call, with_text=runtime.is_on(USAGE_TEXT.env))
     if event is None:
         return
     from scree.hookkit import project, usagelog

@@ -38,6 +38,7 @@ def start_sync(payload: dict) -> str:
 
 def main() -> None:
     from scree.hookkit import bgsync, runtime
+    from scree.settings_table import HOOKS
 
     payload = runtime.read_payload(HOOK)
     if payload is None:
@@ -46,7 +47,7 @@ def main() -> None:
     try:
         line = start_sync(payload)
     finally:  # a failed start is logged by runtime.run; the model still learns about the tool
-        if not runtime.is_off("SCREE_HOOKS"):
+        if not runtime.is_off(HOOKS.env):
             runtime.emit_context("SessionStart", line)
 
 

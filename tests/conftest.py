@@ -1,14 +1,96 @@
-"""Shared fixtures. Every test gets its own data dir so no index leaks between tests or into $HOME."""
+"""Shared fixtures. No test touches the user's $HOME: for the whole session HOME and XDG_* point at a
+scratch directory (set in pytest_configure, before any test module is imported or any fixture runs,
+module- and session-scoped ones included), and every test also gets its own data dir."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import sys
+import tempfile
 import threading
 import time
-from typing import Callable
+from typing import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+# Where scree would put indexes for the user running the tests, read before the session moves HOME.
+REAL_DATA_DIR = Path(os.environ.get("XDG_DATA_HOME", "").strip() or Path.home() / ".local" / "share") / "scree"
+_SCRATCH_VARS = ("HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME")
+# An outer Claude Code session or a user's shell must not steer the tests to their folders.
+_DROPPED_VARS = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_DATA", "CLAUDE_PLUGIN_ROOT", "CLAUDE_CONFIG_DIR",
+                 "CLAUDE_CODE_SESSION_ID", "CLAUDE_ENV_FILE")
+_KEPT_SCREE_VARS = ("SCREE_SQLITE", "SCREE_LOG_LEVEL", "SCREE_THREADS")  # how to run, not where or what
+_saved_env: dict[str, str | None] = {}
+_SCRATCH = pytest.StashKey[Path]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Move HOME and XDG_* to a scratch dir for the session; keep the tools that live under HOME working."""
+    _register_markers(config)
+    scratch = Path(tempfile.mkdtemp(prefix="scree-tests-home-"))
+    config.stash[_SCRATCH] = scratch
+    keep = {}
+    if not os.environ.get("UV_CACHE_DIR") and shutil.which("uv"):
+        # uv's cache lives under HOME; an empty one would make offline `uv sync` in the smoke tests fail.
+        import subprocess
+
+        found = subprocess.run(["uv", "cache", "dir"], capture_output=True, text=True, timeout=30)
+        if found.returncode == 0 and found.stdout.strip():
+            keep["UV_CACHE_DIR"] = found.stdout.strip()
+    if not os.environ.get("UV_PYTHON_INSTALL_DIR"):
+        keep["UV_PYTHON_INSTALL_DIR"] = str(REAL_DATA_DIR.parent / "uv" / "python")
+    changes: dict[str, str | None] = {**keep, **{v: str(scratch / v.lower()) for v in _SCRATCH_VARS}}
+    changes.update({v: None for v in _DROPPED_VARS})
+    changes.update({v: None for v in os.environ if v.startswith("SCREE_") and v not in _KEPT_SCREE_VARS})
+    for name, value in changes.items():
+        _saved_env.setdefault(name, os.environ.get(name))
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+            if name in _SCRATCH_VARS:
+                Path(value).mkdir(parents=True, exist_ok=True)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for name, value in _saved_env.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    scratch = config.stash.get(_SCRATCH, None)
+    if scratch is not None:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _indexes_of(data_dir: Path) -> set[Path]:
+    try:
+        return set((data_dir / "indexes").iterdir())
+    except OSError:
+        return set()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _real_data_dir_untouched(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Iterator[None]:
+    """Fails the run when an index of one of this run's folders appears in the user's real data dir.
+
+    Only entries whose `root` record names a folder of this run count: on a shared machine another
+    process (a developer's scree, another test run) may add its own entries meanwhile.
+    """
+    before = _indexes_of(REAL_DATA_DIR)
+    yield
+    ours = (str(tmp_path_factory.getbasetemp()), str(pytestconfig.stash[_SCRATCH]))
+    leaked = []
+    for entry in sorted(_indexes_of(REAL_DATA_DIR) - before):
+        try:
+            root = (entry / "root").read_text(encoding="utf-8").strip()
+        except OSError:
+            continue
+        if any(root == base or root.startswith(base + os.sep) for base in ours):
+            leaked.append(f"{entry} (for {root})")
+    assert not leaked, f"tests wrote into the real data dir {REAL_DATA_DIR}: {leaked}"
 
 
 @pytest.fixture(autouse=True)
@@ -20,9 +102,37 @@ def _isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     return data
 
 
-@pytest.fixture(scope="session")
+FAKE_EMBEDDER = Path(__file__).resolve().parent / "helpers" / "fake_embedder.py"
+
+
+def _register_markers(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "real_model: the test ranks or tests the embedder, so scree's own embedder is the real "
+                   "local model (every other test, and every process it starts, gets the fake)")
+
+
+@pytest.fixture(autouse=True)
+def _fake_embedder_by_default(_isolated_data_dir: Path, request: pytest.FixtureRequest,
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever builds scree's embedder from the config (the CLI, `scree serve`, Workspace.embedder())
+    gets the deterministic fake, in this process and in the ones it starts, unless the test is
+    marked `real_model`. Runs after the isolation fixture, which clears SCREE_EMBEDDER."""
+    if request.node.get_closest_marker("real_model") is None:
+        monkeypatch.setenv("SCREE_TEST_EMBEDDER", str(FAKE_EMBEDDER))
+        monkeypatch.setenv("SCREE_EMBEDDER", "fake")
+
+
+@pytest.fixture
 def embedder():
-    """The real local model, loaded once for the whole session (about 0.5 s)."""
+    """The deterministic fake embedder (tests/helpers/fake_embedder.py): for tests that do not rank."""
+    from fake_embedder import FakeEmbedder
+
+    return FakeEmbedder()
+
+
+@pytest.fixture(scope="session")
+def real_embedder():
+    """The real local model, loaded once for the whole session: only for ranking and embedder tests."""
     from scree.embed import make_embedder
 
     e = make_embedder("local")
@@ -50,4 +160,5 @@ def eventually(predicate: Callable[[], bool], timeout: float, step: float = 0.02
 
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(FAKE_EMBEDDER.parent))  # `from fake_embedder import FakeEmbedder` in tests
 os.environ.setdefault("SCREE_LOG_LEVEL", "WARNING")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import write
+from fake_embedder import ID as FAKE_ID
 
 
 def scree(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -55,7 +56,7 @@ def test_index_then_status_reports_files_and_chunks(notes):
     assert scree("index", "--notes", str(notes)).returncode == 0
     out = scree("status", "--json", "--notes", str(notes))
     data = json.loads(out.stdout)
-    assert data["files"] == 2 and data["chunks"] == 2 and data["embedder"].startswith("local:")
+    assert data["files"] == 2 and data["chunks"] == 2 and data["embedder"].startswith(FAKE_ID)
 
 
 def test_search_from_inside_a_git_repo_uses_its_root(tmp_path):
@@ -74,7 +75,10 @@ def test_missing_folder_is_a_clear_error(tmp_path):
 
 def test_damaged_index_says_how_to_rebuild_and_rebuild_works(notes, tmp_path):
     db = tmp_path / "broken.db"
-    db.write_bytes(b"garbage" * 500)
+    assert scree("index", "--db", str(db), "--notes", str(notes)).returncode == 0
+    with open(db, "r+b") as fh:  # keep page 1 (the header says it is scree's), garble the rest
+        fh.seek(4096)
+        fh.write(b"garbage" * (max(db.stat().st_size - 4096, 4096) // 7))
     out = scree("search", "--db", str(db), "--notes", str(notes), "tokens")
     assert out.returncode == 1 and "scree index --rebuild" in out.stderr and "Traceback" not in out.stderr
     assert scree("index", "--rebuild", "--db", str(db), "--notes", str(notes)).returncode == 0
@@ -110,6 +114,7 @@ def test_index_and_reindex_refuse_while_another_process_writes_but_search_still_
         holder.wait()
 
 
+@pytest.mark.real_model  # the index must be built by the model that then breaks
 def test_search_with_a_broken_model_warns_and_still_answers_from_the_index(notes, tmp_path, capsys):
     from scree import cli
     from scree.config import load_config

@@ -18,6 +18,8 @@ from scree.embed import Embedder, Passage, make_embedder
 from scree.embed.local import MODEL_SHA256, LocalMiniLM, plan_windows
 from scree.errors import ConfigError, ModelMissingError
 
+pytestmark = pytest.mark.real_model
+
 CLS, SEP = 101, 102
 CARGO = Passage(
     "notes/rust.md\nRust > Cargo > Running",
@@ -337,7 +339,7 @@ def test_trim_returns_working_memory_and_keeps_the_model_usable(tmp_path):
         "e.trim()\n"
         "assert not e.loaded, 'trim must not load the model'\n"
         "body = ' '.join(f'word{i} means a thing number {i}.' for i in range(180))\n"
-        "e.embed_passages([Passage('p.md\\nH', body)] * 24)\n"
+        "e.embed_passages([Passage('p.md\\nH', body[:900])] * 4)  # one batch of four ~240-token windows (~120 MB of arena)\n"
         "q1 = e.embed_query('what does word7 mean')\n"
         "before = rss(); e.trim(); after = rss()\n"
         "q2 = e.embed_query('what does word7 mean')\n"

@@ -1,3 +1,5 @@
+"""The embedded view: markup the reader never sees is dropped, words and code stay."""
+
 from scree.embedview import embed_body, vector_space_id
 
 
@@ -20,5 +22,45 @@ def test_code_is_kept_verbatim_apart_from_space_runs():
     assert embed_body("```sh\ncargo tree --invert serde\n```") == "```sh\ncargo tree --invert serde\n```"
 
 
+def test_fenced_code_keeps_its_markup():
+    text = "See <b>this</b>:\n\n```html\n<details><summary>[x](y)</summary></details>\n<!-- c -->\n```\nAfter <i>it</i>."
+    assert embed_body(text) == ("See this :\n\n```html\n<details><summary>[x](y)</summary></details>\n<!-- c -->\n```\n"
+                                "After it .")
+
+
+def test_inline_code_spans_keep_tags_and_links():
+    assert embed_body("Use `<details>` or `[a](b)`, not <details>.") == "Use `<details>` or `[a](b)`, not ."
+
+
+def test_admonition_keeps_its_title_and_body_but_not_its_marker():
+    text = '!!! note "Timeouts matter"\n    Set a [timeout](t.md) on every client.\n\n!!! warning\n    Not thread-safe.'
+    assert embed_body(text) == "Timeouts matter\n Set a timeout on every client.\n\n Not thread-safe."
+
+
+def test_collapsible_admonitions_and_content_tabs_keep_their_titles():
+    text = '??? tip "Faster installs"\n    Use a wheel.\n???+ danger highlight "Do not"\n    x\n=== "Windows"\n    run.bat'
+    assert embed_body(text) == "Faster installs\n Use a wheel.\nDo not\n x\nWindows\n run.bat"
+
+
+def test_autodoc_directives_keep_the_object_name_and_drop_their_options():
+    text = "## Exceptions\n\n::: httpx.HTTPError\n    :docstring:\n    :members: request response\n\n::: pkg.Client\n    options:\n      show_source: false\n"
+    assert embed_body(text) == "## Exceptions\n\nhttpx.HTTPError\nrequest response\n\npkg.Client"
+
+
+def test_container_directives_keep_only_their_title():
+    text = ":::tip[Pro tip]\nUse caching.\n:::\n\n::: warning\nCareful.\n:::\n::: {.note}\nPandoc.\n:::"
+    assert embed_body(text) == "Pro tip\nUse caching.\n\nCareful.\nPandoc."
+
+
+def test_html_comments_spanning_lines_or_left_open_are_dropped():
+    assert embed_body("Before\n<!--\nhidden\n\nstill hidden\n-->\nAfter") == "Before\n \nAfter"
+    assert embed_body("Kept <!-- a comment the chunk cut\nlater lines") == "Kept"
+
+
+def test_markers_inside_prose_lines_stay():
+    text = "Wow!!! note this\nSee ::: in text and === \"x\" mid-line"
+    assert embed_body(text) == text
+
+
 def test_vector_space_names_the_view():
-    assert vector_space_id("local:m") == "local:m|view-v1"
+    assert vector_space_id("local:m") == "local:m|view-v2"

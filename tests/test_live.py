@@ -1,6 +1,6 @@
 """The live index in one process: background sync, watching, the size guard, health, reindex, stop.
 
-Real files, real SQLite, real inotify and the real model (shared, loaded once). Two LiveIndex on
+Real files, real SQLite, real inotify and the fake embedder. Two LiveIndex on
 one index in one process contend for the lock exactly like two processes do (flock is per open file).
 """
 
@@ -43,7 +43,7 @@ def paths_for(live: LiveIndex, words: str) -> set[str]:
 
 
 class SpyEmbedder:
-    """The real model, counting close() calls (the model itself stays loaded for other tests)."""
+    """An embedder counting close() calls."""
 
     def __init__(self, inner) -> None:  # noqa: ANN001 - an Embedder
         self.inner = inner
@@ -61,7 +61,7 @@ class SpyEmbedder:
 
 
 class GatedEmbedder:
-    """The real model behind a gate: each embed_passages call waits until the test opens the gate."""
+    """An embedder behind a gate: each embed_passages call waits until the test opens the gate."""
 
     def __init__(self, inner) -> None:  # noqa: ANN001 - an Embedder
         self.inner = inner
@@ -94,7 +94,7 @@ def notes(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def make_live(embedder):
-    """LiveIndex factory with the session model; every instance is stopped at teardown."""
+    """LiveIndex factory with the fake embedder; every instance is stopped at teardown."""
     made: list[LiveIndex] = []
 
     def _make(folder: Path, *, config: Config | None = None, emb=None, **kw) -> LiveIndex:  # noqa: ANN001
@@ -123,7 +123,7 @@ def test_writer_syncs_in_the_background_and_searches_find_the_notes(notes, make_
     assert (st.role, st.indexed_files, st.chunks) == ("writer", 3, 3)
     assert st.describe() == "complete (3 files, 3 chunks)"
     assert paths_for(live, "ninety days") == {"ops/retention.md"}
-    hits = live.search(Query("how long do we keep audit logs", k=1, mode="semantic")).hits
+    hits = live.search(Query("how long are audit logs kept", k=1, mode="semantic")).hits
     assert hits[0].path == "ops/retention.md"
 
 

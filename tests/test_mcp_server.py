@@ -23,8 +23,6 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
 from conftest import REPO_ROOT, write
-from scree.cli_serve import serve_folder
-from scree.config import Config
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -303,17 +301,3 @@ def test_stdout_carries_only_protocol_logs_go_to_stderr_and_the_handshake_loads_
     err = proc.stderr.read()  # a few log lines: cannot fill the pipe while stdout is read first
     assert proc.wait(30) == 0 and rest == b""
     assert b"scree: INFO:" in err  # the logs exist, on stderr
-
-
-def test_folder_is_notes_flag_then_claude_project_dir_git_root_then_scree_notes(tmp_path: Path) -> None:
-    project = _git_repo(tmp_path / "proj")
-    sub = project / "src" / "pkg"
-    sub.mkdir(parents=True)
-    other = tmp_path / "other"
-    other.mkdir()
-    cwd = tmp_path
-    assert serve_folder(None, Config(), {"CLAUDE_PROJECT_DIR": str(sub)}, cwd) == project
-    assert serve_folder(Path(other), Config(notes=other), {"CLAUDE_PROJECT_DIR": str(sub)}, cwd) == other.resolve()
-    assert serve_folder(None, Config(notes=other), {"CLAUDE_PROJECT_DIR": str(sub)}, cwd) == project
-    assert serve_folder(None, Config(notes=other), {}, cwd) == other.resolve()
-    assert serve_folder(None, Config(), {}, sub) == project

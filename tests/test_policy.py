@@ -248,14 +248,14 @@ def test_hidden_files_and_folders_are_refused(tmp_path: Path) -> None:
 
 def test_nested_git_repository_is_refused_whole(tmp_path: Path) -> None:
     git_init(tmp_path)
-    git_init(tmp_path / "vendor/lib")
-    write(tmp_path, {"vendor/lib/README.md": "r", "vendor/lib/docs/x.md": "x", "vendor/own.md": "o"})
+    git_init(tmp_path / "libs/lib")
+    write(tmp_path, {"libs/lib/README.md": "r", "libs/lib/docs/x.md": "x", "libs/own.md": "o"})
     write(tmp_path, {"sub/.git": "gitdir: /nowhere\n", "sub/y.md": "y"})  # a submodule's .git file
     policy = NotesPolicy.load(tmp_path)
 
-    assert policy.inspect("vendor/lib/docs/x.md").code is SkipCode.NESTED_REPO
+    assert policy.inspect("libs/lib/docs/x.md").code is SkipCode.NESTED_REPO
     assert policy.inspect("sub/y.md").code is SkipCode.NESTED_REPO
-    assert policy.file_skip_reason("vendor/own.md") is None
+    assert policy.file_skip_reason("libs/own.md") is None
 
 
 def test_markdown_suffixes_are_case_insensitive(tmp_path: Path) -> None:
@@ -449,3 +449,52 @@ def test_file_skip_reason_is_stable_on_repeated_calls(tmp_path: Path) -> None:
     assert all(policy.file_skip_reason("a/b/c/note.md") is None for _ in range(50))
     (tmp_path / "a" / "b" / "c" / "note.md").unlink()
     assert policy.file_skip_reason("a/b/c/note.md") is not None
+
+
+# ----- vendored folders -------------------------------------------------------------------------
+
+VENDORED_TREE = {
+    "README.md": "r",
+    "docs/guide.md": "g",
+    "node_modules/left-pad/README.md": "third party",
+    "web/node_modules/react/README.md": "third party",
+    "vendor/github.com/x/y/README.md": "go module",
+    "venv/lib/python3.11/site-packages/pkg/README.md": "installed",
+    "lib/site-packages/pkg/README.md": "installed",
+    "src/__pycache__/notes.md": "cache",
+    "target/doc/README.md": "cargo",
+    "dist/README.md": "built",
+    "docs/build/html/index.md": "sphinx output",
+    "docs/building.md": "a note whose name only starts like a vendored folder",
+}
+
+
+def test_vendored_folders_are_skipped_in_a_folder_without_git(tmp_path: Path) -> None:
+    write(tmp_path, VENDORED_TREE)
+    policy = NotesPolicy.load(tmp_path)
+    found = admitted(policy)
+    assert found == {"README.md", "docs/guide.md", "docs/building.md"}
+    verdict = policy.inspect("vendor/github.com/x/y/README.md")
+    assert verdict.code is SkipCode.SCREEIGNORED and "'!vendor/'" in verdict.reason  # says how to get it back
+
+
+def test_vendored_folders_are_skipped_in_a_repo_that_does_not_ignore_them(tmp_path: Path) -> None:
+    git_init(tmp_path)
+    write(tmp_path, {**VENDORED_TREE, ".gitignore": "*.log\n"})
+    found = admitted(NotesPolicy.load(tmp_path))
+    assert found == {"README.md", "docs/guide.md", "docs/building.md"}
+
+
+def test_screeignore_can_re_include_a_vendored_folder(tmp_path: Path) -> None:
+    write(tmp_path, {**VENDORED_TREE, ".screeignore": "!vendor/\n", "docs/.screeignore": "!build/\n"})
+    policy = NotesPolicy.load(tmp_path)
+    found = admitted(policy)
+    assert found == {"README.md", "docs/guide.md", "docs/building.md", "vendor/github.com/x/y/README.md",
+                     "docs/build/html/index.md"}
+    assert policy.inspect("dist/README.md").code is SkipCode.SCREEIGNORED  # the others stay out
+
+
+def test_a_notes_folder_named_like_a_vendored_folder_is_still_indexed(tmp_path: Path) -> None:
+    root = tmp_path / "build"
+    write(root, {"plan.md": "p"})
+    assert admitted(NotesPolicy.load(root)) == {"plan.md"}

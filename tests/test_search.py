@@ -17,6 +17,8 @@ from scree.search import Query, matching_file_ids, search
 from scree.store import open_index
 from scree.sync import sync
 
+pytestmark = pytest.mark.real_model  # ranking: the real model, here and in the processes these tests start
+
 NOTES = {
     "ops/retention.md": "# Retention\n\nOld rows are deleted by the PURGE_OLD_RECORDS job every night.\n",
     "ops/backups.md": "# Backups\n\nWe copy the database to cold storage each week and keep twelve copies.\n",
@@ -25,131 +27,131 @@ NOTES = {
 }
 
 
-def _build(root: Path, embedder):
+def _build(root: Path, real_embedder):
     for rel, text in NOTES.items():
         write(root, rel, text)
     # One chunk (< 3,500 bytes) of ~600 tokens: more than one 256-token window, phrase at the very end.
     long_tail = " ".join(f"filler sentence number {i} about nothing in particular." for i in range(50))
     write(root, "long.md", f"# Long\n\n{long_tail} The secret launch code phrase is purple elephant dancing.\n")
     index = open_index(index_location(root, load_config()), root)
-    sync(index, NotesPolicy.load(root), embedder)
+    sync(index, NotesPolicy.load(root), real_embedder)
     return root, index
 
 
 @pytest.fixture(scope="module")
-def indexed(tmp_path_factory: pytest.TempPathFactory, embedder):
+def indexed(tmp_path_factory: pytest.TempPathFactory, real_embedder):
     """Shared, read-only: tests that change the folder use `fresh` instead."""
-    root, index = _build(tmp_path_factory.mktemp("repo"), embedder)
+    root, index = _build(tmp_path_factory.mktemp("repo"), real_embedder)
     yield root, index
     index.close()
 
 
 @pytest.fixture
-def fresh(tmp_path: Path, embedder):
-    root, index = _build(tmp_path / "repo", embedder)
+def fresh(tmp_path: Path, real_embedder):
+    root, index = _build(tmp_path / "repo", real_embedder)
     yield root, index
     index.close()
 
 
-def run(indexed, embedder, text, **kw):
+def run(indexed, real_embedder, text, **kw):
     root, index = indexed
-    return search(index, NotesPolicy.load(root), embedder, Query(text, **kw))
+    return search(index, NotesPolicy.load(root), real_embedder, Query(text, **kw))
 
 
-def test_keyword_finds_an_identifier(indexed, embedder):
-    result = run(indexed, embedder, "PURGE_OLD_RECORDS", mode="keyword")
+def test_keyword_finds_an_identifier(indexed, real_embedder):
+    result = run(indexed, real_embedder, "PURGE_OLD_RECORDS", mode="keyword")
     assert result.hits[0].path == "ops/retention.md" and result.mode == "keyword"
 
 
-def test_semantic_finds_a_paraphrase(indexed, embedder):
-    result = run(indexed, embedder, "how do we keep copies of the data safe", mode="semantic", k=1)
+def test_semantic_finds_a_paraphrase(indexed, real_embedder):
+    result = run(indexed, real_embedder, "how do we keep copies of the data safe", mode="semantic", k=1)
     assert result.hits[0].path == "ops/backups.md"
 
 
 # Deliberate change: prose used to route to semantic; it runs hybrid now (it ranked better fused), and a
 # bare name is a lookup that BM25 answers alone.
-def test_auto_routes_bare_names_to_keyword_and_questions_to_hybrid(indexed, embedder):
-    assert run(indexed, embedder, "PURGE_OLD_RECORDS").mode == "keyword"
-    assert run(indexed, embedder, "what runs PURGE_OLD_RECORDS").mode == "hybrid"
-    assert run(indexed, embedder, "what happens on the first day").mode == "hybrid"
+def test_auto_routes_bare_names_to_keyword_and_questions_to_hybrid(indexed, real_embedder):
+    assert run(indexed, real_embedder, "PURGE_OLD_RECORDS").mode == "keyword"
+    assert run(indexed, real_embedder, "what runs PURGE_OLD_RECORDS").mode == "hybrid"
+    assert run(indexed, real_embedder, "what happens on the first day").mode == "hybrid"
 
 
-def test_a_lookup_the_notes_never_spell_falls_back_to_the_vectors(indexed, embedder):
-    result = run(indexed, embedder, "zyxxyq")
+def test_a_lookup_the_notes_never_spell_falls_back_to_the_vectors(indexed, real_embedder):
+    result = run(indexed, real_embedder, "zyxxyq")
     assert result.mode == "hybrid" and result.hits
 
 
-def test_a_name_spelled_verbatim_outranks_a_note_full_of_its_parts(tmp_path, embedder):
+def test_a_name_spelled_verbatim_outranks_a_note_full_of_its_parts(tmp_path, real_embedder):
     root = tmp_path / "repo"
     write(root, "flags.md", "# Preprocessing\n\nPass --pre with a command to run it on each file before the search "
           "reads it; this is slower, since every file starts a process.\n")
     write(root, "hooks.md", "# Pre stop\n\nThe pre_stop hook: pre stop, pre start, pre pre.\n")
     index = open_index(index_location(root, load_config()), root)
     try:
-        sync(index, NotesPolicy.load(root), embedder)
-        plain = search(index, NotesPolicy.load(root), embedder, Query("pre", mode="keyword"))
+        sync(index, NotesPolicy.load(root), real_embedder)
+        plain = search(index, NotesPolicy.load(root), real_embedder, Query("pre", mode="keyword"))
         assert plain.hits[0].path == "hooks.md"  # BM25 alone: "pre" everywhere in a short note
-        named = search(index, NotesPolicy.load(root), embedder, Query("--pre", mode="keyword"))
+        named = search(index, NotesPolicy.load(root), real_embedder, Query("--pre", mode="keyword"))
         assert named.hits[0].path == "flags.md"
     finally:
         index.close()
 
 
-def test_a_section_split_into_chunks_is_answered_once(tmp_path, embedder):
+def test_a_section_split_into_chunks_is_answered_once(tmp_path, real_embedder):
     root = tmp_path / "repo"
     para = " ".join(["The lamp wick is trimmed at dusk and the brass is polished."] * 12)
     write(root, "lighthouse.md", "# Lamp care\n\n" + "\n\n".join([para] * 6) + "\n\n# Fog\n\nThe horn sounds.\n")
     index = open_index(index_location(root, load_config()), root)
     try:
-        sync(index, NotesPolicy.load(root), embedder)
+        sync(index, NotesPolicy.load(root), real_embedder)
         assert index.conn.execute("select count(*) from chunks where heading = 'Lamp care'").fetchone()[0] > 1
         for mode in ("keyword", "semantic", "hybrid"):
-            hits = search(index, NotesPolicy.load(root), embedder, Query("lamp wick brass", mode=mode)).hits
+            hits = search(index, NotesPolicy.load(root), real_embedder, Query("lamp wick brass", mode=mode)).hits
             headings = [h.heading for h in hits]
             assert headings.count("Lamp care") == 1, (mode, headings)
     finally:
         index.close()
 
 
-def test_hybrid_fuses_both_halves(indexed, embedder):
-    result = run(indexed, embedder, "nightly PURGE_OLD_RECORDS deletion", mode="hybrid")
+def test_hybrid_fuses_both_halves(indexed, real_embedder):
+    result = run(indexed, real_embedder, "nightly PURGE_OLD_RECORDS deletion", mode="hybrid")
     assert result.hits[0].path == "ops/retention.md"
     # First in both halves: each half scales it near its top (weights 1.2 + 0.8 = 2 at most).
     assert 1.0 < result.hits[0].score <= 2.0
 
 
-def test_end_of_a_long_chunk_is_visible_to_semantic_search(indexed, embedder):
+def test_end_of_a_long_chunk_is_visible_to_semantic_search(indexed, real_embedder):
     _, index = indexed
     assert index.conn.execute("select max(windows) from chunks").fetchone()[0] > 1
-    result = run(indexed, embedder, "purple elephant dancing launch phrase", mode="semantic", k=1)
+    result = run(indexed, real_embedder, "purple elephant dancing launch phrase", mode="semantic", k=1)
     assert result.hits[0].path == "long.md"
 
 
-def test_path_filter_applies_before_top_k(indexed, embedder):
+def test_path_filter_applies_before_top_k(indexed, real_embedder):
     # The best match overall is in ops/, but with the filter the top-1 must still be filled from guide/.
-    result = run(indexed, embedder, "database backups storage", mode="semantic", k=1, paths=("guide/",))
+    result = run(indexed, real_embedder, "database backups storage", mode="semantic", k=1, paths=("guide/",))
     assert [h.path.split("/")[0] for h in result.hits] == ["guide"]
-    result = run(indexed, embedder, "database backups storage", mode="keyword", k=1, paths=("guide/**",))
+    result = run(indexed, real_embedder, "database backups storage", mode="keyword", k=1, paths=("guide/**",))
     assert all(h.path.startswith("guide/") for h in result.hits)
 
 
-def test_filter_that_selects_nothing_says_so(indexed, embedder):
-    result = run(indexed, embedder, "backups", paths=("nowhere/",))
+def test_filter_that_selects_nothing_says_so(indexed, real_embedder):
+    result = run(indexed, real_embedder, "backups", paths=("nowhere/",))
     assert result.hits == [] and "matches no indexed note" in result.notes[0]
 
 
-def test_deleted_or_newly_ignored_note_is_dropped_before_returning(fresh, embedder):
+def test_deleted_or_newly_ignored_note_is_dropped_before_returning(fresh, real_embedder):
     root, _ = fresh
     (root / "ops" / "backups.md").unlink()
     write(root, ".gitignore", "ops/retention.md\n")
     for mode in ("keyword", "semantic", "hybrid"):
-        paths = {h.path for h in run(fresh, embedder, "backups retention PURGE_OLD_RECORDS", mode=mode).hits}
+        paths = {h.path for h in run(fresh, real_embedder, "backups retention PURGE_OLD_RECORDS", mode=mode).hits}
         assert not paths & {"ops/backups.md", "ops/retention.md"}
 
 
 @pytest.mark.parametrize("query", ["index AND search", "call_me(", 'unbalanced "quote', "wild*", "NEAR(x y)", "*"])
-def test_fts_syntax_never_fails_a_keyword_search(indexed, embedder, query):
-    run(indexed, embedder, query, mode="keyword")
+def test_fts_syntax_never_fails_a_keyword_search(indexed, real_embedder, query):
+    run(indexed, real_embedder, query, mode="keyword")
 
 
 def test_empty_index_answers_nothing_without_loading_the_model(tmp_path):
@@ -190,8 +192,7 @@ def test_broken_model_auto_falls_back_to_keyword_and_explicit_semantic_names_the
         run(indexed, broken, "how do we keep copies of the data safe", mode="semantic")
 
 
-
-def test_a_subsection_answers_before_its_parents_introduction(tmp_path, embedder):
+def test_a_subsection_answers_before_its_parents_introduction(tmp_path, real_embedder):
     # The vectors alone rank the parent's introduction (all about copying files) above the subsection
     # that answers "robust"; the subsection must come first, the parent right after it, in every mode.
     root = tmp_path / "repo"
@@ -204,9 +205,9 @@ def test_a_subsection_answers_before_its_parents_introduction(tmp_path, embedder
     write(root, "other.md", "# Networking\n\nMachines talk over ssh on port 22.\n")
     index = open_index(index_location(root, load_config()), root)
     try:
-        sync(index, NotesPolicy.load(root), embedder)
+        sync(index, NotesPolicy.load(root), real_embedder)
         for mode in ("semantic", "keyword", "hybrid"):
-            hits = search(index, NotesPolicy.load(root), embedder,
+            hits = search(index, NotesPolicy.load(root), real_embedder,
                           Query("how do I copy files in a robust way", mode=mode)).hits
             assert [h.heading for h in hits[:3]] == [
                 "Copy tool > More robust variant", "Copy tool", "Copy tool > Reducing overhead"], mode

@@ -100,13 +100,54 @@ def test_fragment_must_match_whole_parts_not_substrings() -> None:
     assert find_section(DOC, "Auth").matches == ()
 
 
-def test_every_chunk_trail_finds_a_section_that_contains_the_chunk() -> None:
-    for chunk in chunk_markdown(DOC).chunks:
+COMMONMARK_DOC = """\
+<div align="center">
+# not a heading: inside an HTML block
+</div>
+
+Changelog
+=========
+
+14.1.1 (2024-09-08)
+-------------------
+Fixes.
+
+1. Build
+
+   #### Windows
+   Run it.
+
+> ## Quoted
+> text
+
+    # indented code
+
+---
+
+Last words.
+"""
+
+
+def test_setext_list_and_quote_headings_are_sections_but_code_and_html_lines_are_not() -> None:
+    spans = _by_trail(COMMONMARK_DOC)
+    assert spans == {
+        "Changelog": (5, 24),
+        "Changelog > 14.1.1 (2024-09-08)": (8, 16),  # closed by the quoted level-2 heading
+        "Changelog > 14.1.1 (2024-09-08) > Windows": (14, 16),
+        "Changelog > Quoted": (17, 24),
+    }
+
+
+@pytest.mark.parametrize("doc", [DOC, COMMONMARK_DOC])
+def test_every_chunk_trail_finds_a_section_that_contains_the_chunk(doc: str) -> None:
+    for chunk in chunk_markdown(doc).chunks:
         if not chunk.heading:
             continue
-        found = find_section(DOC, chunk.heading)
+        found = find_section(doc, chunk.heading)
         assert found.how == "exact"
         assert any(s.start_line <= chunk.start_line and chunk.end_line <= s.end_line for s in found.matches)
+        assert chunk.start_line in [s.start_line for s in sections(doc)] or chunk.start_line > min(
+            s.start_line for s in found.matches), "a section's first chunk starts on its heading line"
 
 
 def test_crlf_and_bom_keep_line_numbers_and_drop_carriage_returns() -> None:

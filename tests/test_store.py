@@ -36,3 +36,53 @@ def test_index_from_a_newer_scree_is_refused_not_rewritten(tmp_path):
     index.close()
     with pytest.raises(IndexError_, match="newer"):
         open_index(loc, folder)
+
+
+# ----- the vector rowid stride ------------------------------------------------------------------
+
+def _with_vectors(tmp_path, stride: int):
+    """An index holding 3 one-window chunks of one file, stored under `stride`."""
+    import numpy as np
+
+    from scree.db import queries, writes
+    from scree.records import Chunk
+    from scree.store import ensure_embedder
+
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    index = open_index(index_location(folder, load_config()), folder)
+    ensure_embedder(index, "test:unit", 4, stride)
+    vecs = np.eye(4, dtype=np.float32)[:3]
+    writes.replace_file(index.conn, writes.FileVersion("a.md", "ab", 0, 0, None),
+                        [Chunk(f"H{i}", f"text {i}", i + 1, i + 1) for i in range(3)], [v[None, :] for v in vecs],
+                        stride)
+    assert len(queries.stored_chunk_vectors(index.conn, "a.md", stride)) == 3
+    return index
+
+
+def test_the_rowid_stride_is_recorded_and_another_stride_re_embeds_everything(tmp_path):
+    from scree.db import queries
+    from scree.store import ensure_embedder, vectors_usable
+
+    index = _with_vectors(tmp_path, 64)
+    assert index.meta()["max_windows"] == "64"
+    assert ensure_embedder(index, "test:unit", 4, 64) is None  # same stride: vectors kept
+    assert vectors_usable(index, "test:unit", 4, 64) and not vectors_usable(index, "test:unit", 4, 16)
+
+    message = ensure_embedder(index, "test:unit", 4, 16)
+    assert message and "64" in message and "16" in message and "re-embedding" in message
+    assert index.meta()["max_windows"] == "16"
+    assert queries.counts(index.conn).chunks == 0  # nothing left to be read under the wrong stride
+    assert index.conn.execute("select sha256 from files where path = 'a.md'").fetchone()[0] is None  # re-embedded next sync
+    index.close()
+
+
+def test_an_index_from_before_the_stride_was_recorded_keeps_its_vectors_under_the_old_stride(tmp_path):
+    from scree.db import queries
+    from scree.store import ensure_embedder
+
+    index = _with_vectors(tmp_path, 64)
+    index.conn.execute("delete from meta where key = 'max_windows'")
+    assert ensure_embedder(index, "test:unit", 4, 64) is None
+    assert index.meta()["max_windows"] == "64" and queries.counts(index.conn).chunks == 3
+    index.close()

@@ -1,4 +1,4 @@
-"""Sync against real files, a real SQLite index and the real local model."""
+"""Sync against real files and a real SQLite index, with the fake embedder (the real model only where loading it is the point)."""
 
 from __future__ import annotations
 
@@ -6,15 +6,15 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from conftest import write
+from conftest import eventually, write
+from fake_embedder import HANG_AFTER_ENV
 from scree.config import load_config
-from scree.db import queries
+from scree.db import invariants, queries
 from scree.embed import Passage
 from scree.errors import IndexMismatchError
 from scree.locate import index_location
@@ -106,10 +106,10 @@ def test_index_recorded_for_another_folder_is_refused(notes, tmp_path, embedder)
 
 
 class _OtherModel:
-    """The real model under another identity, as a second embedder would be."""
+    """The same vectors under another identity, as a second embedder would be."""
 
     def __init__(self, inner):
-        self.inner, self.id, self.dimensions, self.max_windows = inner, "test:other-model", 384, inner.max_windows
+        self.inner, self.id, self.dimensions, self.max_windows = inner, "test:other-model", inner.dimensions, inner.max_windows
 
     def embed_passages(self, passages: list[Passage]) -> list[np.ndarray]:
         return self.inner.embed_passages(passages)
@@ -131,9 +131,10 @@ def test_index_built_by_another_embedder_is_reembedded_not_mixed(notes, embedder
     assert_consistent(index)
 
 
-def test_noop_sync_in_a_fresh_process_never_loads_the_model(notes, embedder):
+@pytest.mark.real_model
+def test_noop_sync_in_a_fresh_process_never_loads_the_model(notes, real_embedder):
     index = _open(notes)
-    sync(index, NotesPolicy.load(notes), embedder)
+    sync(index, NotesPolicy.load(notes), real_embedder)
     index.close()
     code = (
         "import sys; from pathlib import Path\n"
@@ -152,35 +153,41 @@ def test_sync_killed_midway_is_repaired_next_run(tmp_path, embedder):
     for i in range(60):
         body = "\n\n".join(f"## Part {j}\n\nParagraph {j} of note {i} about topic {i * 7 + j}." for j in range(6))
         write(root, f"n{i:03}.md", f"# Note {i}\n\n{body}\n")
-    env = {**os.environ, "SCREE_NOTES": str(root)}
+    # The fake embedder answers its first batch (several files' chunks) and then hangs, so the kill
+    # lands after some files are committed and before the rest, on any machine.
+    env = {**os.environ, "SCREE_NOTES": str(root), HANG_AFTER_ENV: "1"}
     proc = subprocess.Popen([sys.executable, "-m", "scree.cli", "index"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     loc = index_location(root, load_config())
-    deadline = time.monotonic() + 60
     committed = 0
+
+    def some_committed() -> bool:
+        nonlocal committed
+        if proc.poll() is not None or not loc.db.exists():
+            return proc.poll() is not None
+        try:
+            index = open_index(loc, root)
+            counts = queries.counts(index.conn)
+            committed = counts.files - counts.incomplete_files
+            index.close()
+        except Exception:  # the child may hold the schema write while we look
+            committed = 0
+        return committed >= 3
+
     try:
-        while time.monotonic() < deadline and proc.poll() is None:
-            if loc.db.exists():
-                try:
-                    index = open_index(loc, root)
-                    committed = queries.counts(index.conn).files - queries.counts(index.conn).incomplete_files
-                    index.close()
-                except Exception:
-                    committed = 0
-                if committed >= 3:
-                    break
-            time.sleep(0.02)  # polling a condition with a deadline, not hoping
+        assert eventually(some_committed, timeout=60)
     finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
+        proc.send_signal(signal.SIGKILL)
         proc.wait()
-    assert 3 <= committed < 60, "the sync finished before it could be killed; make the folder bigger"
+    assert 3 <= committed < 60, f"{committed} files were committed before the kill"
     index = open_index(loc, root)
     assert_consistent(index)
+    assert invariants.problems(index.conn, embedder.max_windows) == []  # the crash-safety invariant
     report = sync(index, NotesPolicy.load(root), embedder)
     assert len(report.added) + len(report.updated) >= 60 - committed - 1
     assert report.unchanged >= committed - 1
     assert_consistent(index)
+    assert invariants.problems(index.conn, embedder.max_windows) == []
     stored = queries.stored_files(index.conn)
     assert len(stored) == 60 and all(f.sha256 for f in stored.values())
 

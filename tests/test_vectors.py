@@ -21,7 +21,7 @@ def _index(tmp_path: Path, name: str = "v"):
     loc = IndexLocation(dir=tmp_path, db=tmp_path / f"{name}.db", lock=tmp_path / f"{name}.lock",
                         root_file=tmp_path / f"{name}.root")
     index = open_index(loc, folder)
-    ensure_embedder(index, "test:random", DIMS)
+    ensure_embedder(index, "test:random", DIMS, MAX_WINDOWS)
     return index, loc, folder
 
 

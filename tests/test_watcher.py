@@ -306,3 +306,10 @@ def test_a_vanished_folder_makes_the_watcher_unhealthy_until_it_returns(notes, w
     assert eventually(lambda: watcher.healthy)
     (notes / "back.md").write_text("x")
     rec.wait_delivered("back.md")
+
+
+def test_vendored_folders_are_never_watched(tmp_path):
+    for rel in ("docs", "node_modules/pkg/lib", "vendor/mod", "venv/lib", "build/out", "keep/vendor"):
+        (tmp_path / rel).mkdir(parents=True)
+    (tmp_path / ".screeignore").write_text("!keep/vendor/\n")
+    assert admitted_dirs(NotesPolicy.load(tmp_path)) == ["", "docs", "keep", "keep/vendor"]

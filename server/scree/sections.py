@@ -1,8 +1,9 @@
 """Find one section of a Markdown text by its heading trail, or cut a line range out of it. Pure, no I/O.
 
 A section runs from its heading line to the line before the next heading of the same or a higher
-level (or to the end of the text). Headings come from the chunker's own `scan_headings` (ATX, 0-3
-spaces, outside fenced code and outside closed front matter), trails are built the same way, so a `heading` taken from a search hit names the section it came from.
+level (or to the end of the text). Headings come from `mdblocks.parse_blocks`, as the chunker's do
+(CommonMark: ATX and setext, outside code and HTML blocks and front matter), and trails are built the
+same way, so a `heading` taken from a search hit names the section it came from.
 
 Lines are split on "\\n" with one trailing "\\r" dropped per line, as the chunker does, so line
 numbers agree with search hits, `grep -n` and editors.
@@ -13,11 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .chunker import TRAIL_SEPARATOR, cut_utf8, scan_headings, utf8_len
+from . import mdblocks
+from .chunker import TRAIL_SEPARATOR
 from .errors import ScreeError
+from .utf8 import cut_utf8, utf8_len
 
-# Mirrors chunker's private patterns on purpose: the two must agree on what a heading and a fence
-# are, or a trail from a search hit would not find its section.
 _WHITESPACE = re.compile(r"\s+")
 _LEADING_HASHES = re.compile(r"^\s*#{1,6}\s+")
 
@@ -47,13 +48,9 @@ class SectionLookup:
 
 def split_lines(text: str) -> list[str]:
     """The text's lines as the chunker numbers them (a final newline does not start a new line)."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    lines = text.split("\n")
-    if lines and lines[-1] == "" and len(lines) > 1:
+    lines = mdblocks.split_lines(text)
+    if len(lines) > 1 and lines[-1] == "":
         lines.pop()
-    if "\r" in text:
-        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
     return lines
 
 
@@ -62,11 +59,11 @@ def sections(text: str) -> list[Section]:
     lines = split_lines(text)
     heads: list[tuple[int, int, str]] = []  # (line index, level, trail)
     stack: list[tuple[int, str]] = []
-    for i, level, part in scan_headings(lines, _body_start(lines)):
-        while stack and stack[-1][0] >= level:
+    for h in mdblocks.parse_blocks(lines).headings:
+        while stack and stack[-1][0] >= h.level:
             stack.pop()
-        stack.append((level, part))
-        heads.append((i, level, TRAIL_SEPARATOR.join(p for _, p in stack if p)))
+        stack.append((h.level, h.text))
+        heads.append((h.start, h.level, TRAIL_SEPARATOR.join(p for _, p in stack if p)))
     # One pass: a heading closes every open section of its level or deeper (its line is their end).
     ends = [len(lines)] * len(heads)
     open_: list[int] = []  # indexes into heads, levels strictly increasing
@@ -209,14 +206,4 @@ def _parts(trail: str) -> list[str]:
         if norm:
             out.append(norm)
     return out
-
-
-def _body_start(lines: list[str]) -> int:
-    """Index of the first line after closed front matter (0 when there is none), as the chunker decides."""
-    if not lines or lines[0].rstrip() != "---":
-        return 0
-    for j in range(1, len(lines)):
-        if lines[j].rstrip() in ("---", "..."):
-            return j + 1
-    return 0
 

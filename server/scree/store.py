@@ -16,7 +16,7 @@ from typing import Any
 from .db import connect as dbconnect
 from .db import queries, schema, writes
 from .embedview import vector_space_id
-from .errors import IndexError_, IndexMismatchError
+from .errors import IndexDamaged, IndexError_, IndexMismatchError
 from .locate import IndexLocation, prepare_index_dir
 from .vectors import VectorCache
 
@@ -47,38 +47,106 @@ class Index:
 
 def open_index(location: IndexLocation, folder: Path, *, create: bool = True,
                vector_cache_bytes: int = DEFAULT_VECTOR_CACHE_BYTES) -> Index:
-    """Open (creating if allowed) the index at `location` for `folder`.
+    """Open the index at `location` for `folder`: to write (creating and migrating it), or with
+    `create=False` read-only (no file, folder, mode or schema change: a read-only disk still reads).
 
-    Raises IndexMismatchError when the file records another folder: a sync would delete that
-    folder's rows. Raises IndexError_ when the file is damaged or from a newer scree.
+    Raises NotAnIndex when the path holds a file scree did not make (it is never written to),
+    IndexMismatchError when the index records another folder (a sync would delete that folder's
+    rows), and IndexError_ when the file is damaged or from a newer scree.
     """
-    if not location.db.exists() and not create:
-        raise IndexError_(f"no index at {location.db} yet: run `scree index`")
+    driver = dbconnect.choose_driver()
+    kind = _check_ours(location, driver)
+    if not create:
+        return _open_readonly(location, folder, driver, vector_cache_bytes)
     prepare_index_dir(location, folder)
     _private_files(location.db)
-    driver = dbconnect.choose_driver()
     conn = dbconnect.connect(location.db, driver=driver)
     try:
         try:
+            if kind.kind != "scree":
+                dbconnect.stamp(conn)  # a new file, or an index of an older scree: mark it ours
             schema.migrate(conn)
         except ValueError as exc:
             raise IndexError_(f"{location.db}: {exc}; upgrade scree or rebuild with `scree index --rebuild`") from None
         except driver.Error as exc:
-            raise IndexError_(f"cannot prepare the index {location.db} ({exc}): run `scree index --rebuild`") from None
-        recorded = queries.get_meta(conn).get("folder")
+            raise dbconnect.explain(exc, location.db) or IndexError_(
+                f"cannot prepare the index {location.db} ({exc}): run `scree index --rebuild`") from None
+        meta = queries.get_meta(conn)
+        recorded = meta.get("folder")
         if recorded is None:
             writes.set_meta(conn, {"folder": str(folder), "schema_version": str(schema.SCHEMA_VERSION),
                                    "created": str(time.time())})
-        elif recorded != str(folder):
-            raise IndexMismatchError(
-                f"the index {location.db} belongs to {recorded}, not {folder}: syncing it would delete that "
-                "folder's entries; use another --db, or unset SCREE_DB"
-            )
+        _check_folder(location, folder, recorded)
     except BaseException:
         conn.close()
         raise
     return Index(conn=conn, driver=driver, location=location, folder=folder,
                  vectors=VectorCache(vector_cache_bytes))
+
+
+def _check_ours(location: IndexLocation, driver: dbconnect.Driver) -> dbconnect.FileKind:
+    """Refuse a file scree did not make. In scree's own index folder an unrecognisable file is a
+    damaged index (nobody else writes there); at a --db path it may be anyone's."""
+    kind = dbconnect.inspect_file(location.db, driver)
+    if kind.is_ours or (location.managed and kind.kind == "sqlite"):
+        return kind  # nobody but scree writes in its own index folder
+    if location.managed and kind.kind == "other":
+        raise IndexDamaged(f"the index {location.db} is damaged ({kind.description}); it is a cache of your "
+                          "notes: run `scree index --rebuild` (your notes are not touched)")
+    return dbconnect.refuse_unless_ours(location.db, driver)
+
+
+def may_delete(location: IndexLocation) -> bool:
+    """True when the file at the index path may be deleted for a rebuild: it is a scree index (even
+    a damaged one whose header still says so), or it lies in scree's own index folder."""
+    kind = dbconnect.inspect_file(location.db)
+    return kind.is_ours or location.managed
+
+
+def remove_index_files(location: IndexLocation) -> None:
+    """Delete the index file and its -wal and -shm, for a rebuild; raises NotAnIndex (deleting
+    nothing) when the file is not scree's. The caller holds the writer lock."""
+    if not may_delete(location):
+        dbconnect.refuse_unless_ours(location.db)
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            Path(f"{location.db}{suffix}").unlink()
+        except FileNotFoundError:
+            pass
+
+
+def _open_readonly(location: IndexLocation, folder: Path, driver: dbconnect.Driver,
+                   vector_cache_bytes: int) -> Index:
+    if not location.db.exists():
+        raise IndexError_(f"no index at {location.db} yet: run `scree index`")
+    conn = dbconnect.connect(location.db, driver=driver, readonly=True)
+    try:
+        try:
+            version = schema.current_version(conn)
+            if version > schema.SCHEMA_VERSION:
+                raise IndexError_(f"{location.db}: index schema version {version} is newer than this scree "
+                                  f"({schema.SCHEMA_VERSION}); upgrade scree")
+            if version == 0:
+                raise IndexError_(f"the index {location.db} has no tables yet: run `scree index`")
+            # An older schema is read as it is (a reader never migrates); the writer upgrades it.
+            recorded = queries.get_meta(conn).get("folder")
+        except driver.Error as exc:
+            raise dbconnect.explain(exc, location.db) or IndexError_(
+                f"cannot read the index {location.db} ({exc})") from None
+        _check_folder(location, folder, recorded)
+    except BaseException:
+        conn.close()
+        raise
+    return Index(conn=conn, driver=driver, location=location, folder=folder,
+                 vectors=VectorCache(vector_cache_bytes))
+
+
+def _check_folder(location: IndexLocation, folder: Path, recorded: str | None) -> None:
+    if recorded is not None and recorded != str(folder):
+        raise IndexMismatchError(
+            f"the index {location.db} belongs to {recorded}, not {folder}: syncing it would delete that "
+            "folder's entries; use another --db, or unset SCREE_DB"
+        )
 
 
 def _private_files(db: Path) -> None:
@@ -98,31 +166,66 @@ def _private_files(db: Path) -> None:
             pass
 
 
-def ensure_embedder(index: Index, embedder_id: str, dimensions: int) -> str | None:
+# Indexes written before the stride was recorded all used the local embedder's 64 windows per chunk.
+LEGACY_MAX_WINDOWS = "64"
+
+
+def _vector_identity(embedder_id: str, dimensions: int, max_windows: int) -> dict[str, str]:
+    """What the stored vectors depend on besides the notes: the vector space, its width, and the rowid
+    stride (a window's rowid is `chunk_id * max_windows + window`, so another stride mis-maps them all)."""
+    return {"embedder": vector_space_id(embedder_id), "dimensions": str(dimensions), "max_windows": str(max_windows)}
+
+
+def _recorded_identity(meta: dict[str, str]) -> dict[str, str | None]:
+    return {"embedder": meta.get("embedder"), "dimensions": meta.get("dimensions"),
+            "max_windows": meta.get("max_windows", LEGACY_MAX_WINDOWS if "embedder" in meta else None)}
+
+
+def ensure_embedder(index: Index, embedder_id: str, dimensions: int, max_windows: int) -> str | None:
     """Make the vector table match the embedder. Returns a message when everything must be re-embedded.
 
     Vectors from two models (or two widths, or two views of the text) are not comparable, so they are
-    never mixed.
+    never mixed; vectors stored under another rowid stride cannot even be found, so they are redone too.
     """
-    embedder_id = vector_space_id(embedder_id)
+    wanted = _vector_identity(embedder_id, dimensions, max_windows)
     meta = index.meta()
+    recorded = _recorded_identity(meta)
     has_table = queries.has_vec_table(index.conn)
-    same = meta.get("embedder") == embedder_id and meta.get("dimensions") == str(dimensions)
-    if has_table and same:
+    if has_table and recorded == wanted:
+        if "max_windows" not in meta:  # an index from before the stride was recorded: record it now
+            writes.set_meta(index.conn, {"max_windows": wanted["max_windows"]})
         return None
     had_vectors = has_table and queries.counts(index.conn).chunks > 0
-    writes.reset_vectors(index.conn, dimensions, {"embedder": embedder_id, "dimensions": str(dimensions)})
+    writes.reset_vectors(index.conn, dimensions, wanted)
     if had_vectors:
-        msg = (f"the index was built with embedder {meta.get('embedder')} ({meta.get('dimensions')} dims); "
-               f"re-embedding every file with {embedder_id} ({dimensions} dims)")
+        if recorded["embedder"] == wanted["embedder"] and recorded["dimensions"] == wanted["dimensions"]:
+            msg = (f"the index stored up to {recorded['max_windows']} vectors per chunk, {embedder_id} makes up to "
+                   f"{max_windows}; re-embedding every file")
+        else:
+            msg = (f"the index was built with embedder {meta.get('embedder')} ({meta.get('dimensions')} dims); "
+                   f"re-embedding every file with {wanted['embedder']} ({dimensions} dims)")
         log.warning(msg)
         return msg
     return None
 
 
-def vectors_usable(index: Index, embedder_id: str, dimensions: int) -> bool:
-    """True when the stored vectors were made by this embedder (a reader checks before a semantic search)."""
-    embedder_id = vector_space_id(embedder_id)
-    meta = index.meta()
-    return (queries.has_vec_table(index.conn) and meta.get("embedder") == embedder_id
-            and meta.get("dimensions") == str(dimensions))
+def ensure_chunker(index: Index, version: str) -> str | None:
+    """A message when the index holds notes chunked by another chunker `version` (indexes from before
+    versions were recorded count as version 1): the sync then re-chunks every file, only chunks whose
+    text changed are re-embedded, and it records `version` once every file is done. An index with no
+    files records `version` at once, so a first sync killed midway is not mistaken for an old index."""
+    recorded = index.meta().get("chunker")
+    if recorded == version:
+        return None
+    if queries.counts(index.conn).files == 0:
+        writes.set_meta(index.conn, {"chunker": version})
+        return None
+    return (f"the index was chunked by chunker version {recorded or '1'}; re-chunking every file with "
+            f"version {version} (only chunks whose text changed are re-embedded)")
+
+
+def vectors_usable(index: Index, embedder_id: str, dimensions: int, max_windows: int) -> bool:
+    """True when the stored vectors were made by this embedder under its stride (a reader checks before a
+    semantic search)."""
+    return (queries.has_vec_table(index.conn)
+            and _recorded_identity(index.meta()) == _vector_identity(embedder_id, dimensions, max_windows))

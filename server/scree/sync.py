@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
-from .chunker import chunk_markdown, embed_header
+from .chunker import CHUNKER_VERSION, chunk_markdown, embed_header
 from .db import queries, writes
 from .embed import Embedder, Passage
 from .embedview import embed_body
@@ -20,7 +20,7 @@ from .errors import FileSkipped
 from .policy import NotesPolicy
 from .reader import hash_note, read_note
 from .records import Skipped
-from .store import Index, ensure_embedder
+from .store import Index, ensure_chunker, ensure_embedder
 from .walk import walk_notes
 
 log = logging.getLogger(__name__)
@@ -59,6 +59,7 @@ class SyncReport:
     seconds: float = 0.0
     embed_seconds: float = 0.0
     reset: str | None = None  # set when the whole index was re-embedded for another embedder
+    rechunked: str | None = None  # set when every file was re-chunked for a new chunker version
 
     @property
     def changed(self) -> bool:
@@ -84,8 +85,9 @@ class Plan:
 
 
 def plan_sync(index: Index, policy: NotesPolicy, *, max_file_bytes: int,
-              only: Iterable[str] | None = None) -> Plan:
-    """Walk (or check just `only`) and compare each note's SHA-256 with the index. Loads no model."""
+              only: Iterable[str] | None = None, rechunk: bool = False) -> Plan:
+    """Walk (or check just `only`) and compare each note's SHA-256 with the index. Loads no model.
+    With `rechunk`, every note is to be re-chunked, changed or not."""
     stored = queries.stored_files(index.conn)
     skipped: list[Skipped] = []
     todo: list[str] = []
@@ -110,7 +112,7 @@ def plan_sync(index: Index, policy: NotesPolicy, *, max_file_bytes: int,
             continue
         seen.add(item)
         have = stored.get(item)
-        if have is not None and have.sha256 == sha:
+        if have is not None and have.sha256 == sha and not rechunk:
             unchanged += 1
             if have.mtime_ns != mtime_ns:
                 writes.touch_file(index.conn, item, mtime_ns, size)
@@ -148,15 +150,20 @@ def sync(
     t0 = time.perf_counter()
     progress = progress or NoProgress()
     report = SyncReport()
-    report.reset = ensure_embedder(index, embedder.id, embedder.dimensions)
-    only_list = None if only is None else list(only)
-    plan = plan_sync(index, policy, max_file_bytes=max_file_bytes, only=only_list)
+    report.reset = ensure_embedder(index, embedder.id, embedder.dimensions, embedder.max_windows)
+    report.rechunked = ensure_chunker(index, CHUNKER_VERSION)  # then every file, whatever `only` says
+    only_list = None if only is None or report.rechunked else list(only)
+    plan = plan_sync(index, policy, max_file_bytes=max_file_bytes, only=only_list,
+                     rechunk=report.rechunked is not None)
     report.unchanged = plan.unchanged
     report.skipped = plan.skipped
     for path in plan.remove:
         if writes.delete_file(index.conn, path, embedder.max_windows):
             report.removed.append(path)
     progress.start(len(plan.todo))
+    completed = False
+    # An API embedder asks for more per call, so several of its requests can be in flight at once.
+    per_call = getattr(embedder, "batch_passages", EMBED_BATCH_PASSAGES)
     try:
         batch: list[PreparedNote] = []
         for path in plan.todo:
@@ -166,10 +173,16 @@ def sync(
             if prepared is None:
                 progress.advance(0)
                 continue
+            if len(prepared.chunks) > BIG_FILE_CHUNKS:
+                if not _store_in_parts(index, embedder, prepared, plan.new, report, progress, should_stop):
+                    break
+                continue
             batch.append(prepared)
-            if sum(len(p.passages) for p in batch) >= EMBED_BATCH_PASSAGES:
+            if sum(len(p.passages) for p in batch) >= per_call:
                 _embed_and_store(index, embedder, batch, plan.new, report, progress)
                 batch = []
+        else:
+            completed = True
         if batch:
             _embed_and_store(index, embedder, batch, plan.new, report, progress)
     finally:
@@ -178,7 +191,10 @@ def sync(
             trim = getattr(embedder, "trim", None)  # the batches' working memory is not needed any more
             if trim is not None:
                 trim()
-    writes.set_meta(index.conn, {"last_sync": str(time.time())})
+    # A sync cut short must not make readers believe the index is complete, and the chunker version
+    # is recorded only once every file went through it (a stopped sync re-chunks again).
+    if completed:
+        writes.set_meta(index.conn, {"last_sync": str(time.time()), "chunker": CHUNKER_VERSION})
     report.seconds = time.perf_counter() - t0
     return report
 
@@ -223,6 +239,45 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
     version = writes.FileVersion(path=path, sha256=note.sha256, mtime_ns=note.mtime_ns, size=note.size,
                                  title=chunked.title)
     return PreparedNote(version, list(chunked.chunks), known, todo, passages)
+
+
+# A note with more chunks than this (a 10 MB single-line file makes thousands) is embedded and
+# committed in parts of BIG_FILE_PART chunks, its hash written after the last part: a kill costs at
+# most one part, because the next sync finds the committed parts' vectors and reuses them.
+BIG_FILE_CHUNKS = 256
+BIG_FILE_PART = 64
+
+
+def _store_in_parts(index: Index, embedder: Embedder, note: PreparedNote, new: set[str], report: SyncReport,
+                    progress: SyncProgress, should_stop: Callable[[], bool]) -> bool:
+    """Write one big note part by part; False when stopped before its hash was written."""
+    path, total = note.version.path, len(note.chunks)
+    todo = set(note.todo)
+    passage_of = dict(zip(note.todo, note.passages))
+    within = getattr(progress, "within", None)  # optional: progress inside one file
+    file_id = writes.begin_file(index.conn, path, embedder.max_windows)
+    embedded = 0
+    for start in range(0, total, BIG_FILE_PART):
+        if should_stop():
+            return False
+        part = range(start, min(start + BIG_FILE_PART, total))
+        need = [i for i in part if i in todo]
+        t = time.perf_counter()
+        fresh = dict(zip(need, embedder.embed_passages([passage_of[i] for i in need]))) if need else {}
+        report.embed_seconds += time.perf_counter() - t
+        vectors = [fresh[i] if i in fresh else note.known[(note.chunks[i].heading, note.chunks[i].text)]
+                   for i in part]
+        writes.append_chunks(index.conn, file_id, start, note.chunks[part.start:part.stop], vectors,
+                             embedder.max_windows)
+        embedded += len(need)
+        log.info("%s: %d/%d chunks indexed", path, part.stop, total)
+        if within is not None:
+            within(path, part.stop, total)
+    writes.finish_file(index.conn, file_id, note.version, total)
+    report.chunks += embedded
+    (report.added if path in new else report.updated).append(path)
+    progress.advance(embedded)
+    return True
 
 
 def _embed_and_store(index: Index, embedder: Embedder, batch: list[PreparedNote], new: set[str],

@@ -12,13 +12,15 @@ from .sync import SyncReport
 
 
 def print_notices(report: SyncReport) -> None:
-    """Skipped files, decoding warnings and an embedder reset, one line each on stderr."""
+    """Skipped files, decoding warnings, an embedder reset and a re-chunking, one line each on stderr."""
     for s in report.skipped:
         print(f"scree: skipped {s.rel_path}: {s.reason}", file=sys.stderr)
     for w in report.warnings:
         print(f"scree: warning: {w}", file=sys.stderr)
     if report.reset:
         print(f"scree: {report.reset}", file=sys.stderr)
+    if report.rechunked:
+        print(f"scree: {report.rechunked}", file=sys.stderr)
 
 
 def print_result(report: SyncReport, folder: Path, as_json: bool) -> None:

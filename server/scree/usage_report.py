@@ -77,8 +77,12 @@ def _size(value: object) -> str:
     return f"{value / 1000:.1f} kB" if value < 1_000_000 else f"{value / 1e6:.1f} MB"
 
 
+def _count(value: object) -> int:
+    return value if isinstance(value, int) else 0
+
+
 def _followed(s: Mapping[str, object]) -> str:
-    shown, followed = int(s.get("hints_shown") or 0), int(s.get("hints_followed") or 0)
+    shown, followed = _count(s.get("hints_shown")), _count(s.get("hints_followed"))
     return f"{followed} ({followed * 100 // shown}%)" if shown else "-"
 
 
@@ -144,12 +148,13 @@ def usage_check(env: Mapping[str, str] | None = None) -> Check:
     """`scree doctor`'s usage line: a one-line summary of every usage log on this machine."""
     from .doctor import INFO, Check
     from .hookkit.runtime import is_off
+    from .settings_table import USAGE
     from .hookkit.usagelog import find_usage_files
 
     env = os.environ if env is None else env
     files = find_usage_files(env)
     events = load_events(files)
-    details: dict[str, object] = {"files": files, "usage_off": is_off("SCREE_USAGE", env)}
+    details: dict[str, object] = {"files": files, "usage_off": is_off(USAGE.env, env)}
     off = " (SCREE_USAGE=off: not logging now)" if details["usage_off"] else ""
     if not events:
         return Check("usage", INFO, "no usage logged yet" + off, details)

@@ -65,6 +65,7 @@ def walk_notes(
             stack.pop()
             continue
         rel, kind = entry
+        outcome: str | Skipped | bool | None
         if kind == _DIR:
             outcome = _visit_dir(policy, rel)
             if outcome is None:

@@ -4,7 +4,8 @@ Usage: live_runner.py <notes folder> [--lock-retry S] [--health-interval S] [--d
 Prints {"ready": true, "pid": ...} once started, then one JSON line per command line:
   {"op": "status"}                         -> the IndexStatus fields plus "describe"
   {"op": "search", "text": ..., "mode": ...} -> {"paths": [...], "notes": [...], "mode": ...}
-  {"op": "probe"}                          -> {"onnxruntime": imported?, "watches": inotify watches}
+  {"op": "probe"}                          -> {"onnxruntime": imported?, "model_loaded": the embedder's `loaded`,
+                                               "watches": inotify watches}
   {"op": "reindex"}                        -> {"summary": ...} or {"error": ..., "pid": ...}
   {"op": "stop"}                           -> {"stopped": bool}, then exits
 """
@@ -48,7 +49,8 @@ def main() -> int:
             result = live.search(Query(cmd["text"], k=cmd.get("k", 5), mode=cmd.get("mode", "auto")))
             reply({"paths": [h.path for h in result.hits], "notes": result.notes, "mode": result.mode})
         elif op == "probe":
-            reply({"onnxruntime": "onnxruntime" in sys.modules, "watches": inotify_watch_count()})
+            reply({"onnxruntime": "onnxruntime" in sys.modules, "model_loaded": live._embedder.loaded,  # type: ignore[attr-defined]
+                   "watches": inotify_watch_count()})
         elif op == "reindex":
             try:
                 reply({"summary": live.reindex().summary()})

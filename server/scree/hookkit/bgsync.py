@@ -13,12 +13,13 @@ replaces itself (exec) with the sync command, its stderr going to `logs/sync.log
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import time
 
+from . import jsonio as json  # `import json` would pull in re and enum: see jsonio
 from ..errors import ConfigError
+from ..settings_table import SYNC_COMMAND
 from . import SEARCH_TOOL
 
 TYPE_CHECKING = False
@@ -69,7 +70,7 @@ def sync_command(uv: str, plugin_root: str) -> list[str]:
 def command_override(env: Mapping[str, str] | None = None) -> list[str] | None:
     """SCREE_SYNC_COMMAND (a JSON list of strings) replaces the sync command; for tests and odd setups."""
     env = os.environ if env is None else env
-    raw = env.get("SCREE_SYNC_COMMAND", "").strip()
+    raw = env.get(SYNC_COMMAND.env, "").strip()
     if not raw:
         return None
     try:

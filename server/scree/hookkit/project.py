@@ -7,14 +7,14 @@ keyed by everything it depends on, and only the first hook of a session pays for
 
 from __future__ import annotations
 
-import json
 import os
 from collections import namedtuple
 
+from . import jsonio as json  # `import json` would pull in re and enum: see jsonio
 from . import state
 
 # Every input of scree.locate's answer besides the file system.
-_ENV_INPUTS = ("SCREE_NOTES", "SCREE_DB", "SCREE_DATA_DIR", "XDG_DATA_HOME", "HOME")
+_ENV_INPUTS = ("SCREE_NOTES", "SCREE_DB", "SCREE_DATA_DIR", "XDG_DATA_HOME", "HOME", "CLAUDE_PROJECT_DIR")
 
 
 TYPE_CHECKING = False

@@ -1,0 +1,170 @@
+"""A Markdown note's block structure as a CommonMark renderer sees it: front matter, headings, verbatim blocks.
+
+markdown-it-py (CommonMark, plus GFM tables) does the parsing and `token.map` gives each block's lines;
+mdit-py-plugins' `front_matter` finds YAML front matter. Pure, no I/O, never raises on any `str`.
+The chunker (`chunker.py`) and read_doc's section lookup (`sections.py`) both take their headings from
+here, so a trail from a search hit always names a section read_doc can find.
+
+What counts as a heading is exactly what renders as <h1>..<h6> (tests compare with markdown-it's own
+HTML), so:
+- ATX (`# x`, 0-3 spaces of indent, optional closing `#`s) and setext (a paragraph underlined with
+  `===` for level 1 or `---` for level 2) headings. `---` under a paragraph is a setext heading; after
+  a blank line it is a thematic break; as the first line, closed by a later `---`/`...`, front matter.
+- `#` lines inside fenced or indented code, or inside an HTML block, are not headings.
+- Headings inside list items and blockquotes *are* headings: renderers draw them as headings and list
+  them in tables of contents, and the benchmark's labeller counts those inside list items too (step
+  lists like "3. Build\n\n   #### Windows"). Nesting deeper than markdown-it's limit (20 containers) is
+  not parsed and yields no heading, as in a renderer.
+- A setext heading's text may span several lines; `Heading.start` is its first line and the section
+  starts there (the benchmark's labeller uses the line above the underline: they differ only for
+  multi-line setext headings).
+
+Front matter opens only on a first line that is exactly `---` (trailing blanks allowed) and must be
+closed, by a `---` or `...` line; an unclosed one is an ordinary thematic break.
+
+Line numbers are indexes into `split_lines`: the text split on "\\n" only, one trailing "\\r" dropped per
+line, a leading byte-order mark ignored. The parser sees the same lines (a stray "\\r" inside a line
+becomes a space for it, or markdown-it would start a new line there), so maps and `grep -n` agree.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from markdown_it import MarkdownIt
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from .utf8 import cut_utf8
+
+log = logging.getLogger(__name__)
+
+MAX_HEADING_BYTES = 120
+MAX_RAW_HEADING_CHARS = 1024  # heading text looked at before cleaning
+
+# Blocks whose blank lines are content, not paragraph breaks: a chunk is never split at them.
+_VERBATIM = frozenset({"fence", "code_block", "html_block"})
+
+_CODE_SPAN = re.compile(r"(`+).+?(?<!`)\1(?!`)")
+# Link destinations may hold one level of balanced parentheses (Wikipedia-style URLs).
+_DEST = r"\((?:[^()]|\([^()]*\))*\)"
+_IMAGE = re.compile(r"!\[([^\]]*)\]" + _DEST)
+_LINK = re.compile(r"\[([^\]]*)\](?:" + _DEST + r"|\[[^\]]*\])")
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_EM_STAR = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])")
+_EM_UNDER = re.compile(r"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])")
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_WHITESPACE = re.compile(r"\s+")
+_PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
+
+
+@dataclass(frozen=True)
+class Heading:
+    """One heading: its lines [start, end) (0-based; a setext heading includes its underline), level, text."""
+
+    start: int
+    end: int
+    level: int
+    text: str  # cleaned by `clean_heading`; "" for a lone `#`
+
+
+@dataclass(frozen=True)
+class Blocks:
+    """What the chunker needs of a note's block structure."""
+
+    body_start: int  # index of the first line after the front matter (0 when there is none)
+    front_matter: str | None  # the front matter's raw YAML, None when there is none
+    headings: tuple[Heading, ...]  # in document order, never overlapping
+    verbatim: tuple[tuple[int, int], ...]  # [start, end) of fenced/indented code and HTML blocks
+
+
+def split_lines(text: str) -> list[str]:
+    """The text's lines as scree numbers them: split on "\\n", one trailing "\\r" dropped, BOM ignored."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    if "\r" in text:
+        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    return lines
+
+
+def parse_blocks(lines: list[str]) -> Blocks:
+    """Front matter, headings and verbatim blocks of a note given as `split_lines` lines."""
+    src = "\n".join(lines)
+    if "\r" in src:
+        src = src.replace("\r", " ")
+    with_front_matter = bool(lines) and lines[0].rstrip(" \t") == "---"
+    try:
+        tokens = _parser(with_front_matter).parse(src)
+    except Exception:  # noqa: BLE001 - a parser bug must cost structure, never the note
+        log.warning("markdown-it failed on a note; it is indexed without headings", exc_info=True)
+        return Blocks(0, None, (), ())
+    body_start = 0
+    front_matter: str | None = None
+    headings: list[Heading] = []
+    verbatim: list[tuple[int, int]] = []
+    for n, tok in enumerate(tokens):
+        if tok.map is None:
+            continue
+        kind = tok.type
+        if kind == "heading_open":
+            inline = tokens[n + 1] if n + 1 < len(tokens) else None
+            raw = inline.content if inline is not None and inline.type == "inline" else ""
+            headings.append(Heading(tok.map[0], tok.map[1], int(tok.tag[1:]), clean_heading(raw)))
+        elif kind in _VERBATIM:
+            verbatim.append((tok.map[0], tok.map[1]))
+        elif kind == "front_matter":
+            body_start, front_matter = tok.map[1], tok.content
+    return Blocks(body_start, front_matter, tuple(headings), tuple(verbatim))
+
+
+@cache
+def _parser(front_matter: bool) -> MarkdownIt:
+    """A block-level CommonMark parser (plus GFM tables, which GitHub renders). Inline parsing is off:
+    only headings' text is needed, and `clean_heading` reads it the way the benchmark labels do."""
+    md = MarkdownIt("commonmark").enable("table").disable("inline")
+    if front_matter:
+        md.use(front_matter_plugin)
+    return md
+
+
+def clean_heading(raw: str) -> str:
+    """Plain heading text for a trail: links and images become their text, HTML tags, emphasis
+    markers and backslash escapes go, code spans stay as written (backticks included),
+    whitespace is collapsed, and the result is capped at MAX_HEADING_BYTES.
+
+    Regexes rather than markdown-it's inline parser on purpose: they are the benchmark labeller's
+    rules (entities stay as written, `[text][ref]` unwraps even without a definition), and labels
+    are matched by exact heading text."""
+    spans: list[str] = []
+
+    def hold(m: re.Match[str]) -> str:
+        spans.append(m.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    # A bound on the work the regexes below may do; far more than any real heading needs.
+    text = raw[:MAX_RAW_HEADING_CHARS].replace("\x00", "")  # NUL marks the placeholders
+    # Code spans hide behind placeholders so a link around one (`[`x`](u)`) still unwraps.
+    if "`" in text:
+        text = _CODE_SPAN.sub(hold, text)
+    text = _plain(text)
+    if spans:
+        text = _PLACEHOLDER.sub(lambda m: spans[int(m.group(1))], text)
+    text = _WHITESPACE.sub(" ", text).strip()
+    return cut_utf8(text, MAX_HEADING_BYTES).rstrip()
+
+
+def _plain(s: str) -> str:
+    """Heading text outside code spans with its inline markup removed."""
+    if "[" in s:
+        s = _LINK.sub(r"\1", _IMAGE.sub(r"\1", s))
+    if "<" in s:
+        s = _TAG.sub("", s)
+    if "*" in s or "_" in s:
+        s = _EM_UNDER.sub(r"\1", _EM_STAR.sub(r"\1", _STRONG.sub(r"\2", s)))
+    if "\\" in s:
+        s = _ESCAPE.sub(r"\1", s)
+    return s

