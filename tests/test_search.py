@@ -213,3 +213,16 @@ def test_a_subsection_answers_before_its_parents_introduction(tmp_path, real_emb
                 "Copy tool > More robust variant", "Copy tool", "Copy tool > Reducing overhead"], mode
     finally:
         index.close()
+
+
+def test_the_verbatim_name_tier_keeps_scores_in_step_with_its_order():
+    from scree.search import _names_first
+
+    # BM25 ranks chunk 1 (the name's parts, many times) far above chunk 3 (the name itself, once).
+    ranked = [(1, 12.0), (2, 7.0), (3, 2.0)]
+    texts = {1: "Pre stop\npre_stop pre stop pre", 2: "Other\nnothing", 3: "Flags\npass --pre to filter"}
+    out = _names_first(ranked, texts, ["--pre"])
+    assert [cid for cid, _ in out] == [3, 1, 2]
+    scores = [s for _, s in out]
+    assert scores == sorted(scores, reverse=True)  # a score-reading fusion sees the same order
+    assert out[1:] == [(1, 12.0), (2, 7.0)]  # chunks without the name keep their BM25 scores

@@ -1,8 +1,10 @@
-"""Reciprocal rank fusion: merge ranked lists by rank alone.
+"""Fusing ranked lists: distribution-based score fusion (what hybrid uses) and reciprocal rank fusion.
 
-BM25 scores and cosine similarities live on unrelated scales; RRF needs no calibration between them
-and rewards what both halves rank high (Cormack et al., 2009; k = 60 as there). A weight per list
-lets one half count more without giving up the rank-only property.
+BM25 scores and cosine similarities live on unrelated scales. RRF sidesteps that by using ranks alone
+(Cormack et al., 2009; k = 60 as there), but so it also forgets how sure each list is. DBSF (as in
+Qdrant's hybrid search) puts each list on its own scale instead, mean +- 3 standard deviations of its
+scores mapped to 0..1, so a first hit far above the rest of its list counts for more than one that
+barely leads. Measured on both dev sets, DBSF won (docs/benchmarks.md); RRF stays for comparison.
 """
 
 from __future__ import annotations
