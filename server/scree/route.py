@@ -1,9 +1,10 @@
 """Routing: which search mode answers a query when the user asked for `auto`.
 
 Dense embeddings blur names (`PURGE_OLD_RECORDS`, `psycopg_pool`, `--max-depth`): a query naming one
-needs BM25, so it never goes to the vectors alone. Measured on the retrieval benchmark, BM25 beside
-the vectors also beats the vectors alone on plain-language questions (MiniLM confuses near-identical
-sibling sections that BM25 tells apart by their exact words), so every question runs hybrid.
+needs BM25, so it never goes to the vectors alone. Whether a plain-language question (one naming
+nothing) also runs hybrid, or the vectors alone, depends on the embedder: `QUESTION_ROUTE` holds the
+rule measured on the dev sets per embedder kind. For the local model BM25 beside the vectors beats the
+vectors alone (MiniLM confuses near-identical sibling sections that BM25 tells apart by their words).
 A bare name or short keyword phrase with no question around it (`--locked`, `CARGO_HOME`,
 `promtool check rules`) is a lookup, where BM25 alone ranks best: the vectors only add neighbours.
 `vocabulary` holds the repo's own names (found in its code and manifests): a query word found there
@@ -80,7 +81,9 @@ def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
 
 
 # How `auto` routes a question (anything that is not a lookup), per embedder kind, as measured on the
-# dev sets for that embedder (docs/benchmarks.md):
+# dev sets for that embedder with benchmarks/quality.py (docs/benchmarks.md). The local model: "names"
+# lost queries_dev paraphrase top1 45% -> 35% for httpx plain 60% -> 64%, so "hybrid". A kind without
+# a row (not measured yet) gets DEFAULT_QUESTION_ROUTE.
 #   "hybrid" - every question runs hybrid;
 #   "names"  - a question naming something (an identifier or a vocabulary word) runs hybrid, a plain
 #              question runs semantic.
