@@ -189,3 +189,44 @@ def test_garbage_over_the_whole_index_file_is_rebuilt_and_the_health_check_does_
     # An absence needs a window: ten health checks pass, and none takes the rebuilt file for a stranger.
     threading.Event().wait(0.5)
     assert live.status().state == "complete", live.status()
+
+
+def created(db: Path) -> str | None:
+    """When the index file was made (its meta), None while it cannot be read."""
+    from scree.db import queries
+
+    try:
+        conn = connect(db, readonly=True)
+    except Exception:  # noqa: BLE001 - between the rebuild's delete and create
+        return None
+    try:
+        return queries.get_meta(conn).get("created")
+    finally:
+        conn.close()
+
+
+def test_a_writer_rechecks_its_file_now_and_then_and_rebuilds_damage_nobody_searched_into(notes, make_live):
+    live = make_live(notes, health_interval=0.05, damage_check=0.2)
+    live.start()
+    assert eventually(lambda: complete(live))
+    db = live.workspace.location.db
+    before = created(db)
+    garble_table(db, "chunks_fts_data")  # as a reader in another process would meet it
+    assert eventually(lambda: created(db) not in (None, before))  # rebuilt as a new file
+    assert eventually(lambda: invariants.quick_check(connect(db, readonly=True)) is None
+                      and hits(live, "retention") == {f"n{i}.md" for i in range(6)})
+
+
+def test_a_reindex_whose_writer_died_says_so_instead_of_waiting_forever():
+    from concurrent.futures import Future
+
+    from scree.errors import IndexError_
+    from scree.writeindex import await_report
+
+    pending: Future = Future()
+    with pytest.raises(IndexError_, match="stopped before this reindex ran .no space left"):
+        await_report(pending, lambda: False, lambda: "no space left", timeout=60)
+    with pytest.raises(IndexError_, match="still running after 0 s"):
+        await_report(pending, lambda: True, lambda: None, timeout=0.1)
+    pending.set_result("report")
+    assert await_report(pending, lambda: False, lambda: None, timeout=60) == "report"

@@ -9,7 +9,7 @@ import pytest
 
 from scree.hookkit.aim import aim_of
 from scree.hookkit.codeshape import code_reason
-from scree.hookkit.decide import literal_of, suggested_query
+from scree.hookkit.decide import literal_of, literals_of, suggested_query
 from scree.hookkit.grepparse import grep_tool_call, parse_command
 from scree.hookkit.hint import choose_call
 from scree.hookkit.patterns import pattern_words
@@ -114,10 +114,23 @@ def test_the_verbatim_literal_of_a_pattern(pattern: str, syntax: str, literal: s
     assert literal_of(pattern, syntax) == literal
 
 
+@pytest.mark.parametrize("pattern,syntax,literals", [
+    ("X-Client-Key|Retry-After", "ere", ["X-Client-Key", "Retry-After"]),
+    ("X-Client-Key\\|Retry-After", "bre", ["X-Client-Key", "Retry-After"]),
+    ("a|b", "ere", []),  # each too short to be worth a verbatim tier
+    ("a|b", "bre", ["a|b"]),  # in a basic regex | is a character
+    ("token bucket|leaky", "bre", ["token bucket|leaky"]),  # in a basic regex | is a character
+    ("(load|save)_config", "ere", []), ("rotate.*keys|bastion", "ere", []), ("bastion", "ere", ["bastion"]),
+])
+def test_an_alternation_of_literals_gives_each(pattern: str, syntax: str, literals: list[str]) -> None:
+    assert literals_of(pattern, syntax) == literals
+
+
 @pytest.mark.parametrize("command,query", [
     ("rg -n -- '--no-verify' docs", "--no-verify"),
     ("rg -n 'rotate.*keys'", "rotate keys"),
     ("grep -rnE 'dry-run|--offline' docs", "dry-run --offline"),
+    ("grep -rnE 'dry-run|x' docs", "dry-run x"),
     ("grep -ri 'why do we retry failed requests' .", "why do we retry failed requests"),
 ])
 def test_the_suggested_query_keeps_the_pattern_as_written(command: str, query: str) -> None:

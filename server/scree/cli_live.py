@@ -30,7 +30,8 @@ WAIT_POLL = 1.0  # `reindex --wait` retries the lock this often
 
 def _common(p: argparse.ArgumentParser) -> None:
     # The same two options as every other command (cli.py's `_common`, kept here to avoid an import cycle).
-    p.add_argument("--notes", type=Path, help="the notes folder (default: git root above the current dir, else it)")
+    p.add_argument("--notes", type=Path, help="the notes folder (default: $SCREE_NOTES, else the git root above "
+                   "$CLAUDE_PROJECT_DIR or the current dir)")
     p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
 
 
@@ -118,7 +119,7 @@ def cmd_watch(args: argparse.Namespace, cfg: Config) -> int:
 
 def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
     from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
-    from .live import rebuild_in_place
+    from .store import rebuild_in_place
     from .progress import progress_for_stderr
     from .sync import sync
     from .syncreport import print_notices, print_result
@@ -154,7 +155,7 @@ def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
                       "yet: not indexing it unattended; run `scree reindex` to build it", file=sys.stderr)
                 return 0
             if args.rebuild:
-                rebuild_in_place(index, embedder)
+                rebuild_in_place(index, embedder.id, embedder.dimensions, embedder.max_windows)
             report = sync(index, ws.policy(), embedder, max_file_bytes=cfg.max_file_bytes,
                           progress=progress_for_stderr())
         finally:

@@ -18,7 +18,8 @@ if TYPE_CHECKING:  # imported when a command runs, so `scree search` does not pa
 
 def _common(p: argparse.ArgumentParser) -> None:
     # The same two options as every other command (cli.py's `_common`, kept here to avoid an import cycle).
-    p.add_argument("--notes", type=Path, help="the notes folder (default: git root above the current dir, else it)")
+    p.add_argument("--notes", type=Path, help="the notes folder (default: $SCREE_NOTES, else the git root above "
+                   "$CLAUDE_PROJECT_DIR or the current dir)")
     p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
 
 

@@ -27,7 +27,7 @@ API_KEY_VARIABLES = ("SCREE_API_KEY", "OPENROUTER_API_KEY", "OPENAI_API_KEY")
 
 @dataclass(frozen=True)
 class Config:
-    notes: Path | None = None  # SCREE_NOTES / --notes: the folder; None = git root above cwd, else cwd
+    notes: Path | None = None  # SCREE_NOTES / --notes: the folder; None = locate.notes_folder decides
     db: Path | None = None  # SCREE_DB / --db: the index file; None = under the data dir, one per folder
     data_dir: Path | None = None  # SCREE_DATA_DIR: where indexes live; None = $XDG_DATA_HOME/scree
     embedder: str = "local"  # SCREE_EMBEDDER / --embedder: which Embedder builds vectors

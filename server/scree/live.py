@@ -6,9 +6,7 @@ same index is a reader: it searches what is committed, holds no inotify watches,
 on its first semantic query, and retries the lock every `lock_retry` seconds; when the writer exits
 (even by SIGKILL: the kernel drops the flock) it takes over, syncing first and then watching.
 
-The lock is a `flock`, which relies on the filesystem: on NFS it may not hold across machines, so
-two writers could run at once. SQLite's own locking keeps the index file consistent; the cost would
-be duplicate indexing work, never corruption.
+The lock is a `flock`: on NFS it may not hold (see docs/architecture.md, "One writer per index").
 
 Threads of a writer. The worker thread owns the write connection and runs every sync, one at a
 time; the watcher's threads only queue paths (or a rescan) for it, so reading events never waits for
@@ -34,7 +32,6 @@ import logging
 import threading
 import time
 from concurrent.futures import Future
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -42,21 +39,23 @@ from .db import queries, writes
 from .db.connect import explain, is_damage, is_db_error
 from .embed import Embedder
 from .errors import EmbedderUnavailable, IndexDamaged, IndexError_, LockHeld, ScreeError
+from .jobqueue import Job, JobQueue
 from .health import DEFAULT_INTERVAL, Change, HealthMonitor, IndexStatus, Role, State, markdown_exceeds, release_memory
 from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
 from .policy import NotesPolicy
 from .progress import CountingProgress
+from .readindex import ReadIndex, damaged_note
 from .records import SearchResult
 from .route import route
 from .search import Query
 from .search import search as run_search
-from .store import Index
+from .store import Index, rebuild_in_place
 from .sync import SyncReport, sync
 from .watcher import NotesWatcher
 from .workspace import Workspace
-from .writeindex import WriteIndex, await_report
+from .writeindex import QUICK_CHECK_SECONDS, WriteIndex, await_report
 
-__all__ = ["IndexStatus", "LiveIndex", "rebuild_in_place"]
+__all__ = ["IndexStatus", "LiveIndex"]
 
 log = logging.getLogger(__name__)
 
@@ -73,25 +72,7 @@ MB = 1024 * 1024
 # How long `reindex()` waits for the worker to run the sync it asked for. The MCP client gives up
 # after ~120 s anyway; past this the sync goes on in the background and the caller is told so.
 REINDEX_WAIT = 600.0
-
-
-def rebuild_in_place(index: Index, embedder: Embedder) -> None:
-    """Forget every chunk and vector so the next sync re-embeds every note.
-
-    The file itself stays (same inode), so readers and health checks keep seeing the same index.
-    """
-    writes.reset_vectors(index.conn, embedder.dimensions,
-                         {"embedder": embedder.id, "dimensions": str(embedder.dimensions)})
-
-
-@dataclass
-class _Job:
-    """Work for the writer's worker, coalesced: a reindex or full sync covers any queued paths."""
-
-    kind: str  # "paths" | "full" | "reindex" | "reopen" (the WAL vanished) | "repair" (the file is damaged)
-    paths: set[str] = field(default_factory=set)
-    rebuild: bool = False
-    futures: list[Future] = field(default_factory=list)
+DAMAGE_CHECK_EVERY = 600.0  # seconds between a writer's bounded quick_checks of its file
 
 
 class LiveIndex:
@@ -106,7 +87,7 @@ class LiveIndex:
                  health_interval: float = DEFAULT_INTERVAL, debounce: float = 1.5,
                  embedder: Embedder | None = None, on_fatal: Callable[[str], None] | None = None,
                  model_idle: float = MODEL_IDLE_SECONDS,
-                 outage_pause: tuple[float, float] = OUTAGE_PAUSE) -> None:
+                 outage_pause: tuple[float, float] = OUTAGE_PAUSE, damage_check: float = DAMAGE_CHECK_EVERY) -> None:
         self.workspace = workspace
         self._watch = watch
         self._lock_retry = lock_retry
@@ -133,18 +114,18 @@ class LiveIndex:
         self._health: HealthMonitor | None = None
         self._watcher: NotesWatcher | None = None
         self._model_idle = model_idle
+        self._damage_check = damage_check
+        self._next_check = time.monotonic() + damage_check  # the writer checks at open; then this often
         self._model_used_at: float | None = None  # last embedding (sync or query) since the last release
         self._job_running = False
         self._outage_pause = outage_pause
         self._pause = outage_pause[0]  # the next pause after an outage
         self._outage: str | None = None  # why indexing is paused, while it is
-        # Guarded by _jobs: what the worker should do next.
-        self._jobs = threading.Condition()
-        self._pending = _Job("none")
-        # Guarded by _read_mu: the read side.
-        self._read_mu = threading.Lock()
-        self._read_index: Index | None = None
-        self._read_error: str | None = None
+        self._jobs = JobQueue()  # what the worker should do next
+        # The read side (its own lock). While this process's writer creates the file, opening it
+        # here too would race its migrations (see writeindex.WriteIndex).
+        self._reader = ReadIndex(workspace, lambda: self._role != "writer" or self._write_index_open.is_set(),
+                                 lambda: self._health.adopt_index() if self._health is not None else None)
         self._write_index_open = threading.Event()  # this process's writer has opened (created) the file
         self._policy: NotesPolicy | None = None
         self._policy_at = 0.0
@@ -181,7 +162,7 @@ class LiveIndex:
                 raise RuntimeError("a LiveIndex can be started only once; make a new one")
             self._started = True
             self._health = HealthMonitor(self.folder, self.workspace.location.db, self._fail,
-                                         interval=self._health_interval, on_tick=self._release_idle_model,
+                                         interval=self._health_interval, on_tick=self._tick,
                                          on_change=self._on_index_change)
             self._health.start()
             try:
@@ -221,17 +202,14 @@ class LiveIndex:
         if worker is not None and worker is not threading.current_thread():
             worker.join(max(0.0, deadline - time.monotonic()))
         ended = worker is None or not worker.is_alive()
-        with self._read_mu:
-            if self._read_index is not None:
-                self._read_index.close()
-                self._read_index = None
+        self._reader.drop()
         if self._own_embedder and ended:
             self._embedder.close()
         return ended
 
     def status(self) -> IndexStatus:
         """The state of the index as this process sees it (cheap: two count queries)."""
-        counts = self._read_counts()
+        counts = self._reader.counts()
         files, chunks, synced_once = counts if counts is not None else (0, 0, False)
         done, total = self._progress.snapshot()
         with self._mu:
@@ -258,11 +236,11 @@ class LiveIndex:
     def search(self, q: Query) -> SearchResult:
         """Answer from what is committed; notes say when the index is incomplete or not updating."""
         policy = self.policy
-        with self._read_mu:
-            index = self._open_read_locked()
+        with self._reader.mu:
+            index = self._reader.open_locked()
             if index is None:
                 mode = route(q.text) if q.mode == "auto" else q.mode
-                why = self._read_error or "the index does not exist yet"
+                why = self._reader.error or "the index does not exist yet"
                 result = SearchResult([], mode, [f"{why}; it is being built, try again shortly"])
             else:
                 try:
@@ -291,7 +269,7 @@ class LiveIndex:
             queued = self._role == "writer"
             waiter: LockWaiter | None = None
             if queued:
-                self._queue(_Job("reindex", rebuild=rebuild, futures=[future]))
+                self._queue(Job("reindex", rebuild=rebuild, futures=[future]))
             else:
                 waiter, self._waiter = self._waiter, None
         if queued:
@@ -301,9 +279,9 @@ class LiveIndex:
         with self._mu:
             self._check_usable_locked()
             if self._role == "writer":  # the waiter took the lock while we stopped it
-                self._queue(_Job("reindex", rebuild=rebuild, futures=[future]))
+                self._queue(Job("reindex", rebuild=rebuild, futures=[future]))
             elif self._lock.try_acquire():
-                self._start_writer_locked(_Job("reindex", rebuild=rebuild, futures=[future]))
+                self._start_writer_locked(Job("reindex", rebuild=rebuild, futures=[future]))
             else:
                 holder = read_holder(self._lock.path)
                 if waiter is not None:
@@ -345,7 +323,7 @@ class LiveIndex:
             log.info("the previous writer of %s exited; taking over", self.folder)
             self._start_writer_locked()
 
-    def _start_writer_locked(self, first: _Job | None = None) -> None:
+    def _start_writer_locked(self, first: Job | None = None) -> None:
         self._role = "writer"
         self._first_sync_done = False
         if first is not None:  # an explicit reindex: the size guard does not apply
@@ -355,8 +333,7 @@ class LiveIndex:
             self._write_index_open.set()
         stop = threading.Event()
         self._writer_stop = stop
-        with self._jobs:
-            self._pending = first if first is not None else _Job("full")
+        self._jobs.replace(first if first is not None else Job("full"))
         self._worker = threading.Thread(target=self._writer_main, args=(stop, first is None),
                                         name="scree-writer", daemon=True)
         self._worker.start()
@@ -364,8 +341,7 @@ class LiveIndex:
     def _signal_writer_stop_locked(self) -> None:
         if self._writer_stop is not None:
             self._writer_stop.set()
-        with self._jobs:
-            self._jobs.notify_all()
+        self._jobs.wake()
 
     def _fail(self, reason: str) -> None:
         """Stop updating for good: the writer stops and lets go of the lock; searches go on."""
@@ -391,13 +367,13 @@ class LiveIndex:
                 self._health.forget_wal()  # adopted again once the worker reopened
             if writer:
                 log.warning("%s", change.reason)
-                self._queue(_Job("reopen"))
+                self._queue(Job("reopen"))
             return True
         if writer:
             return False  # a writer must not go on writing into a file nobody else sees
         # A reader only reads: the writer (another process) rebuilt or replaced the file; read the new one.
         log.info("%s; reading the new file", change.reason)
-        self._drop_read()
+        self._reader.drop()
         if self._health is not None:
             self._health.forget_index()
         return True
@@ -405,7 +381,7 @@ class LiveIndex:
     def _await_built_index(self) -> None:
         """needs_reindex: wait (without taking the lock) until someone built the index, then queue for it."""
         while not self._gate_stop.wait(self._lock_retry):
-            counts = self._read_counts()
+            counts = self._reader.counts()
             if counts is None or counts[0] == 0:
                 continue
             with self._mu:
@@ -425,7 +401,7 @@ class LiveIndex:
             if reason is not None:
                 self._fail(reason)
                 return
-            self._wx = WriteIndex(self.workspace, health, retry=self._lock_retry, drop_readers=self._drop_read)
+            self._wx = WriteIndex(self.workspace, health, retry=self._lock_retry, drop_readers=self._reader.drop)
             index = self._wx.open(stop)
             if index is None:
                 return  # stopped while waiting for space
@@ -441,8 +417,7 @@ class LiveIndex:
         finally:
             if self._wx is not None:
                 self._wx.close()
-            with self._jobs:
-                leftover, self._pending = self._pending, _Job("none")
+            leftover = self._jobs.replace(Job("none"))
             for future in leftover.futures:
                 if not future.done():
                     future.set_exception(IndexError_("the index writer stopped before this reindex ran"))
@@ -476,11 +451,11 @@ class LiveIndex:
                     return
                 assert self._wx is not None
                 if job.kind == "reindex" and self._wx.damage() is not None:
-                    job = _Job("repair", futures=job.futures, rebuild=job.rebuild)  # asked for: check too
+                    job = Job("repair", futures=job.futures, rebuild=job.rebuild)  # asked for: check too
                 if job.kind in ("repair", "reopen"):
                     if self._wx.reopen(stop, repair=job.kind == "repair") is None:
                         return
-                    job = _Job("full", futures=job.futures, rebuild=job.rebuild)
+                    job = Job("full", futures=job.futures, rebuild=job.rebuild)
                 assert self._wx.index is not None
                 report = self._run_job(self._wx.index, job, stop)
                 if report is None or stop.is_set():
@@ -496,7 +471,7 @@ class LiveIndex:
                         self._watcher = watcher
                         # Edits made during the first sync came before the watch: one cheap pass
                         # (hashes only, unless something changed) catches them.
-                        self._queue(_Job("full"))
+                        self._queue(Job("full"))
                     with self._mu:  # "complete" from here on means watching too
                         self._first_sync_done = True
                         self._needs_reindex = None
@@ -508,32 +483,20 @@ class LiveIndex:
             if watcher is not None:
                 watcher.stop(timeout=2.0)
 
-    def _next_job(self, stop: threading.Event) -> _Job | None:
-        with self._jobs:
-            while self._pending.kind == "none" and not stop.is_set():
-                self._jobs.wait(1.0)  # woken by _queue and stop; the timeout only bounds a missed wake-up
-            if stop.is_set():
-                return None
-            job, self._pending = self._pending, _Job("none")
-            return job
+    def _next_job(self, stop: threading.Event) -> Job | None:
+        return self._jobs.take(stop)
 
-    def _queue(self, job: _Job) -> None:
+    def _queue(self, job: Job) -> None:
         """Merge `job` into the pending work (a reindex beats a full sync, which beats paths)."""
-        rank = {"none": 0, "paths": 1, "full": 2, "reindex": 3, "reopen": 4, "repair": 5}
-        with self._jobs:
-            p = self._pending
-            kind = max(p.kind, job.kind, key=rank.__getitem__)
-            paths = p.paths | job.paths if kind == "paths" else set()
-            self._pending = _Job(kind, paths, p.rebuild or job.rebuild, p.futures + job.futures)
-            self._jobs.notify_all()
+        self._jobs.put(job)
 
     def _on_paths(self, paths: set[str]) -> None:
-        self._queue(_Job("paths", set(paths)))
+        self._queue(Job("paths", set(paths)))
 
     def _on_rescan(self) -> None:
-        self._queue(_Job("full"))
+        self._queue(Job("full"))
 
-    def _run_job(self, index: Index, job: _Job, stop: threading.Event) -> SyncReport | None:
+    def _run_job(self, index: Index, job: Job, stop: threading.Event) -> SyncReport | None:
         """Run one sync. Database and disk errors are retried later; anything else ends the writer."""
         full = job.kind != "paths"
         policy = self.workspace.policy() if full else self.policy
@@ -545,7 +508,7 @@ class LiveIndex:
         self._progress.reset()
         try:
             if job.rebuild:
-                rebuild_in_place(index, self._embedder)
+                rebuild_in_place(index, self._embedder.id, self._embedder.dimensions, self._embedder.max_windows)
             report = sync(index, policy, self._embedder, max_file_bytes=self.workspace.config.max_file_bytes,
                           only=None if full else job.paths, progress=self._progress, should_stop=stop.is_set)
         except Exception as exc:
@@ -563,12 +526,12 @@ class LiveIndex:
                 future.set_exception(explained or exc)
             if isinstance(explained, IndexDamaged):
                 log.warning("%s; rebuilding it now", explained)
-                self._queue(_Job("repair"))
+                self._queue(Job("repair"))
                 return None
             log.warning("syncing %s failed (%s); retrying in %.0f s", self.folder, explained or exc,
                         self._lock_retry)
             if not stop.wait(self._lock_retry):
-                self._queue(_Job("paths", job.paths) if job.kind == "paths" else _Job("full"))
+                self._queue(Job("paths", job.paths) if job.kind == "paths" else Job("full"))
             return None
         finally:
             with self._mu:
@@ -590,21 +553,28 @@ class LiveIndex:
             self._pause = min(pause * 2, self._outage_pause[1])
             self._outage = f"{reason}; next try in {pause:g} s"
         log.warning("indexing %s paused for %g s: %s", self.folder, pause, reason)
-        deadline = time.monotonic() + pause
-        with self._jobs:  # an explicit reindex ends the pause: its caller is waiting for an answer
-            while not stop.is_set() and self._pending.kind != "reindex":
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                self._jobs.wait(left)
+        self._jobs.wait_for_reindex(stop, pause)
         if not stop.is_set():
-            self._queue(_Job("full"))
+            self._queue(Job("full"))
 
     # ----- memory ------------------------------------------------------------------------------
 
     def _model_used(self) -> None:
         with self._mu:
             self._model_used_at = time.monotonic()
+
+    def _tick(self) -> None:
+        """The health thread's housekeeping: release an idle model; a writer re-checks the file now
+        and then, so damage met only by another process's reader is rebuilt too."""
+        self._release_idle_model()
+        with self._mu:
+            due = self._role == "writer" and self._first_sync_done and time.monotonic() >= self._next_check
+        if due:
+            self._next_check = time.monotonic() + self._damage_check
+            damage = self._reader.damage(QUICK_CHECK_SECONDS)
+            if damage is not None:
+                log.warning("the index %s is damaged (%s); rebuilding it", self.workspace.location.db, damage)
+                self._queue(Job("repair"))
 
     def _release_idle_model(self) -> None:
         """On the health thread's tick: drop the model once nothing embedded for `model_idle` seconds."""
@@ -621,61 +591,14 @@ class LiveIndex:
     def _set_policy(self, policy: NotesPolicy) -> None:
         self._policy, self._policy_at = policy, time.monotonic()
 
-    def _drop_read(self) -> None:
-        """Close the read connection; the next search opens the file that is there now."""
-        with self._read_mu:
-            if self._read_index is not None:
-                self._read_index.close()
-                self._read_index = None
-
     def _damaged_locked(self, q: Query, exc: BaseException) -> SearchResult:
         """A search met a damaged file: say so once, clearly; the writer rebuilds it (it is a cache)."""
-        if self._read_index is not None:
-            self._read_index.close()
-            self._read_index = None
+        replaced = self._reader.replaced_locked()  # then it is already being rebuilt: the next search reads it
+        self._reader.close_locked()
         with self._mu:
             writer = self._role == "writer"
-        if writer:
-            self._queue(_Job("repair"))
-            doing = "scree is rebuilding it from the notes now; keyword results return as files are re-indexed"
-        else:
-            holder = read_holder(self._lock.path)
-            doing = (f"its writer ({describe_holder(holder)}) rebuilds it when it meets the damage, or run "
-                     "`scree reindex --all`; your notes are not touched")
+        if writer and not replaced:
+            self._queue(Job("repair"))
         log.warning("the index %s is damaged (%s)", self.workspace.location.db, exc)
         mode = route(q.text) if q.mode == "auto" else q.mode
-        return SearchResult([], mode, [f"the index is damaged ({exc}): {doing}"])
-
-    def _open_read_locked(self) -> Index | None:
-        """The read connection, opened on first use; None (with _read_error) while there is no index."""
-        if self._read_index is None:
-            # While this process's writer creates the file, opening it here too would race its
-            # migrations (see _open_write_index).
-            if self._role == "writer" and not self._write_index_open.is_set():
-                return None
-            if not self.workspace.location.db.exists():
-                return None
-            try:
-                self._read_index = self.workspace.open_index(create=False)
-                self._read_error = None
-                if self._health is not None:
-                    self._health.adopt_index()
-            except ScreeError as exc:
-                self._read_error = str(exc)
-                return None
-        return self._read_index
-
-    def _read_counts(self) -> tuple[int, int, bool] | None:
-        """(files, chunks, a sync ever finished) from committed rows; None when there is no index."""
-        with self._read_mu:
-            index = self._open_read_locked()
-            if index is None:
-                return None
-            try:
-                c = queries.counts(index.conn)
-                return c.files, c.chunks, "last_sync" in index.meta()
-            except Exception as exc:
-                if not is_db_error(exc, index.driver):
-                    raise
-                log.debug("could not count the index rows: %s", exc)
-                return None
+        return SearchResult([], mode, [damaged_note(exc, writer, describe_holder(read_holder(self._lock.path)))])

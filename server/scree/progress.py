@@ -80,7 +80,8 @@ class PlainProgress:
         if now - self._last >= self._every:
             self._last = now
             rate = self._chunks / max(now - self._t0, 1e-6)
-            self._say(f"indexing {self._done}/{self._total} files, {self._chunks} chunks ({rate:.0f} chunks/s)")
+            shown = f"{rate:.1f}" if rate < 10 else f"{rate:.0f}"  # the first files wait for the model to load
+            self._say(f"indexing {self._done}/{self._total} files, {self._chunks} chunks ({shown} chunks/s)")
 
     def within(self, path: str, chunks_done: int, chunks_total: int) -> None:
         """A big file is written in parts: say how far into it the sync is, at the same pace."""

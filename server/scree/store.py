@@ -229,3 +229,11 @@ def vectors_usable(index: Index, embedder_id: str, dimensions: int, max_windows:
     semantic search)."""
     return (queries.has_vec_table(index.conn)
             and _recorded_identity(index.meta()) == _vector_identity(embedder_id, dimensions, max_windows))
+
+
+def rebuild_in_place(index: Index, embedder_id: str, dimensions: int, max_windows: int) -> None:
+    """Forget every chunk and vector so the next sync re-embeds every note.
+
+    The file itself stays (same inode), so readers and health checks keep seeing the same index.
+    """
+    writes.reset_vectors(index.conn, dimensions, _vector_identity(embedder_id, dimensions, max_windows))

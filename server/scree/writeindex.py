@@ -84,6 +84,7 @@ class WriteIndex:
         self.index = index
         if index is not None and self.health is not None:
             self.health.adopt_wal()
+        self.drop_readers()  # a search may have reopened the old file meanwhile
         return index
 
     def damage(self) -> str | None:

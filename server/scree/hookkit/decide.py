@@ -78,6 +78,38 @@ def literal_of(pattern: str, syntax: str) -> str | None:
     return text if len(text) >= MIN_LITERAL else None
 
 
+def _top_level_alternatives(pattern: str, syntax: str) -> list[str] | None:
+    """`a|b|c` split at its top-level bars (`\\|` in a basic regex); None when a group is involved."""
+    bar = "|" if syntax == "ere" else "\\|"
+    if "(" in pattern or ")" in pattern or bar not in pattern:
+        return None
+    parts, cur, i = [], "", 0
+    while i < len(pattern):
+        if pattern.startswith("\\", i) and not pattern.startswith(bar, i):
+            cur += pattern[i:i + 2]
+            i += 2
+        elif pattern.startswith(bar, i):
+            parts.append(cur)
+            cur = ""
+            i += len(bar)
+        else:
+            cur += pattern[i]
+            i += 1
+    return [*parts, cur]
+
+
+def literals_of(pattern: str, syntax: str) -> list[str]:
+    """The verbatim texts a pattern matches: one for a literal, each alternative of `a|b` when all are
+    literal (`X-Client-Key|Retry-After`), else none."""
+    if syntax != "fixed":
+        alts = _top_level_alternatives(pattern, syntax)
+        if alts is not None:
+            found = [literal_of(a, syntax) for a in alts]
+            return [x for x in found if x] if all(found) else []
+    one = literal_of(pattern, syntax)
+    return [one] if one else []
+
+
 def suggested_query(call: GrepCall, literals: Sequence[str], words: Sequence[str]) -> str:
     """What to pass search_docs: the literal as written, else the pattern's words; a word written as
     a flag keeps its dashes (`--locked`)."""
@@ -85,7 +117,7 @@ def suggested_query(call: GrepCall, literals: Sequence[str], words: Sequence[str
     if prose:
         return prose
     if literals:
-        return literals[0]
+        return " ".join(dict.fromkeys(literals))
     out = []
     raw = " ".join(call.patterns)
     for w in words:
@@ -114,7 +146,7 @@ def decide(call: GrepCall, folder: str, cwd: str | None, notes: NotesIndex, home
     # Further quiet checks that need the index (say, a name the code declares and the notes never
     # spell) go here: `reason = check(call, words, notes)`; `if reason: return Decision(None, reason, aim)`.
 
-    literals = [lit for lit in (literal_of(p, call.syntax) for p in call.patterns) if lit]
+    literals = [lit for p in call.patterns for lit in literals_of(p, call.syntax)]
     literals = [lit for lit in literals if to_match(lit)]  # has a word FTS5 can find
     strong = all_words_match(call.patterns, call.syntax) if sum(len(w) for w in words) >= 3 else None
     tiers: list[tuple[str, bool]] = [(phrase(lit), True) for lit in literals]
@@ -123,7 +155,8 @@ def decide(call: GrepCall, folder: str, cwd: str | None, notes: NotesIndex, home
     scope = aim if aim.narrow else None
     sections = notes.rank(tiers, literals, scope) if tiers else []
     query = suggested_query(call, literals, words)
-    shown = literals[0] if literals else (query if len(call.patterns) != 1 else call.patterns[0].strip())
+    held = next((s.literal for s in sections if s.literal), "")  # what a listed section holds verbatim
+    shown = held or (literals[0] if literals else (query if len(call.patterns) != 1 else call.patterns[0].strip()))
     if sections:
         reason = "mention" if any(s.literal for s in sections) else "words"
     else:
@@ -139,4 +172,4 @@ def decide(call: GrepCall, folder: str, cwd: str | None, notes: NotesIndex, home
     return Decision(Hint(hint_key(call), reason, text, tuple(sections)), reason, aim, tuple(sections))
 
 
-__all__ = ["Decision", "decide", "literal_of", "suggested_query", "MAX_SECTIONS"]
+__all__ = ["Decision", "decide", "literal_of", "literals_of", "suggested_query", "MAX_SECTIONS"]

@@ -33,15 +33,16 @@ if TYPE_CHECKING:  # `typing` costs a hook ~2 ms it does not need
     from .aim import Aim
 
 
-class Section(namedtuple("Section", "path start_line end_line trail literal", defaults=(False,))):
-    """One indexed section of a note: `path:start-end  trail`; `literal`: its text holds the pattern verbatim."""
+class Section(namedtuple("Section", "path start_line end_line trail literal", defaults=("",))):
+    """One indexed section of a note: `path:start-end  trail`; `literal`: the pattern text it holds
+    verbatim ("" when none)."""
 
     __slots__ = ()
     path: str
     start_line: int
     end_line: int
     trail: str
-    literal: bool
+    literal: str
 
 
 class Hint(namedtuple("Hint", "key reason text sections")):
@@ -212,7 +213,7 @@ class NotesIndex:
                 trail = str(heading or title)
                 key = (str(path), trail)
                 body = (trail + "\n" + str(text)).casefold()
-                literal = any(f in body for f in folded)
+                literal = next((lit for lit, f in zip(literals, folded) if f in body), "")
                 if verbatim_only and not literal:
                     continue
                 entry = found.get(key)
