@@ -33,6 +33,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from scree.config import load_config
 from scree.embed import Embedder, Passage, make_embedder
 from scree.locate import IndexLocation
 from scree.policy import NotesPolicy
@@ -212,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--bench", type=Path, default=BENCH, help="the shared benchmark folder")
     ap.add_argument("--sets", nargs="+", default=["dev", "httpx"])
     ap.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
-    ap.add_argument("--embedder", default="local")
+    ap.add_argument("--embedder", default="local", help="local, or api (configured by SCREE_API_* as usual)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/scree-quality"))
     ap.add_argument("-k", type=int, default=5)
     ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="MODULE.NAME=VALUE")
@@ -223,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     apply_overrides(args.overrides)
     scorer = load_scorer(args.bench)
     args.cache.mkdir(parents=True, exist_ok=True)
-    inner = make_embedder(args.embedder)
+    inner = make_embedder(args.embedder, config=load_config())  # `api`: the SCREE_API_* settings
     embedder = CachedEmbedder(inner, args.cache / f"vectors-{hashlib.sha256(inner.id.encode()).hexdigest()[:10]}.pkl")
     sets = dev_sets(args.bench)
     out: dict[str, Any] = {}
