@@ -31,7 +31,8 @@ def test_search_json_follows_the_benchmark_contract(notes):
     out = scree("search", "--json", "-k", "2", "--mode", "hybrid", "--notes", str(notes), "TOKEN_TTL")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert set(data) == {"results", "mode"} and data["mode"] == "hybrid"
+    assert set(data) == {"results", "mode", "names"} and data["mode"] == "hybrid"
+    assert data["names"] == ["token_ttl"]  # the words taken as names
     hit = data["results"][0]
     assert set(hit) == {"path", "heading", "start_line", "end_line", "score", "text"}
     assert (hit["path"], hit["heading"], hit["start_line"], hit["end_line"]) == (

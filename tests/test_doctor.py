@@ -304,7 +304,7 @@ def test_every_check_runs_and_a_healthy_setup_exits_zero(indexed: Workspace, emb
                                embedder=embedder)
     names = [c.name for c in checks]
     assert names == ["python", "config", "sqlite", "sqlite-vec", "embedder", "api-key", "index", "writer",
-                     "watcher", "hooks", "uv", "mcp", "usage"]
+                     "watcher", "vocabulary", "hooks", "uv", "mcp", "usage"]
     assert not doctor.failed(checks), cli_plugin.render_checks(checks)
     assert cli_plugin.render_checks(checks).splitlines()[-1].startswith("scree is ready")
 

@@ -472,6 +472,25 @@ def test_the_live_index_pauses_during_an_outage_then_resyncs_what_changed(server
         live.stop()
 
 
+def test_a_refused_request_stops_the_live_writer_with_the_fix_and_searches_go_on(server, tmp_path):
+    from conftest import eventually
+    from scree.live import LiveIndex
+    from scree.search import Query
+
+    ws, index = open_ws(notes_folder(tmp_path, 2))
+    index.close()
+    server.add_faults("echo_headers")
+    live = LiveIndex(ws, watch=False, embedder=make(server), outage_pause=(0.05, 0.1), health_interval=60.0)
+    live.start()
+    try:
+        assert eventually(lambda: live.status().state == "not_updating", 10.0)
+        assert "rejected the embeddings request" in live.status().describe() and KEY not in live.status().describe()
+        assert len(server.requests) == 1  # not retried, not paused and resent
+        assert live.search(Query("widget", mode="keyword")).notes  # answers, saying why it is not updating
+    finally:
+        live.stop()
+
+
 # ----- the key never shows ------------------------------------------------------------------------------
 
 
@@ -618,7 +637,9 @@ def test_doctor_shows_endpoint_model_width_privacy_key_probe_and_cost_never_the_
     assert "zero data retention: not applicable" in out
     assert "upper bound" in out and "$0.0000" in out  # 3 tiny notes at $0.02 per million tokens
     main(["doctor", "--notes", str(folder), "--json"])
-    checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
+    report = capsys.readouterr().out
+    assert KEY not in report
+    checks = {c["name"]: c for c in json.loads(report)["checks"]}
     assert checks["embedder"]["status"] == "ok" and checks["embedder"]["details"]["zdr_requested"] is False
     assert checks["cost"]["details"]["usd_upper_bound"] > 0
     server.go_down()
@@ -643,7 +664,7 @@ def test_doctor_says_zero_retention_is_requested_for_openrouter(server, tmp_path
 
 
 def test_doctor_fails_without_a_key_for_a_hosted_api_but_not_for_a_local_server(monkeypatch):
-    from scree.doctor import FAIL, OK
+    from scree.doctor import FAIL, OK, WARN
     from scree.doctor_api import check_key
 
     local = make_server_less(base_url="http://localhost:11434/v1", model="nomic-embed-text")
@@ -652,6 +673,8 @@ def test_doctor_fails_without_a_key_for_a_hosted_api_but_not_for_a_local_server(
     assert check_key(local, {}).status == OK
     shown = check_key(hosted, {"OPENROUTER_API_KEY": KEY})
     assert shown.status == OK and "OPENROUTER_API_KEY" in shown.summary and KEY not in repr(shown)
+    plain = check_key(make_server_less(base_url="http://embed.example.com/v1"), {"SCREE_API_KEY": KEY})
+    assert plain.status == WARN and "https" in (plain.fix or "") and KEY not in repr(plain)
 
 
 def make_server_less(**overrides: object) -> ApiEmbedder:
@@ -694,3 +717,4 @@ def test_closing_the_client_under_a_query_costs_a_retry_not_an_error(server):
     e._http = lambda: next(handed, None) or fresh()  # type: ignore[method-assign]
     assert e.embed_query("fox").shape == (32,)
     assert len(server.requests) == 1  # the closed client sent nothing; a new one did
+

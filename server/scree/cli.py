@@ -112,7 +112,8 @@ def cmd_index(args: argparse.Namespace, cfg: Config) -> int:
 
 
 def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
-    from .search import Query, search
+    from .search import Query
+    from .vocabsearch import search_with_names
     from .workspace import Workspace
 
     ws = Workspace.from_config(cfg)
@@ -123,8 +124,8 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
         embedder = ws.embedder()
         if not args.no_sync:
             _sync_if_no_writer(ws, index, policy, embedder, cfg)
-        result = search(index, policy, embedder, Query(" ".join(args.query), k=cfg.k, mode=cfg.mode,
-                                                       paths=tuple(args.path)))
+        result = search_with_names(index, policy, embedder, Query(" ".join(args.query), k=cfg.k,
+                                                                  mode=cfg.mode, paths=tuple(args.path)))
         building = _being_built(ws, index)
     finally:
         index.close()
@@ -133,7 +134,8 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
     for note in result.notes:
         print(f"scree: {note}", file=sys.stderr)
     if args.json:
-        doc: dict[str, object] = {"results": [asdict(h) for h in result.hits], "mode": result.mode}
+        doc: dict[str, object] = {"results": [asdict(h) for h in result.hits], "mode": result.mode,
+                                  "names": result.names}
         if result.notes:  # e.g. "keyword results only: the embeddings API ... is unavailable"
             doc["notes"] = result.notes
         print(json.dumps(doc, ensure_ascii=False))

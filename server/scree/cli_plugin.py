@@ -32,6 +32,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deep", action="store_true",
                    help="also check every row of the index (each indexed file has all its chunks, keyword rows "
                         "and vectors; nothing is orphaned)")
+    p.add_argument("-v", "--verbose", action="store_true", help="more detail (a sample of the names the notes share)")
 
     p = sub.add_parser("usage", help="how scree and grep were used, from the local usage log")
     _common(p)
@@ -66,7 +67,7 @@ def cmd_doctor(args: argparse.Namespace, cfg: Config) -> int:
     """Run every check; exit 1 when one failed."""
     from . import doctor
 
-    checks = doctor.run_checks(cfg, deep=args.deep)
+    checks = doctor.run_checks(cfg, deep=args.deep, verbose=args.verbose)
     if args.json:
         print(json.dumps(doctor.to_json(checks), indent=2, default=str))
     else:

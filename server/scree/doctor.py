@@ -592,10 +592,11 @@ def uv_fix_command(ctx: PluginContext, package: str) -> str | None:
 
 
 def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] | None = None,
-               embedder: object | None = None, deep: bool = False) -> list[Check]:
+               embedder: object | None = None, deep: bool = False, verbose: bool = False) -> list[Check]:
     """Every check, in order. `embedder` replaces the configured one (tests point it at a broken model)."""
     from .embed import make_embedder
     from .usage_report import usage_check
+    from .vocabreport import check_vocabulary
     from .workspace import Workspace
 
     env = os.environ if env is None else env
@@ -627,6 +628,7 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
         checks.append(_safe("index", lambda: check_index(ws, embedder_id, dimensions, max_windows, deep=deep)))
         checks.append(_safe("writer", lambda: check_writer(ws.location.lock)))
         checks.append(_safe("watcher", lambda: check_watcher(ws.location.lock, ws.folder)))
+        checks.append(_safe("vocabulary", lambda: check_vocabulary(ws, verbose=verbose)))  # vocabreport.py
     checks += [_safe("hooks", lambda: check_hooks(ctx, env)), _safe("uv", lambda: check_uv(ctx, env)),
                _safe("mcp", lambda: check_mcp(ctx, env, cwd)), _safe("usage", lambda: usage_check(env))]
     close = getattr(embedder, "close", None)

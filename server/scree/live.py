@@ -48,9 +48,9 @@ from .readindex import ReadIndex, damaged_note
 from .records import SearchResult
 from .route import route
 from .search import Query
-from .search import search as run_search
 from .store import Index, rebuild_in_place
 from .sync import SyncReport, sync
+from .vocabsearch import search_with_names as run_search
 from .watcher import NotesWatcher
 from .workspace import Workspace
 from .writeindex import QUICK_CHECK_SECONDS, WriteIndex, await_report

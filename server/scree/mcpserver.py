@@ -74,6 +74,7 @@ class SearchOut(_Compact):
     mode: str
     index: str
     note: str | None = None
+    names: list[str] | None = None  # query words taken as names (matched verbatim)
 
 
 class ReadOut(_Compact):
@@ -299,7 +300,7 @@ def build_server(handle: IndexHandle) -> MCPServer:
         handle.wait_first_sync(live, handle.options.first_sync_wait)
         result = live.search(Query(query, k=k, mode=mode, paths=globs))
         status = live.status()
-        return search_output(result.hits, result.mode, result.notes, status)
+        return search_output(result.hits, result.mode, result.notes, status, result.names)
 
     @tool(read_only)
     def read_doc(
@@ -341,7 +342,8 @@ def check_text(name: str, value: str) -> None:
                         f"{exc.start}): send valid Unicode text") from None
 
 
-def search_output(hits: list[Hit], mode: str, notes: list[str], status: IndexStatus) -> SearchOut:
+def search_output(hits: list[Hit], mode: str, notes: list[str], status: IndexStatus,
+                  names: list[str] | None = None) -> SearchOut:
     """The structured answer of search_docs; never empty without a note saying why."""
     # LiveIndex.search puts the index state first among its notes; `index` already says it.
     said = status.describe().split(":", 1)[0] + ":"
@@ -351,7 +353,7 @@ def search_output(hits: list[Hit], mode: str, notes: list[str], status: IndexSta
     return SearchOut(
         results=[SearchHitOut(path=h.path, heading=h.heading, start_line=h.start_line, end_line=h.end_line,
                               score=h.score, text=h.text) for h in hits],
-        mode=mode, index=status.describe(), note="; ".join(remarks) or None,
+        mode=mode, index=status.describe(), note="; ".join(remarks) or None, names=names or None,
     )
 
 

@@ -21,6 +21,7 @@ from .policy import NotesPolicy
 from .reader import hash_note, read_note
 from .records import Skipped
 from .store import Index, ensure_chunker, ensure_embedder
+from .vocabsync import sync_vocabulary
 from .walk import walk_notes
 
 log = logging.getLogger(__name__)
@@ -191,6 +192,8 @@ def sync(
             trim = getattr(embedder, "trim", None)  # the batches' working memory is not needed any more
             if trim is not None:
                 trim()
+    if only_list is None:
+        sync_vocabulary(index, policy)  # the repo's names, from its code and manifests (vocabsync.py)
     # A sync cut short must not make readers believe the index is complete, and the chunker version
     # is recorded only once every file went through it (a stopped sync re-chunks again).
     if completed:

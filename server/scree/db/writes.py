@@ -173,3 +173,51 @@ def delete_file(conn: Any, path: str, max_windows: int) -> bool:
 def touch_file(conn: Any, path: str, mtime_ns: int, size: int) -> None:
     """Record a new mtime for a file whose content (hash) did not change."""
     conn.execute("update files set mtime_ns = ?, size = ? where path = ?", (mtime_ns, size, path))
+
+
+# ----- the vocabulary (names from code and manifests) ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class CodeFileVersion:
+    """One code file or manifest read for names: what identifies the version read, and its names."""
+
+    path: str
+    kind: str
+    source: str  # manifest | code
+    sha256: str
+    mtime_ns: int
+    size: int
+    names: frozenset[str]
+    common: frozenset[str] = frozenset()  # the names that are also everyday words
+
+
+def replace_code_files(conn: Any, versions: Sequence[CodeFileVersion]) -> None:
+    """Replace the names of these files in one transaction (a batch: one commit per many small files)."""
+    if not versions:
+        return
+    with transaction(conn):
+        for v in versions:
+            conn.execute(
+                "insert into code_files(path, kind, sha256, mtime_ns, size) values (?, ?, ?, ?, ?) "
+                "on conflict(path) do update set kind = excluded.kind, sha256 = excluded.sha256, "
+                "mtime_ns = excluded.mtime_ns, size = excluded.size",
+                (v.path, v.kind, v.sha256, v.mtime_ns, v.size),
+            )
+            (file_id,) = conn.execute("select id from code_files where path = ?", (v.path,)).fetchone()
+            conn.execute("delete from names where file_id = ?", (file_id,))
+            conn.executemany("insert into names(name, source, common, file_id) values (?, ?, ?, ?)",
+                             [(n, v.source, int(n in v.common), file_id) for n in sorted(v.names)])
+
+
+def touch_code_file(conn: Any, path: str, mtime_ns: int, size: int) -> None:
+    """Record a new mtime/size for a code file whose content (hash) did not change."""
+    conn.execute("update code_files set mtime_ns = ?, size = ? where path = ?", (mtime_ns, size, path))
+
+
+def delete_code_files(conn: Any, paths: Sequence[str]) -> None:
+    """Forget code files (deleted, ignored, over a cap) and their names, in one transaction."""
+    if not paths:
+        return
+    with transaction(conn):
+        conn.executemany("delete from code_files where path = ?", [(p,) for p in paths])

@@ -459,7 +459,7 @@ class ApiEmbedder:
     def _unavailable(self, problem: str, attempts: int) -> EmbedderUnavailable:
         tries = f" after {attempts} attempt{'s' * (attempts != 1)}"
         reason = self._scrub(f"the embeddings API at {self.endpoint} is unavailable ({problem}{tries}); "
-                             "keyword search still works, and the index catches up once it answers")
+                             "keyword search still works, and the next sync sends what is missing")
         with self._lock:
             self._down_until = time.monotonic() + self.settings.quiet_after_outage
             self._down_reason = reason

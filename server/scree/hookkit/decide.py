@@ -4,7 +4,7 @@ Quiet unless the notes can be the answer. In order, cheapest first:
 1. the pattern has words at all;
 2. the pattern is not shaped like code (`codeshape`);
 3. the search's aim holds an indexed note (`aim`, one query on the files table);
-4. (one more check slots in here, before any ranking: see `decide`)
+4. the pattern is not a name the code declares that no note spells (`vocabcheck`, before any ranking);
 5. the notes hold the pattern verbatim or all its words, or the search targets the notes (or
    reads like prose) and the notes hold some of its words.
 Each quiet answer carries its reason, for the debug log (SCREE_HOOKS_DEBUG=1).
@@ -20,6 +20,7 @@ from .codeshape import code_reason
 from .grepparse import GrepCall
 from .hint import MAX_SECTIONS, Hint, NotesIndex, Section, hint_key, phrase, render, targets_docs
 from .patterns import all_words_match, is_plain_language, pattern_words
+from .vocabcheck import code_only_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # `typing` costs a hook ~2 ms it does not need
@@ -143,8 +144,9 @@ def decide(call: GrepCall, folder: str, cwd: str | None, notes: NotesIndex, home
         return Decision(None, "aim-unknown" if aim.unknown else "aim-outside-notes", aim)
     if not notes.covers(aim):
         return Decision(None, "aim-without-notes", aim)
-    # Further quiet checks that need the index (say, a name the code declares and the notes never
-    # spell) go here: `reason = check(call, words, notes)`; `if reason: return Decision(None, reason, aim)`.
+    # Quiet checks that need the index, before any ranking.
+    if code_only_name(notes.conn, call.patterns):  # a name the code declares and no note spells
+        return Decision(None, "code-name-not-in-notes", aim)
 
     literals = [lit for p in call.patterns for lit in literals_of(p, call.syntax)]
     literals = [lit for lit in literals if to_match(lit)]  # has a word FTS5 can find
