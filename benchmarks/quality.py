@@ -37,7 +37,8 @@ from scree.config import load_config
 from scree.embed import Embedder, Passage, make_embedder
 from scree.locate import IndexLocation
 from scree.policy import NotesPolicy
-from scree.search import Query, search
+from scree.search import Query
+from scree.vocabsearch import search_with_names
 from scree.store import Index, open_index
 from scree.sync import sync
 
@@ -167,7 +168,7 @@ def run_mode(scorer: Any, index: Index, policy: NotesPolicy, embedder: Embedder,
     rows = []
     for case in cases:
         t = time.perf_counter()
-        result = search(index, policy, embedder, Query(case.query, k=k, mode=mode))
+        result = search_with_names(index, policy, embedder, Query(case.query, k=k, mode=mode))
         ms = (time.perf_counter() - t) * 1000
         hits = [scorer.Hit(h.path, scorer.split_trail(h.heading), h.heading, h.text, h.start_line, h.end_line, h.score)
                 for h in result.hits]
