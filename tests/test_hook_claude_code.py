@@ -9,6 +9,7 @@ and uv like tests/test_plugin_smoke.py (whose installed-plugin helper it reuses)
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -91,21 +92,25 @@ def api() -> Iterator[ToolCallingAPI]:
     fake.server.server_close()
 
 
-def test_the_grep_hint_reaches_the_model_through_the_launcher(tmp_path: Path, api: ToolCallingAPI) -> None:
-    installed = smoke.Installed(tmp_path)
+@pytest.mark.parametrize("claude_bin", smoke.CLAUDE_BINS, ids=[smoke._version_id(p) for p in smoke.CLAUDE_BINS])
+def test_the_grep_hint_reaches_the_model_through_the_launcher(tmp_path: Path, api: ToolCallingAPI,
+                                                              claude_bin: str) -> None:
+    installed = smoke.Installed(tmp_path, claude_bin)
     installed.install()
     env = {**installed.env, "ANTHROPIC_BASE_URL": api.url, "ANTHROPIC_API_KEY": "x", "SCREE_HOOKS_DEBUG": "1"}
     cfg = load_config(env)
     folder = resolve_folder(cfg, installed.project)
     build_index(index_location(folder, cfg, env).db, {"README.md": (installed.project / "README.md").read_text()})
-    proc = subprocess.run([smoke.CLAUDE, "-p", "where are retries described?", "--output-format", "stream-json",
+    proc = subprocess.run([claude_bin, "-p", "where are retries described?", "--output-format", "stream-json",
                            "--verbose", "--allowedTools", "Bash(grep *)"], cwd=installed.project, env=env,
                           capture_output=True, text=True, timeout=240, start_new_session=True)
     assert len(api.requests) >= 2, proc.stdout[-2000:]
     sent = json.dumps(api.requests[-1]["messages"])
     at = sent.find("PreToolUse:Bash hook additional context: ")
     assert at >= 0, sent[-3000:]
-    hint = json.loads('"' + sent[at:sent.find("</system-reminder>", at)] + '"')  # the JSON-escaped text, decoded
+    # The context runs to the end of its JSON string (2.1.332) or to its </system-reminder> (2.1.197).
+    escaped = re.match(r'(?:[^"\\]|\\.)*', sent[at:]).group(0).split("</system-reminder>")[0]  # type: ignore[union-attr]
+    hint = json.loads('"' + escaped + '"')  # the JSON-escaped text, decoded
     assert 'the indexed notes mention "retried three times"' in hint
     assert f"{folder}/README.md:3-5" in hint and "mcp__plugin_scree_scree__search_docs" in hint
     # The launcher ran the hook with the plugin's own venv interpreter: nothing to resolve or cache.
