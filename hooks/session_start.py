@@ -61,6 +61,9 @@ def background() -> None:
     root = runtime.data_root()
     env = dict(os.environ)
     env["UV_PROJECT_ENVIRONMENT"] = os.path.join(root, "venv")
+    # The sync runs inside the folder found here; naming it keeps a relative SCREE_NOTES from being
+    # resolved a second time from there.
+    env["SCREE_NOTES"] = where.folder
     bgsync.exec_sync(job["cmd"], where.folder, where.lock, os.path.join(root, "logs", "sync.log"), env)
 
 

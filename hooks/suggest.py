@@ -2,10 +2,12 @@
 """PreToolUse hook (Bash, Grep): when a grep is one the notes can answer, tell the model where.
 
 Prints `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": ...}}` naming
-the best indexed sections and scree's search_docs tool, or nothing. Never blocks the tool (no
+the best indexed sections (absolute path:start-end) and one instruction, or nothing; the decision
+itself is scree.hookkit.decide. SCREE_HOOKS_DEBUG=1 logs each decision as one line in the hook log. Never blocks the tool (no
 permissionDecision), never fails it: errors go to the hook log and the exit status is always 0.
 At most one hint per distinct pattern per session and MAX_HINTS per session; SCREE_HOOKS=off
-silences it. Standard library + scree's stdlib-only helpers only (it runs under the system python3).
+silences it. Standard library + scree's stdlib-only helpers only (hooks/launch.sh runs it with the
+plugin's venv interpreter or the real executable behind python3, with -I -S).
 """
 
 import os
@@ -23,6 +25,7 @@ def main(raw: bytes) -> None:
 
     if runtime.is_off(HOOKS.env):
         return
+    debug = runtime.debug_on()
     payload = runtime.read_payload(HOOK, raw)
     if payload is None:
         return
@@ -30,39 +33,50 @@ def main(raw: bytes) -> None:
     tool_input = payload.get("tool_input")
     from scree.hookkit import grepparse
 
+    def quiet(reason: str, **more: object) -> None:
+        if debug:
+            runtime.log_debug(HOOK, {"tool": tool, "reason": reason, **more})
+
     if tool == "Bash":
         command = tool_input.get("command") if isinstance(tool_input, dict) else None
         if not isinstance(command, str) or not grepparse.might_search(command):
-            return
+            return quiet("no-search-word")
         calls = grepparse.parse_command(command)
     elif tool == "Grep":
         found = grepparse.grep_tool_call(tool_input)
         calls = [found] if found else []
     else:
-        return
+        return quiet("other-tool")
     from scree.hookkit import hint, project, state
 
     call = hint.choose_call(calls)
     if call is None:
-        return
+        return quiet("no-file-search", parsed=[c.tool for c in calls])
+    facts = {"parsed": call.tool, "patterns": list(call.patterns), "paths": list(call.paths)}
     session = runtime.session_id(payload)
     key = hint.hint_key(call)
     known = state.load(session)
     shown = known.get("hints")
     shown = shown if isinstance(shown, list) else []
     if len(shown) >= MAX_HINTS or key in shown:
-        return
+        return quiet("shown-before" if key in shown else "session-cap", **facts)
     where = project.cached(session, runtime.project_dir(payload), known)
     notes = hint.open_notes(where.db)
     if notes is None:
-        return
+        return quiet("no-index", **facts)
     try:
         if not notes.has_notes():
-            return
+            return quiet("empty-index", **facts)
+        from scree.hookkit.decide import decide
+
         cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
-        found_hint = hint.decide(call, where.folder, cwd, notes.sections)
+        decision = decide(call, where.folder, cwd, notes, os.environ.get("HOME"))
     finally:
         notes.close()
+    if debug:
+        quiet(decision.reason, **facts, aim=decision.aim.describe() if decision.aim else None,
+              matches=[f"{s.path}:{s.start_line}-{s.end_line}" for s in decision.sections])
+    found_hint = decision.hint
     if found_hint is None:
         return
 
@@ -96,6 +110,10 @@ if __name__ == "__main__":
 
         _raw = sys.stdin.buffer.read()
         if not (prefilter.may_search(_raw)):
+            if prefilter.debug_requested():
+                from scree.hookkit import runtime as _runtime
+
+                _runtime.log_debug(HOOK, {"reason": "prefilter: no search word"})
             os._exit(0)
         from scree.hookkit import runtime as _runtime
     except BaseException:  # the plugin's files are damaged: nothing to do but stay out of the way

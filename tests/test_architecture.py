@@ -21,6 +21,8 @@ OWNERS = {
     "mcp": {"mcpserver.py"},
     "markdown_it": {"mdblocks.py"},
     "mdit_py_plugins": {"mdblocks.py"},
+    "httpx": {"embed/api.py"},
+    "httpx2": {"embed/api.py"},  # httpx's successor, which scree uses
 }
 MAX_LINES = 650
 

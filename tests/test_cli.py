@@ -31,7 +31,8 @@ def test_search_json_follows_the_benchmark_contract(notes):
     out = scree("search", "--json", "-k", "2", "--mode", "hybrid", "--notes", str(notes), "TOKEN_TTL")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert set(data) == {"results", "mode"} and data["mode"] == "hybrid"
+    assert set(data) == {"results", "mode", "names"} and data["mode"] == "hybrid"
+    assert data["names"] == ["token_ttl"]  # the words taken as names
     hit = data["results"][0]
     assert set(hit) == {"path", "heading", "start_line", "end_line", "score", "text"}
     assert (hit["path"], hit["heading"], hit["start_line"], hit["end_line"]) == (
@@ -75,7 +76,10 @@ def test_missing_folder_is_a_clear_error(tmp_path):
 
 def test_damaged_index_says_how_to_rebuild_and_rebuild_works(notes, tmp_path):
     db = tmp_path / "broken.db"
-    db.write_bytes(b"garbage" * 500)
+    assert scree("index", "--db", str(db), "--notes", str(notes)).returncode == 0
+    with open(db, "r+b") as fh:  # keep page 1 (the header says it is scree's), garble the rest
+        fh.seek(4096)
+        fh.write(b"garbage" * (max(db.stat().st_size - 4096, 4096) // 7))
     out = scree("search", "--db", str(db), "--notes", str(notes), "tokens")
     assert out.returncode == 1 and "scree index --rebuild" in out.stderr and "Traceback" not in out.stderr
     assert scree("index", "--rebuild", "--db", str(db), "--notes", str(notes)).returncode == 0

@@ -161,7 +161,7 @@ def test_broken_model_file_fails_with_the_reinstall_command(tmp_path: Path) -> N
 
 def test_local_embedder_needs_no_key_and_an_unknown_one_gets_a_clear_seam() -> None:
     assert doctor.check_api_key(Config()).summary == "local embedder: no key needed"
-    check = doctor.check_api_key(Config(embedder="api"))
+    check = doctor.check_api_key(Config(embedder="other"))
     assert check.status == doctor.WARN and "KEY_CHECKS" in check.fix
 
 
@@ -178,9 +178,12 @@ def test_sqlite_names_the_driver_and_a_bad_choice_fails(monkeypatch: pytest.Monk
 
 
 def test_config_flags_unknown_scree_variables_and_hides_secrets() -> None:
-    check = doctor.check_config({"SCREE_K": "7", "SCREE_MODEL": "x", "SCREE_API_KEY": "sk-123", "HOME": "/h"})
-    assert check.status == doctor.WARN and "SCREE_MODEL" in check.fix and "SCREE_API_KEY" in check.fix
-    assert "sk-123" not in json.dumps(check.details) and "SCREE_K=7" in check.summary
+    check = doctor.check_config({"SCREE_K": "7", "SCREE_MODLE": "x", "SCREE_OLD_TOKEN": "sk-123",
+                                 "SCREE_API_KEY": "sk-456", "HOME": "/h"})
+    assert check.status == doctor.WARN and "SCREE_MODLE" in check.fix and "SCREE_OLD_TOKEN" in check.fix
+    assert "SCREE_API_KEY" not in check.fix  # a known setting, shown as set but never its value
+    shown = json.dumps(check.details) + check.summary
+    assert "sk-123" not in shown and "sk-456" not in shown and "SCREE_K=7" in check.summary
 
 
 def test_repo_hooks_are_found_and_switches_are_reported(tmp_path: Path) -> None:
@@ -301,7 +304,7 @@ def test_every_check_runs_and_a_healthy_setup_exits_zero(indexed: Workspace, emb
                                embedder=embedder)
     names = [c.name for c in checks]
     assert names == ["python", "config", "sqlite", "sqlite-vec", "embedder", "api-key", "index", "writer",
-                     "watcher", "hooks", "uv", "mcp", "usage"]
+                     "watcher", "vocabulary", "hooks", "uv", "mcp", "usage"]
     assert not doctor.failed(checks), cli_plugin.render_checks(checks)
     assert cli_plugin.render_checks(checks).splitlines()[-1].startswith("scree is ready")
 

@@ -45,3 +45,42 @@ def test_a_section_counts_once_per_list_and_is_answered_by_its_best_chunk():
 def test_a_group_split_across_lists_takes_its_best_ranked_chunk():
     fused = rrf_grouped([["x1", "a2"], ["a1"]], group=lambda s: s[0])
     assert [item for item, _ in fused] == ["a1", "x1"]  # a: 1/62 + 1/61 beats x: 1/61
+
+
+def _dbsf(rankings, weights=(1.0, 1.0)):
+    from scree.fusion import dbsf
+
+    return dbsf(rankings, group=lambda s: s[0], weights=weights)
+
+
+def test_dbsf_a_sure_first_place_beats_a_first_place_among_equals():
+    # The keyword half is sure of k1 (far above its other scores); the semantic half's scores are all
+    # alike. RRF would tie the two first places; DBSF ranks the sure one first.
+    sem = [(f"s{i}", 0.55 - 0.005 * i) for i in range(10)]
+    kw = [(f"k{i}", score) for i, score in enumerate([30.0, 3, 3, 2, 2, 2, 1, 1, 1, 1])]
+    from scree.fusion import dbsf
+
+    fused = dbsf([sem, kw], group=lambda s: s, weights=(1.0, 1.0))
+    assert fused[0][0] == "k0" and fused[0][1] > fused[1][1]
+
+
+def test_dbsf_rewards_what_both_halves_rank_high_and_counts_a_group_once_per_list():
+    sem = [("a1", 0.9), ("a2", 0.85), ("b1", 0.5), ("c1", 0.4)]
+    kw = [("b1", 10.0), ("a2", 9.0), ("c1", 1.0)]
+    fused = _dbsf([sem, kw])
+    assert [item[0] for item, _ in fused] == ["a", "b", "c"]
+    assert len(fused) == 3  # a1 and a2 are one section
+
+
+def test_dbsf_weights_tilt_the_order_and_must_match_the_lists():
+    sem, kw = [("s1", 1.0), ("s2", 0.0)], [("k1", 1.0), ("k2", 0.0)]
+    assert _dbsf([sem, kw], weights=(1.2, 0.8))[0][0] == "s1"
+    assert _dbsf([sem, kw], weights=(0.8, 1.2))[0][0] == "k1"
+    with pytest.raises(ValueError, match="one weight per ranking"):
+        _dbsf([sem, kw], weights=(1.0,))
+
+
+def test_dbsf_handles_empty_lists_and_lists_of_equal_scores():
+    assert _dbsf([[], []]) == []
+    fused = _dbsf([[("x1", 0.5), ("y1", 0.5)], []])
+    assert [item for item, _ in fused] == ["x1", "y1"]  # no spread: every item scaled 1, order kept

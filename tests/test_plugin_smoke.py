@@ -1,5 +1,7 @@
-"""The plugin in a real Claude Code (the pinned npm build), offline: `claude plugin validate --strict`, then
-an install from this repo as a local marketplace into a scratch HOME, and what a session sees.
+"""The plugin in a real Claude Code, offline: `claude plugin validate --strict`, then an install from this
+repo as a local marketplace into a scratch HOME, and what a session sees. Every test runs once per Claude
+Code build: `.ci/run` installs the oldest supported and the newest tested (pinned) under
+.ci/claude-<version>/; CLAUDE_BINS (paths joined by ':') names other builds.
 
 A session's first `system/init` line of `claude -p ... --output-format stream-json --verbose` lists the
 MCP servers with their state, the slash commands and the skills; the API is a closed loopback port, so
@@ -10,7 +12,9 @@ Offline on purpose: the plugin's venv ($CLAUDE_PLUGIN_DATA/venv) is synced befor
 cache (`uv sync --frozen --offline`, what the first session's background sync does), and the session's
 uv runs with UV_OFFLINE=1. uv's cache and Python are the ones of this test run, since HOME is scratch.
 
-Needs `claude` (.ci/node/node_modules/.bin/claude, from `.ci/run`, or on PATH) and uv; skipped without.
+Needs `claude` (from `.ci/run`, CLAUDE_BINS, or on PATH) and uv; skipped without. Claude Code's
+records gain fields from version to version (2.1.332 adds `source` to each `mcp_servers` entry), so the
+tests compare the fields they rely on, never whole records.
 """
 
 from __future__ import annotations
@@ -34,12 +38,28 @@ import pytest
 from conftest import REPO_ROOT
 from scree import cli
 
-CLAUDE = next((str(p) for p in (REPO_ROOT / ".ci" / "node" / "node_modules" / ".bin" / "claude",)
-               if p.exists()), None) or shutil.which("claude")
+
+
+def _claude_bins() -> list[str]:
+    """$CLAUDE_BINS, else every build .ci/run installed (.ci/claude-<version>/), else `claude` on PATH."""
+    listed = [p for p in os.environ.get("CLAUDE_BINS", "").split(os.pathsep) if p.strip()]
+    if listed:
+        return listed
+    installed = sorted(str(p) for p in (REPO_ROOT / ".ci").glob("claude-*/node_modules/.bin/claude") if p.exists())
+    on_path = shutil.which("claude")
+    return installed or ([on_path] if on_path else [])
+
+
+def _version_id(path: str) -> str:
+    folder = Path(path).parents[2].name
+    return folder if folder.startswith("claude-") else path
+
+
+CLAUDE_BINS = _claude_bins()
 UV = shutil.which("uv")
 pytestmark = [
-    pytest.mark.skipif(CLAUDE is None, reason="Claude Code is not installed: `npm install --prefix .ci/node "
-                       "--no-save @anthropic-ai/claude-code@2.1.197` (as .ci/run does)"),
+    pytest.mark.skipif(not CLAUDE_BINS, reason="Claude Code is not installed: run .ci/run, or `npm install --prefix "
+                       ".ci/claude-2.1.197 --no-save @anthropic-ai/claude-code@2.1.197`"),
     pytest.mark.skipif(UV is None, reason="uv is needed to run the plugin's MCP server"),
     pytest.mark.timeout(120),
 ]
@@ -51,8 +71,14 @@ def _wired(command: str) -> bool:
     return command in cli.COMMANDS
 
 
-def claude(args: list[str], env: dict[str, str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([CLAUDE, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=60, check=False)
+@pytest.fixture(scope="module", params=CLAUDE_BINS, ids=[_version_id(p) for p in CLAUDE_BINS])
+def claude_bin(request: pytest.FixtureRequest) -> str:
+    """One Claude Code build: every test that uses it (directly or through `installed`) runs for each."""
+    return request.param
+
+
+def claude(bin: str, args: list[str], env: dict[str, str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([bin, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=60, check=False)
 
 
 # ----- validate -------------------------------------------------------------------------------------
@@ -64,18 +90,19 @@ def scratch_home(tmp_path: Path) -> dict[str, str]:
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
 
 
-def test_validate_strict_passes_on_the_repo_and_on_the_manifest(scratch_home: dict[str, str]) -> None:
+def test_validate_strict_passes_on_the_repo_and_on_the_manifest(claude_bin: str, scratch_home: dict[str, str]) -> None:
     for target in (".", "./.claude-plugin/plugin.json"):
-        proc = claude(["plugin", "validate", target, "--strict"], scratch_home, cwd=REPO_ROOT)
+        proc = claude(claude_bin, ["plugin", "validate", target, "--strict"], scratch_home, cwd=REPO_ROOT)
         assert proc.returncode == 0 and "Validation passed" in proc.stdout, proc.stdout + proc.stderr
 
 
-def test_validate_fails_a_manifest_with_a_string_author(tmp_path: Path, scratch_home: dict[str, str]) -> None:
+def test_validate_fails_a_manifest_with_a_string_author(claude_bin: str, tmp_path: Path,
+                                                       scratch_home: dict[str, str]) -> None:
     manifest = json.loads((REPO_ROOT / ".claude-plugin" / "plugin.json").read_text())
     broken = tmp_path / ".claude-plugin" / "plugin.json"
     broken.parent.mkdir()
     broken.write_text(json.dumps({**manifest, "author": "someone"}))
-    proc = claude(["plugin", "validate", str(broken), "--strict"], scratch_home)
+    proc = claude(claude_bin, ["plugin", "validate", str(broken), "--strict"], scratch_home)
     assert proc.returncode == 1 and "author" in proc.stdout + proc.stderr
 
 
@@ -83,7 +110,7 @@ def test_validate_fails_a_manifest_with_a_string_author(tmp_path: Path, scratch_
 
 
 def _plugin_files() -> list[str]:
-    """What a clone of the repo holds: tracked files plus new ones not ignored (no .venv, no .ci/node)."""
+    """What a clone of the repo holds: tracked files plus new ones not ignored (no .venv, no .ci/claude-*)."""
     try:
         out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO_ROOT,
                              capture_output=True, check=True, timeout=30).stdout
@@ -111,7 +138,8 @@ def _isolated_env(home: Path, tmp: Path) -> dict[str, str]:
 class Installed:
     """The plugin installed from a clean copy of the repo, its venv synced, and a notes project."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, claude_bin: str) -> None:
+        self.claude = claude_bin
         self.src = tmp / "scree-src"
         for rel in _plugin_files():
             (self.src / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -126,7 +154,7 @@ class Installed:
 
     def install(self) -> None:
         for args in (["plugin", "marketplace", "add", str(self.src)], ["plugin", "install", "scree@scree-tools"]):
-            proc = claude(args, self.env, cwd=self.project)
+            proc = claude(self.claude, args, self.env, cwd=self.project)
             assert proc.returncode == 0, proc.stdout + proc.stderr
         # A local-directory marketplace runs the plugin in place (CLAUDE_PLUGIN_ROOT = the source dir):
         # sync the venv against that path so the server's `uv run --frozen` finds it up to date.
@@ -136,8 +164,8 @@ class Installed:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    plugin = Installed(tmp_path_factory.mktemp("plugin-smoke"))
+def installed(tmp_path_factory: pytest.TempPathFactory, claude_bin: str) -> Installed:
+    plugin = Installed(tmp_path_factory.mktemp("plugin-smoke"), claude_bin)
     plugin.install()
     return plugin
 
@@ -155,7 +183,7 @@ def run_session(installed: Installed, prompt: str, base_url: str, *, until: str)
     The whole process group (Claude Code, the MCP server it started) is killed afterwards.
     """
     env = {**installed.env, "ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": "x"}
-    proc = subprocess.Popen([CLAUDE, "-p", prompt, "--output-format", "stream-json", "--verbose"], cwd=installed.project,
+    proc = subprocess.Popen([installed.claude, "-p", prompt, "--output-format", "stream-json", "--verbose"], cwd=installed.project,
                             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     events: list[dict] = []
@@ -219,7 +247,7 @@ def test_mcp_server_connects_with_its_tools_loaded_up_front(session_start: list[
     if not _wired("serve"):
         pytest.xfail("`scree serve` is not wired into cli.py yet, so scree-mcp exits at once")
     init = session_start[-1]
-    assert {"name": SERVER, "status": "connected"} in init["mcp_servers"]
+    assert [s["status"] for s in init["mcp_servers"] if s["name"] == SERVER] == ["connected"]
     tools = {t for t in init["tools"] if t.startswith("mcp__plugin_scree_scree__")}
     assert {"mcp__plugin_scree_scree__search_docs", "mcp__plugin_scree_scree__read_doc",
             "mcp__plugin_scree_scree__reindex"} <= tools  # alwaysLoad: not deferred behind ToolSearch

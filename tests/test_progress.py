@@ -32,7 +32,7 @@ def test_a_plain_line_every_few_seconds_with_files_done_and_rate() -> None:
     progress.finish()
     assert out.getvalue().splitlines() == [
         "scree: indexing 4/900 files, 50 chunks (10 chunks/s)",
-        "scree: indexing 6/900 files, 70 chunks (7 chunks/s)",
+        "scree: indexing 6/900 files, 70 chunks (7.0 chunks/s)",
     ]
 
 

@@ -1,6 +1,7 @@
 import pytest
 
-from scree.route import is_lookup, looks_like_identifier, named_identifiers, route
+from scree import route as route_module
+from scree.route import embedder_kind, is_lookup, looks_like_identifier, named_identifiers, route
 
 NAMES = [
     "PURGE_OLD_RECORDS", "how is psycopg_pool sized", "ticket R7-Q2 status", "what changed in v2",
@@ -57,3 +58,21 @@ def test_punctuation_around_a_plain_word_is_not_an_identifier():
     assert not looks_like_identifier("(really?)")
     assert not looks_like_identifier("2026.")
     assert looks_like_identifier("(v2)")
+
+
+def test_the_question_rule_is_chosen_per_embedder_kind(monkeypatch):
+    monkeypatch.setitem(route_module.QUESTION_ROUTE, "api", "names")
+    # The local model's measured rule: every question runs hybrid.
+    assert route("how do we keep copies of the data safe", embedder="local:all-MiniLM-L6-v2-int8:256") == "hybrid"
+    # The "names" rule: a plain question runs semantic, one naming something runs hybrid, a lookup keyword.
+    assert route("how do we keep copies of the data safe", embedder="api:some-model") == "semantic"
+    assert route("how is psycopg_pool sized", embedder="api") == "hybrid"
+    assert route("how does rebalance work", frozenset({"rebalance"}), embedder="api") == "hybrid"
+    assert route("--locked", embedder="api") == "keyword"
+    # An embedder nobody measured gets the default rule.
+    assert route("how do we keep copies of the data safe", embedder="other") == route_module.DEFAULT_QUESTION_ROUTE
+
+
+def test_embedder_kind_is_the_ids_first_field():
+    assert embedder_kind("local:all-MiniLM-L6-v2-int8:256") == "local"
+    assert embedder_kind("api") == "api"

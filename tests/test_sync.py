@@ -14,7 +14,7 @@ import pytest
 from conftest import eventually, write
 from fake_embedder import HANG_AFTER_ENV
 from scree.config import load_config
-from scree.db import queries
+from scree.db import invariants, queries
 from scree.embed import Passage
 from scree.errors import IndexMismatchError
 from scree.locate import index_location
@@ -182,10 +182,12 @@ def test_sync_killed_midway_is_repaired_next_run(tmp_path, embedder):
     assert 3 <= committed < 60, f"{committed} files were committed before the kill"
     index = open_index(loc, root)
     assert_consistent(index)
+    assert invariants.problems(index.conn, embedder.max_windows) == []  # the crash-safety invariant
     report = sync(index, NotesPolicy.load(root), embedder)
     assert len(report.added) + len(report.updated) >= 60 - committed - 1
     assert report.unchanged >= committed - 1
     assert_consistent(index)
+    assert invariants.problems(index.conn, embedder.max_windows) == []
     stored = queries.stored_files(index.conn)
     assert len(stored) == 60 and all(f.sha256 for f in stored.values())
 

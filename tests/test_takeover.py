@@ -28,6 +28,18 @@ RUNNER = Path(__file__).parent / "helpers" / "live_runner.py"
 WAIT = 30.0  # process start-up plus a first sync on a loaded 2-core machine
 
 
+def assert_invariant(db: Path) -> None:
+    """The crash-safety invariant holds (read-only: the other processes keep writing)."""
+    from scree.db import invariants
+    from scree.db.connect import connect
+
+    conn = connect(db, readonly=True)
+    try:
+        assert invariants.problems(conn) == []  # under the stride the index recorded
+    finally:
+        conn.close()
+
+
 class Runner:
     """A live_runner.py child: one LiveIndex in its own process, driven by JSON lines."""
 
@@ -118,6 +130,7 @@ def test_a_sigkilled_writer_is_replaced_within_6_s_and_the_new_writer_indexes_th
     first.proc.send_signal(signal.SIGKILL)
     first.proc.wait(timeout=10)
     killed = time.monotonic()
+    assert_invariant(lock.parent / "index.db")
     write(notes, "ops/retention.md", "# Retention\n\nAudit logs are kept for a fortnight.\n")  # nobody writes
 
     assert eventually(lambda: second.status()["role"] == "writer", timeout=10.0)
@@ -126,5 +139,6 @@ def test_a_sigkilled_writer_is_replaced_within_6_s_and_the_new_writer_indexes_th
     assert eventually(lambda: second.paths("fortnight") == ["ops/retention.md"], timeout=10.0)
     assert second.paths("ninety") == []
     assert read_holder(lock).pid == second.pid
+    assert_invariant(lock.parent / "index.db")
     assert eventually(lambda: inotify_watch_count(second.pid) > 0, timeout=10.0)
     assert second.ask("stop") == {"stopped": True}

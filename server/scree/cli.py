@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from . import __version__, cli_live, cli_plugin, cli_serve
-from .config import MODES, Config, load_config
+from .config import MODES, Config, add_embedder_flag, load_config
 from .errors import EmbedderError, ScreeError
 
 log = logging.getLogger("scree")
@@ -34,11 +34,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("index", help="index (sync) the notes folder")
     _common(p)
+    add_embedder_flag(p)
     p.add_argument("--rebuild", action="store_true", help="delete the index and build it again from the notes")
     p.add_argument("--json", action="store_true", help="print the sync report as JSON")
 
     p = sub.add_parser("search", help="search the notes (syncs first when the index is missing or stale)")
     _common(p)
+    add_embedder_flag(p)
     p.add_argument("query", nargs="*", help="what you look for, in words or names (a query starting with '-' "
                    "is taken as words too: `scree search --locked`)")
     p.add_argument("--mode", choices=MODES, help="auto (default): keyword for a bare name, hybrid otherwise")
@@ -63,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _config(args: argparse.Namespace) -> Config:
     return load_config().with_overrides(
         notes=getattr(args, "notes", None), db=getattr(args, "db", None),
-        mode=getattr(args, "mode", None), k=getattr(args, "k", None),
+        mode=getattr(args, "mode", None), k=getattr(args, "k", None), embedder=getattr(args, "embedder", None),
     )
 
 
@@ -74,7 +76,7 @@ def _setup_logging(cfg: Config) -> None:
 
 def cmd_index(args: argparse.Namespace, cfg: Config) -> int:
     from .errors import LockHeld
-    from .lock import WriterLock, describe_holder, read_holder
+    from .lock import WriterLock, describe_writer, read_holder
     from .progress import progress_for_stderr
     from .syncreport import print_notices, print_result
     from .sync import sync
@@ -84,13 +86,19 @@ def cmd_index(args: argparse.Namespace, cfg: Config) -> int:
     lock = WriterLock(ws.location.lock)
     if not lock.try_acquire():
         holder = read_holder(lock.path)
-        raise LockHeld(f"the index of {ws.folder} is being written by {describe_holder(holder)}, which keeps it "
-                       "in sync by itself; `scree reindex --wait` runs after it exits",
+        raise LockHeld(f"the index of {ws.folder} is being written by {describe_writer(holder)}; "
+                       "`scree reindex --wait` runs after it exits",
                        pid=holder.pid if holder else None)
     try:
         if args.rebuild:
-            _remove_index_files(ws.location.db)
-        index = ws.open_index()
+            from .store import remove_index_files
+
+            remove_index_files(ws.location)
+        from .writeindex import open_checked
+
+        index, damage = open_checked(ws)
+        if damage:
+            print(f"scree: {damage}; rebuilding it from the notes (they are not touched)", file=sys.stderr)
         try:
             report = sync(index, ws.policy(), ws.embedder(), max_file_bytes=cfg.max_file_bytes,
                           progress=progress_for_stderr())
@@ -103,36 +111,37 @@ def cmd_index(args: argparse.Namespace, cfg: Config) -> int:
     return 0
 
 
-def _remove_index_files(db: Path) -> None:
-    for suffix in ("", "-wal", "-shm"):
-        try:
-            Path(f"{db}{suffix}").unlink()
-        except FileNotFoundError:
-            pass
-
-
 def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
-    from .search import Query, search
+    from .search import Query
+    from .vocabsearch import search_with_names
     from .workspace import Workspace
 
     ws = Workspace.from_config(cfg)
-    index = ws.open_index()
+    # --no-sync only reads: open read-only, so a read-only disk or data dir still answers.
+    index = ws.open_index(create=not args.no_sync)
     try:
         policy = ws.policy()
         embedder = ws.embedder()
         if not args.no_sync:
             _sync_if_no_writer(ws, index, policy, embedder, cfg)
-        result = search(index, policy, embedder, Query(" ".join(args.query), k=cfg.k, mode=cfg.mode,
-                                                       paths=tuple(args.path)))
+        result = search_with_names(index, policy, embedder, Query(" ".join(args.query), k=cfg.k,
+                                                                  mode=cfg.mode, paths=tuple(args.path)))
+        building = _being_built(ws, index)
     finally:
         index.close()
+    if building is not None:  # said instead of "the index is empty"
+        result.notes[:] = [building] + [n for n in result.notes if not n.startswith("the index is empty")]
     for note in result.notes:
         print(f"scree: {note}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"results": [asdict(h) for h in result.hits], "mode": result.mode}, ensure_ascii=False))
+        doc: dict[str, object] = {"results": [asdict(h) for h in result.hits], "mode": result.mode,
+                                  "names": result.names}
+        if result.notes:  # e.g. "keyword results only: the embeddings API ... is unavailable"
+            doc["notes"] = result.notes
+        print(json.dumps(doc, ensure_ascii=False))
         return 0
     for hit in result.hits:
-        print(f"{hit.path}:{hit.start_line}-{hit.end_line}  {hit.heading}")
+        print(f"{_escape(hit.path)}:{hit.start_line}-{hit.end_line}  {_escape(hit.heading)}")
         print(_compact(hit.text))
         print()
     return 0
@@ -158,6 +167,28 @@ def _sync_if_no_writer(ws, index, policy, embedder, cfg: Config) -> None:  # noq
     finally:
         lock.release()
     print_notices(report)
+
+
+def _being_built(ws, index) -> str | None:  # noqa: ANN001
+    """While another process builds the index for the first time (it holds the lock and no sync
+    has finished yet), say so with its progress so far."""
+    from .db import queries
+    from .lock import describe_holder, read_holder
+
+    if "last_sync" in index.meta():
+        return None
+    holder = read_holder(ws.location.lock)
+    if holder is None:
+        return None
+    c = queries.counts(index.conn)
+    return (f"the index is being built by {describe_holder(holder)}: {c.files - c.incomplete_files} files "
+            f"({c.chunks} chunks) indexed so far; results may be incomplete, search again shortly")
+
+
+def _escape(name: str) -> str:
+    """A file name or heading on one line: a newline, another control character or an undecodable
+    byte is shown escaped (`\\n`, `\\x1b`, `\\udcff`), so `path:start-end` stays one parsable line."""
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in name)
 
 
 def _compact(text: str, indent: str = "    ") -> str:
@@ -211,6 +242,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.query = [*args.query, *extra]
     if args.command == "search" and not " ".join(args.query).strip():
         parser.error("search needs a query")
+    if args.command == "search":
+        from .errors import BadPattern
+        from .ignorerules import check_globs
+
+        try:
+            check_globs(args.path)
+        except BadPattern as exc:
+            parser.error(str(exc))
     try:
         cfg = _config(args)
         _setup_logging(cfg)
@@ -227,6 +266,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("scree: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        # A database or disk fault met anywhere (full disk, damaged or read-only index): one clear
+        # message naming the fix, not a traceback.
+        explained = _explain_fault(exc, args)
+        if explained is None:
+            raise
+        print(f"scree: error: {explained}", file=sys.stderr)
+        return 1
+
+
+def _explain_fault(exc: Exception, args: argparse.Namespace) -> ScreeError | None:
+    import sqlite3
+
+    from .db.connect import choose_driver, explain
+
+    if not isinstance(exc, (OSError, sqlite3.Error, choose_driver().Error)):
+        return None
+    try:
+        from .workspace import Workspace
+
+        db: object = Workspace.from_config(_config(args)).location.db
+    except Exception:  # noqa: BLE001 - the message still helps without the path
+        db = "of this folder"
+    return explain(exc, db)  # type: ignore[arg-type]
 
 
 def serve_main() -> int:

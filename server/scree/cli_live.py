@@ -17,7 +17,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Callable
 
-from .config import Config
+from .config import Config, add_embedder_flag
 from .errors import IndexError_, LockHeld
 
 if TYPE_CHECKING:
@@ -30,7 +30,8 @@ WAIT_POLL = 1.0  # `reindex --wait` retries the lock this often
 
 def _common(p: argparse.ArgumentParser) -> None:
     # The same two options as every other command (cli.py's `_common`, kept here to avoid an import cycle).
-    p.add_argument("--notes", type=Path, help="the notes folder (default: git root above the current dir, else it)")
+    p.add_argument("--notes", type=Path, help="the notes folder (default: $SCREE_NOTES, else the git root above "
+                   "$CLAUDE_PROJECT_DIR or the current dir)")
     p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
 
 
@@ -38,12 +39,14 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     """Add `watch` and `reindex` to the `scree` sub-command parsers."""
     p = sub.add_parser("watch", help="keep the index in sync with the notes folder until stopped")
     _common(p)
+    add_embedder_flag(p)
     # Tests shorten these; production uses the defaults.
     p.add_argument("--lock-retry", type=float, default=5.0, help=argparse.SUPPRESS)
     p.add_argument("--health-interval", type=float, default=10.0, help=argparse.SUPPRESS)
 
     p = sub.add_parser("reindex", help="sync the index now (takes the writer lock)")
     _common(p)
+    add_embedder_flag(p)
     p.add_argument("--rebuild", "--all", dest="rebuild", action="store_true",
                    help="re-embed every note, not only the changed ones")
     p.add_argument("--quiet", action="store_true",
@@ -115,8 +118,8 @@ def cmd_watch(args: argparse.Namespace, cfg: Config) -> int:
 
 
 def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
-    from .lock import LockWaiter, WriterLock, describe_holder, read_holder
-    from .live import rebuild_in_place
+    from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
+    from .store import rebuild_in_place
     from .progress import progress_for_stderr
     from .sync import sync
     from .syncreport import print_notices, print_result
@@ -130,8 +133,8 @@ def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
             return 0  # a writer is at work: it keeps the index in sync, nothing to do
         if not args.wait:
             raise LockHeld(
-                f"the index of {ws.folder} is being written by {describe_holder(holder)} (scree serve or "
-                "scree watch), which keeps it in sync by itself; use --wait to run after it exits, or stop it",
+                f"the index of {ws.folder} is being written by {describe_writer(holder)}; use --wait to "
+                "run after it exits, or stop it",
                 pid=holder.pid if holder else None,
             )
         print(f"scree: waiting for {describe_holder(holder)} to finish writing the index...", file=sys.stderr)
@@ -152,7 +155,7 @@ def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
                       "yet: not indexing it unattended; run `scree reindex` to build it", file=sys.stderr)
                 return 0
             if args.rebuild:
-                rebuild_in_place(index, embedder)
+                rebuild_in_place(index, embedder.id, embedder.dimensions, embedder.max_windows)
             report = sync(index, ws.policy(), embedder, max_file_bytes=cfg.max_file_bytes,
                           progress=progress_for_stderr())
         finally:
@@ -176,17 +179,21 @@ def _too_big_for_unattended_first_sync(index: Index, ws: Workspace, cfg: Config)
 
 
 def _open_for_reindex(ws: Workspace, *, rebuild: bool) -> Index:
-    """Open the index; with --rebuild a damaged file is deleted and made anew (we hold the lock)."""
+    """Open the index; a damaged one is deleted and made anew (we hold the lock, it is a cache)."""
+    from .writeindex import open_checked
+
     try:
-        return ws.open_index()
+        index, damage = open_checked(ws)
     except IndexError_:
         if not rebuild:
             raise
-    for suffix in ("", "-wal", "-shm"):
-        try:
-            Path(f"{ws.location.db}{suffix}").unlink()
-        except FileNotFoundError:
-            pass
+    else:
+        if damage:
+            print(f"scree: {damage}; rebuilding it from the notes (they are not touched)", file=sys.stderr)
+        return index
+    from .store import remove_index_files
+
+    remove_index_files(ws.location)  # refuses (deleting nothing) a file that is not scree's
     return ws.open_index()
 
 

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from .config import Config
+from .config import Config, add_embedder_flag
 
 if TYPE_CHECKING:  # imported when a command runs, so `scree search` does not pay for it
     from .doctor import Check
@@ -18,7 +18,8 @@ if TYPE_CHECKING:  # imported when a command runs, so `scree search` does not pa
 
 def _common(p: argparse.ArgumentParser) -> None:
     # The same two options as every other command (cli.py's `_common`, kept here to avoid an import cycle).
-    p.add_argument("--notes", type=Path, help="the notes folder (default: git root above the current dir, else it)")
+    p.add_argument("--notes", type=Path, help="the notes folder (default: $SCREE_NOTES, else the git root above "
+                   "$CLAUDE_PROJECT_DIR or the current dir)")
     p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
 
 
@@ -26,7 +27,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     """Add `doctor` and `usage` to the `scree` sub-command parsers."""
     p = sub.add_parser("doctor", help="check Python, SQLite, the model, the index, the writer, hooks and uv")
     _common(p)
+    add_embedder_flag(p)
     p.add_argument("--json", action="store_true", help="print the checks as JSON")
+    p.add_argument("--deep", action="store_true",
+                   help="also check every row of the index (each indexed file has all its chunks, keyword rows "
+                        "and vectors; nothing is orphaned)")
+    p.add_argument("-v", "--verbose", action="store_true", help="more detail (a sample of the names the notes share)")
 
     p = sub.add_parser("usage", help="how scree and grep were used, from the local usage log")
     _common(p)
@@ -61,7 +67,7 @@ def cmd_doctor(args: argparse.Namespace, cfg: Config) -> int:
     """Run every check; exit 1 when one failed."""
     from . import doctor
 
-    checks = doctor.run_checks(cfg)
+    checks = doctor.run_checks(cfg, deep=args.deep, verbose=args.verbose)
     if args.json:
         print(json.dumps(doctor.to_json(checks), indent=2, default=str))
     else:

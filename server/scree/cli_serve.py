@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from . import settings_table
-from .config import Config, load_config
+from .config import Config, add_embedder_flag, load_config
 from .errors import ConfigError, ScreeError
 from .locate import index_location, resolve_folder
 
@@ -35,6 +35,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--notes", type=Path, help="the notes folder (default: $SCREE_NOTES, else the git root above "
                    "$CLAUDE_PROJECT_DIR when set, else the git root above the current dir)")
     p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
+    add_embedder_flag(p)
     p.add_argument("--http", action="store_true", help="serve streamable HTTP at /mcp instead of stdio")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT}; 0 = any free)")
@@ -92,6 +93,9 @@ def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
             _serve_http(server, args.host, args.port, token, tuple(args.allow_host))
         else:
             _exit_on_signal(handle)
+            from .stdinfilter import install
+
+            install()  # a lone surrogate in a request gets an error reply, not silence
             server.run()
     finally:
         handle.stop()
@@ -151,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_parser(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
     try:
-        cfg = load_config().with_overrides(notes=args.notes, db=args.db)
+        cfg = load_config().with_overrides(notes=args.notes, db=args.db, embedder=args.embedder)
         logging.basicConfig(stream=sys.stderr, level=getattr(logging, cfg.log_level.upper(), logging.WARNING),
                             format="scree: %(levelname)s: %(message)s")
         return cmd_serve(args, cfg)

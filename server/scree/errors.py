@@ -15,12 +15,32 @@ class ConfigError(ScreeError):
     """A setting or flag has a value scree cannot use."""
 
 
+class BadPattern(ConfigError):
+    """A gitignore-style line or path glob that cannot be compiled."""
+
+
 class FolderError(ScreeError):
     """The notes folder is missing, not a directory, or not the one the index belongs to."""
 
 
 class IndexError_(ScreeError):
     """The index file is unusable (corrupt, locked, written by a newer scree)."""
+
+
+class IndexDamaged(IndexError_):
+    """SQLite says the index file is malformed or not a database: it must be rebuilt (it is a cache)."""
+
+
+class DiskFull(IndexError_):
+    """A write failed for lack of space (or a file size limit): retrying after space returns works."""
+
+
+class ReadOnlyIndex(IndexError_):
+    """The index (or its folder, or its disk) cannot be written; reading still works."""
+
+
+class NotAnIndex(IndexError_):
+    """The index path holds a file scree did not make (a note, another program's database)."""
 
 
 class IndexMismatchError(FolderError):
@@ -51,6 +71,12 @@ class EmbedderError(ScreeError):
 
 class ModelMissingError(EmbedderError):
     """The local model package is missing or its file is damaged."""
+
+
+class EmbedderUnavailable(EmbedderError):
+    """Embeddings cannot be had right now (API unreachable, timing out, rate-limited, failing, or
+    answering with something unusable); the same request may work later. Searches answer from the
+    keyword index meanwhile, and the live index pauses and resyncs."""
 
 
 class SqliteUnavailableError(ScreeError):

@@ -1,8 +1,10 @@
-"""Reciprocal rank fusion: merge ranked lists by rank alone.
+"""Fusing ranked lists: distribution-based score fusion (what hybrid uses) and reciprocal rank fusion.
 
-BM25 scores and cosine similarities live on unrelated scales; RRF needs no calibration between them
-and rewards what both halves rank high (Cormack et al., 2009; k = 60 as there). A weight per list
-lets one half count more without giving up the rank-only property.
+BM25 scores and cosine similarities live on unrelated scales. RRF sidesteps that by using ranks alone
+(Cormack et al., 2009; k = 60 as there), but so it also forgets how sure each list is. DBSF (as in
+Qdrant's hybrid search) puts each list on its own scale instead, mean +- 3 standard deviations of its
+scores mapped to 0..1, so a first hit far above the rest of its list counts for more than one that
+barely leads. Measured on both dev sets, DBSF won (docs/benchmarks.md); RRF stays for comparison.
 """
 
 from __future__ import annotations
@@ -61,3 +63,40 @@ def rrf_grouped(rankings: Sequence[Sequence[T]], group: Callable[[T], Hashable],
             if g not in best or (rank, li) < best[g][:2]:
                 best[g] = (rank, li, item)
     return [(best[g][2], score) for g, score in fused]
+
+
+
+# Distribution-based score fusion: a list's scores are scaled so that mean - 3 sd is 0 and mean + 3 sd is 1.
+DBSF_SIGMAS = 3.0
+
+
+def dbsf(rankings: Sequence[Sequence[tuple[T, float]]], group: Callable[[T], Hashable],
+         weights: Sequence[float]) -> list[tuple[T, float]]:
+    """Distribution-based score fusion: (representative item, fused score) per group, best first.
+
+    Each list's scores are scaled by their own spread (mean +- 3 standard deviations become 0 and 1,
+    clipped), then summed per group with the list's weight; a group missing from a list gets 0 there.
+    Unlike RRF, the fused order keeps how sure each half is: an item far above the rest of its list
+    (an exact name for BM25, a close paraphrase for the vectors) outweighs one that leads a list of
+    near-equal scores. A group counts once per list, at its best item; its representative is the item
+    with the highest scaled score (ties: the earlier list). Ties in the fused score keep first-seen order.
+    """
+    if len(weights) != len(rankings):
+        raise ValueError(f"{len(weights)} weights for {len(rankings)} rankings: give one weight per ranking")
+    fused: dict[Hashable, float] = {}
+    rep: dict[Hashable, tuple[float, T]] = {}
+    for w, ranking in zip(weights, rankings):
+        best = collapse(ranking, lambda item: group(item[0]))
+        if not best:
+            continue
+        scores = [s for _, s in best]
+        mean = sum(scores) / len(scores)
+        sd = (sum((x - mean) ** 2 for x in scores) / len(scores)) ** 0.5
+        for item, s in best:
+            g = group(item)
+            scaled = min(1.0, max(0.0, (s - mean + DBSF_SIGMAS * sd) / (2 * DBSF_SIGMAS * sd))) if sd > 0 else 1.0
+            fused[g] = fused.get(g, 0.0) + w * scaled
+            if g not in rep or scaled > rep[g][0]:
+                rep[g] = (scaled, item)
+    order = {g: i for i, g in enumerate(fused)}
+    return [(rep[g][1], score) for g, score in sorted(fused.items(), key=lambda kv: (-kv[1], order[kv[0]]))]

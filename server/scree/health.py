@@ -16,7 +16,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -31,7 +31,7 @@ DEFAULT_INTERVAL = 10.0
 
 # The one process that holds the writer lock syncs and watches; every other process reads.
 Role = Literal["writer", "reader"]
-State = Literal["complete", "syncing", "not_updating", "empty", "needs_reindex"]
+State = Literal["complete", "syncing", "not_updating", "empty", "needs_reindex", "paused"]
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,8 @@ class IndexStatus:
             return f"complete ({size})" + (f"; {self.reason}" if self.reason else "")
         if self.state == "syncing":
             if self.files_total:
-                return (f"still syncing: {self.files_done}/{self.files_total} files indexed; "
+                inside = f" (now {self.reason})" if self.reason else ""
+                return (f"still syncing: {self.files_done}/{self.files_total} files indexed{inside}; "
                         "results may be incomplete")
             if self.role == "writer":
                 return f"still syncing: scanning the folder ({size} so far); results may be incomplete"
@@ -61,6 +62,8 @@ class IndexStatus:
                     "results may be incomplete")
         if self.state == "not_updating":
             return f"index not updating: {self.reason}; serving what is indexed ({size})"
+        if self.state == "paused":  # the embeddings API is unavailable: indexing resumes by itself
+            return f"indexing paused: {self.reason}; searching what is indexed ({size})"
         if self.state == "needs_reindex":
             return f"needs reindex: {self.reason}"
         return "empty: no Markdown notes are indexed in this folder yet"
@@ -119,25 +122,53 @@ def identity(path: Path) -> FileIdentity | None:
 
 @dataclass(frozen=True)
 class Baseline:
-    """The identities a live index started with. `index` is None while the index file does not exist yet."""
+    """The identities a live index started with. `index_id` is None while the index file does not
+    exist yet; `wal_id` is the writer's `-wal` file, None unless this process writes."""
 
     folder: Path
     db: Path
     folder_id: FileIdentity | None
     index_id: FileIdentity | None
+    wal_id: FileIdentity | None = None
 
     @classmethod
     def take(cls, folder: Path, db: Path) -> "Baseline":
         return cls(folder, db, identity(folder), identity(db))
+
+    @property
+    def wal(self) -> Path:
+        return Path(f"{self.db}-wal")
 
     def adopt_index(self) -> "Baseline":
         """The same baseline with the index file's identity filled in once it exists (a new index)."""
         if self.index_id is not None:
             return self
         try:
-            return Baseline(self.folder, self.db, self.folder_id, identity(self.db))
+            return replace(self, index_id=identity(self.db))
         except OSError:
             return self
+
+    def adopt_wal(self) -> "Baseline":
+        """Record the `-wal` file the writer's connection uses (call right after opening it)."""
+        try:
+            return replace(self, wal_id=identity(self.wal))
+        except OSError:
+            return self
+
+    def forget_index(self) -> "Baseline":
+        """Forget the index file and its WAL (they are being replaced on purpose: a rebuild, a
+        reader reopening); the next `adopt_*` records the new ones."""
+        return replace(self, index_id=None, wal_id=None)
+
+
+@dataclass(frozen=True)
+class Change:
+    """Why the live index cannot go on as it is. `kind` says what to do:
+    "folder" (stop updating), "index" (the file was removed or replaced: a writer stops, a reader
+    reopens), "wal" (the writer's -wal vanished under it: checkpoint, reopen and resync)."""
+
+    kind: str
+    reason: str
 
 
 def what_changed(baseline: Baseline, folder_now: FileIdentity | None,
@@ -147,42 +178,65 @@ def what_changed(baseline: Baseline, folder_now: FileIdentity | None,
     Pure: callers pass the current identities. An index file that did not exist at the baseline is
     not judged (it is adopted by the caller once it appears).
     """
+    change = classify(baseline, folder_now, index_now)
+    return None if change is None else change.reason
+
+
+def classify(baseline: Baseline, folder_now: FileIdentity | None, index_now: FileIdentity | None,
+             wal_now: FileIdentity | None = None) -> Change | None:
+    """`what_changed`, with the kind of change; also judges the WAL when the baseline has one."""
     if folder_now is None:
-        return f"the notes folder {baseline.folder} was removed"
+        return Change("folder", f"the notes folder {baseline.folder} was removed")
     if baseline.folder_id is not None and folder_now != baseline.folder_id:
-        return f"the notes folder {baseline.folder} was replaced by another folder at the same path"
+        return Change("folder", f"the notes folder {baseline.folder} was replaced by another folder at the same path")
     if baseline.index_id is None:
         return None
     if index_now is None:
-        return f"the index file {baseline.db} was removed"
+        return Change("index", f"the index file {baseline.db} was removed")
     if index_now != baseline.index_id:
-        return f"the index file {baseline.db} was replaced (rebuilt by another process?)"
+        return Change("index", f"the index file {baseline.db} was replaced (rebuilt by another process?)")
+    if baseline.wal_id is not None and wal_now != baseline.wal_id:
+        return Change("wal", f"the index's write-ahead log {baseline.wal} was deleted or replaced under the "
+                             "writer; what it held is written back and the notes are re-checked")
     return None
 
 
 def check(baseline: Baseline) -> str | None:
     """Compare the disk with `baseline` now; None when healthy or when it cannot be told (e.g. EACCES)."""
+    change = check_change(baseline)
+    return None if change is None else change.reason
+
+
+def check_change(baseline: Baseline) -> Change | None:
     try:
-        return what_changed(baseline, identity(baseline.folder), identity(baseline.db))
+        wal_now = identity(baseline.wal) if baseline.wal_id is not None else None
+        return classify(baseline, identity(baseline.folder), identity(baseline.db), wal_now)
     except OSError as exc:
         log.debug("health check could not stat (%s); assuming nothing changed", exc)
         return None
 
 
 class HealthMonitor:
-    """Runs `check(baseline)` every `interval` seconds on a daemon thread; on the first problem calls
-    `on_failure(reason)` once and ends. The index file's identity is adopted when it first appears.
+    """Runs the identity checks every `interval` seconds on a daemon thread.
+
+    A change of the folder calls `on_failure(reason)` once and ends the checks. A change of the
+    index file or of the writer's WAL goes to `on_change(change)` when given, which returns True
+    when it dealt with it (the checks go on, with the baseline it set) and False to fail as above.
+    The index file's identity is adopted when it first appears.
 
     `on_tick()`, if given, runs after every passed check: the owner's periodic housekeeping (releasing
     an idle model) rides on this thread instead of another one.
     """
 
     def __init__(self, folder: Path, db: Path, on_failure: Callable[[str], None], *,
-                 interval: float = DEFAULT_INTERVAL, on_tick: Callable[[], None] | None = None) -> None:
+                 interval: float = DEFAULT_INTERVAL, on_tick: Callable[[], None] | None = None,
+                 on_change: Callable[[Change], bool] | None = None) -> None:
         self.interval = interval
         self._baseline = Baseline.take(folder, db)
         self._on_failure = on_failure
         self._on_tick = on_tick
+        self._on_change = on_change
+        self._mu = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -206,20 +260,48 @@ class HealthMonitor:
     def adopt_index(self) -> None:
         """Record the index file's identity if not known yet; call right after opening or creating it,
         so a replacement that follows at once is still caught."""
-        self._baseline = self._baseline.adopt_index()
+        with self._mu:
+            self._baseline = self._baseline.adopt_index()
+
+    def adopt_wal(self) -> None:
+        """The writer opened its connection: watch its -wal too."""
+        with self._mu:
+            self._baseline = self._baseline.adopt_index().adopt_wal()
+
+    def forget_wal(self) -> None:
+        """This process stopped writing (or closes its connection on purpose)."""
+        with self._mu:
+            self._baseline = replace(self._baseline, wal_id=None)
+
+    def forget_index(self) -> None:
+        """The index file is replaced on purpose (a rebuild) or reopened by a reader."""
+        with self._mu:
+            self._baseline = self._baseline.forget_index()
 
     def check_now(self) -> str | None:
         """One check on the caller's thread (adopting a newly created index file)."""
+        change = self.change_now()
+        return None if change is None else change.reason
+
+    def change_now(self) -> Change | None:
         self.adopt_index()
-        return check(self._baseline)
+        with self._mu:
+            baseline = self._baseline
+        return check_change(baseline)
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
-            reason = self.check_now()
-            if reason is not None:
-                log.warning("index not updating: %s", reason)
+            change = self.change_now()
+            if change is not None and change.kind != "folder" and self._on_change is not None:
                 try:
-                    self._on_failure(reason)
+                    if self._on_change(change):
+                        continue
+                except Exception:
+                    log.exception("handling a changed index file failed")
+            if change is not None:
+                log.warning("index not updating: %s", change.reason)
+                try:
+                    self._on_failure(change.reason)
                 except Exception:
                     log.exception("handling a failed health check failed")
                 return

@@ -8,6 +8,7 @@ and never descends into an excluded one. `policy.py` walks folders top-down with
 from __future__ import annotations
 
 import errno
+import functools
 import logging
 import os
 import re
@@ -17,6 +18,8 @@ from dataclasses import dataclass
 
 from pathspec import GitIgnoreSpec
 from pathspec.patterns.gitignore.spec import _DIR_MARK, _DIR_MARK_CG
+
+from .errors import BadPattern
 
 log = logging.getLogger(__name__)
 
@@ -93,21 +96,51 @@ class Rules:
         return None
 
 
-def parse_ignore_lines(lines: Sequence[str], label: str) -> GitIgnoreSpec | None:
-    """Compile gitignore lines; a bad line is dropped with a warning, the others still apply."""
+def _compile(lines: Sequence[str]) -> GitIgnoreSpec:
+    # pathspec raises ValueError for some lines and lets re.error (not a ValueError) escape for
+    # others, e.g. `[z-a]`, a range git accepts and simply never matches.
     try:
-        spec = GitIgnoreSpec.from_lines(lines)
-    except ValueError:
+        return GitIgnoreSpec.from_lines(lines)
+    except (ValueError, re.error) as exc:
+        raise BadPattern(str(exc)) from None
+
+
+def parse_ignore_lines(lines: Sequence[str], label: str) -> GitIgnoreSpec | None:
+    """Compile gitignore lines; a bad line is dropped with one warning (git skips it too), the
+    others still apply."""
+    try:
+        spec = _compile(lines)
+    except BadPattern:
         good = []
         for line in lines:
             try:
-                GitIgnoreSpec.from_lines([line])
-            except ValueError:
-                log.warning("%s: ignoring invalid pattern %r", label, line)
+                _compile([line])
+            except BadPattern:
+                _warn_once(label, line)
             else:
                 good.append(line)
-        spec = GitIgnoreSpec.from_lines(good)
+        spec = _compile(good)
     return spec if len(spec) else None
+
+
+@functools.lru_cache(maxsize=256)
+def _warn_once(label: str, line: str) -> None:
+    # Ignore files are re-read on every full sync and by readers every few seconds: say it once.
+    log.warning("%s: ignoring invalid pattern %r (git skips it too)", label, line)
+
+
+def check_globs(globs: Sequence[str]) -> tuple[str, ...]:
+    """The path filter globs (gitignore-style) of a search, checked up front: raises BadPattern
+    naming the first glob that is empty or cannot be compiled. Used by the CLI and the MCP tool."""
+    for glob in globs:
+        if not glob.strip():
+            raise BadPattern("the path filter holds an empty glob: give globs such as 'docs/**'")
+        try:
+            _compile([glob])
+        except BadPattern as exc:
+            raise BadPattern(f"the path filter {glob!r} is not a valid glob ({exc}); "
+                             "use gitignore-style globs such as 'docs/**' or '*.md'") from None
+    return tuple(globs)
 
 
 def read_ignore_file(path: str, label: str) -> GitIgnoreSpec | None:

@@ -6,9 +6,7 @@ same index is a reader: it searches what is committed, holds no inotify watches,
 on its first semantic query, and retries the lock every `lock_retry` seconds; when the writer exits
 (even by SIGKILL: the kernel drops the flock) it takes over, syncing first and then watching.
 
-The lock is a `flock`, which relies on the filesystem: on NFS it may not hold across machines, so
-two writers could run at once. SQLite's own locking keeps the index file consistent; the cost would
-be duplicate indexing work, never corruption.
+The lock is a `flock`: on NFS it may not hold (see docs/architecture.md, "One writer per index").
 
 Threads of a writer. The worker thread owns the write connection and runs every sync, one at a
 time; the watcher's threads only queue paths (or a rescan) for it, so reading events never waits for
@@ -17,6 +15,11 @@ WAL lets them read committed rows while the worker writes. A health monitor chec
 `health_interval` seconds that the folder and the index file are still the ones it started with;
 if not, the writer stops, releases the lock and the status says "not_updating" while searches keep
 serving what is indexed.
+
+An embeddings API that cannot be reached (or answers with errors or garbage) pauses indexing, not
+the writer: it waits `outage_pause` seconds (30, doubling up to 5 minutes), then runs a full sync,
+so notes changed meanwhile are picked up without another edit. The status says "paused" and why;
+searches answer from the keyword index meanwhile.
 
 A new, empty index over more than `Config.first_sync_mb` of Markdown is not built by itself: the
 writer releases the lock and the status asks for `scree reindex`. Once that index has rows this
@@ -29,27 +32,30 @@ import logging
 import threading
 import time
 from concurrent.futures import Future
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from .db import queries, writes
-from .db.connect import is_db_error
+from .db.connect import explain, is_damage, is_db_error
 from .embed import Embedder
-from .errors import IndexError_, LockHeld, ScreeError
-from .health import DEFAULT_INTERVAL, HealthMonitor, IndexStatus, Role, State, markdown_exceeds, release_memory
-from .lock import LockWaiter, WriterLock, describe_holder, read_holder
+from .errors import EmbedderUnavailable, IndexDamaged, IndexError_, LockHeld, ScreeError
+from .jobqueue import Job, JobQueue
+from .health import DEFAULT_INTERVAL, Change, HealthMonitor, IndexStatus, Role, State, markdown_exceeds, release_memory
+from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
 from .policy import NotesPolicy
+from .progress import CountingProgress
+from .readindex import ReadIndex, damaged_note
 from .records import SearchResult
 from .route import route
 from .search import Query
-from .search import search as run_search
-from .store import Index
+from .store import Index, rebuild_in_place
 from .sync import SyncReport, sync
+from .vocabsearch import search_with_names as run_search
 from .watcher import NotesWatcher
 from .workspace import Workspace
+from .writeindex import QUICK_CHECK_SECONDS, WriteIndex, await_report
 
-__all__ = ["IndexStatus", "LiveIndex", "rebuild_in_place"]
+__all__ = ["IndexStatus", "LiveIndex"]
 
 log = logging.getLogger(__name__)
 
@@ -60,53 +66,13 @@ BIG_SYNC_CHUNKS = 200
 # an idle `scree serve` then holds ~100 MB instead of ~400. Reloading costs ~0.5 s on the next use.
 MODEL_IDLE_SECONDS = 60.0
 READER_POLICY_TTL = 2.0  # a reader re-reads the ignore files at most this often
+# After the embeddings API failed, indexing waits this long before a full resync, doubling per failure.
+OUTAGE_PAUSE = (30.0, 300.0)
 MB = 1024 * 1024
-
-
-def rebuild_in_place(index: Index, embedder: Embedder) -> None:
-    """Forget every chunk and vector so the next sync re-embeds every note.
-
-    The file itself stays (same inode), so readers and health checks keep seeing the same index.
-    """
-    writes.reset_vectors(index.conn, embedder.dimensions,
-                         {"embedder": embedder.id, "dimensions": str(embedder.dimensions)})
-
-
-class _Progress:
-    """Pass-two counters of the running sync, read by status() from other threads."""
-
-    def __init__(self) -> None:
-        self._mu = threading.Lock()
-        self.done = 0
-        self.total = 0
-
-    def start(self, total_files: int) -> None:
-        with self._mu:
-            self.done, self.total = 0, total_files
-
-    def advance(self, chunks: int) -> None:
-        with self._mu:
-            self.done += 1
-
-    def finish(self) -> None:
-        pass
-
-    def reset(self) -> None:
-        self.start(0)
-
-    def snapshot(self) -> tuple[int, int]:
-        with self._mu:
-            return self.done, self.total
-
-
-@dataclass
-class _Job:
-    """Work for the writer's worker, coalesced: a reindex or full sync covers any queued paths."""
-
-    kind: str  # "reindex" | "full" | "paths"
-    paths: set[str] = field(default_factory=set)
-    rebuild: bool = False
-    futures: list[Future] = field(default_factory=list)
+# How long `reindex()` waits for the worker to run the sync it asked for. The MCP client gives up
+# after ~120 s anyway; past this the sync goes on in the background and the caller is told so.
+REINDEX_WAIT = 600.0
+DAMAGE_CHECK_EVERY = 600.0  # seconds between a writer's bounded quick_checks of its file
 
 
 class LiveIndex:
@@ -120,7 +86,8 @@ class LiveIndex:
     def __init__(self, workspace: Workspace, *, watch: bool = True, lock_retry: float = 5.0,
                  health_interval: float = DEFAULT_INTERVAL, debounce: float = 1.5,
                  embedder: Embedder | None = None, on_fatal: Callable[[str], None] | None = None,
-                 model_idle: float = MODEL_IDLE_SECONDS) -> None:
+                 model_idle: float = MODEL_IDLE_SECONDS,
+                 outage_pause: tuple[float, float] = OUTAGE_PAUSE, damage_check: float = DAMAGE_CHECK_EVERY) -> None:
         self.workspace = workspace
         self._watch = watch
         self._lock_retry = lock_retry
@@ -130,7 +97,7 @@ class LiveIndex:
         self._embedder = embedder if embedder is not None else workspace.embedder()
         self._on_fatal = on_fatal
         self._lock = WriterLock(workspace.location.lock)
-        self._progress = _Progress()
+        self._progress = CountingProgress()
         # Guarded by _mu: role, lifecycle flags and the threads below.
         self._mu = threading.RLock()
         self._role: Role = "reader"
@@ -143,18 +110,22 @@ class LiveIndex:
         self._gate_stop = threading.Event()
         self._writer_stop: threading.Event | None = None
         self._worker: threading.Thread | None = None
+        self._wx: WriteIndex | None = None  # the worker's write connection (only the worker touches it)
         self._health: HealthMonitor | None = None
         self._watcher: NotesWatcher | None = None
         self._model_idle = model_idle
+        self._damage_check = damage_check
+        self._next_check = time.monotonic() + damage_check  # the writer checks at open; then this often
         self._model_used_at: float | None = None  # last embedding (sync or query) since the last release
         self._job_running = False
-        # Guarded by _jobs: what the worker should do next.
-        self._jobs = threading.Condition()
-        self._pending = _Job("none")
-        # Guarded by _read_mu: the read side.
-        self._read_mu = threading.Lock()
-        self._read_index: Index | None = None
-        self._read_error: str | None = None
+        self._outage_pause = outage_pause
+        self._pause = outage_pause[0]  # the next pause after an outage
+        self._outage: str | None = None  # why indexing is paused, while it is
+        self._jobs = JobQueue()  # what the worker should do next
+        # The read side (its own lock). While this process's writer creates the file, opening it
+        # here too would race its migrations (see writeindex.WriteIndex).
+        self._reader = ReadIndex(workspace, lambda: self._role != "writer" or self._write_index_open.is_set(),
+                                 lambda: self._health.adopt_index() if self._health is not None else None)
         self._write_index_open = threading.Event()  # this process's writer has opened (created) the file
         self._policy: NotesPolicy | None = None
         self._policy_at = 0.0
@@ -183,16 +154,26 @@ class LiveIndex:
     def start(self) -> None:
         """Return at once: become the writer (background sync, then watch) or a reader waiting for the lock.
 
-        Raises IndexError_ when the lock file cannot be opened at all (permissions, read-only disk).
+        When the lock file cannot be opened at all (permissions, read-only disk) it only reads: the
+        status says "not updating" and why.
         """
         with self._mu:
             if self._started:
                 raise RuntimeError("a LiveIndex can be started only once; make a new one")
             self._started = True
             self._health = HealthMonitor(self.folder, self.workspace.location.db, self._fail,
-                                         interval=self._health_interval, on_tick=self._release_idle_model)
+                                         interval=self._health_interval, on_tick=self._tick,
+                                         on_change=self._on_index_change)
             self._health.start()
-            if self._lock.try_acquire():
+            try:
+                acquired = self._lock.try_acquire()
+            except IndexError_ as exc:
+                # The lock file cannot even be opened (a read-only disk or folder): nobody can write
+                # here, but what is indexed can still be searched.
+                self._failure = str(exc)
+                log.warning("index not updating: %s; serving what is indexed", exc)
+                return
+            if acquired:
                 self._start_writer_locked()
             else:
                 holder = read_holder(self._lock.path)
@@ -221,17 +202,14 @@ class LiveIndex:
         if worker is not None and worker is not threading.current_thread():
             worker.join(max(0.0, deadline - time.monotonic()))
         ended = worker is None or not worker.is_alive()
-        with self._read_mu:
-            if self._read_index is not None:
-                self._read_index.close()
-                self._read_index = None
+        self._reader.drop()
         if self._own_embedder and ended:
             self._embedder.close()
         return ended
 
     def status(self) -> IndexStatus:
         """The state of the index as this process sees it (cheap: two count queries)."""
-        counts = self._read_counts()
+        counts = self._reader.counts()
         files, chunks, synced_once = counts if counts is not None else (0, 0, False)
         done, total = self._progress.snapshot()
         with self._mu:
@@ -240,10 +218,12 @@ class LiveIndex:
                 return IndexStatus("not_updating", role, 0, 0, files, chunks, self._failure)
             if self._needs_reindex is not None:
                 return IndexStatus("needs_reindex", role, 0, 0, files, chunks, self._needs_reindex)
+            if role == "writer" and self._outage is not None:
+                return IndexStatus("paused", role, 0, 0, files, chunks, self._outage)
             if role == "writer":
                 # After the first sync, only a full sync with notes to embed is worth reporting.
                 if not self._first_sync_done or (self._full_sync_running and total > 0):
-                    return IndexStatus("syncing", role, done, total, files, chunks, None)
+                    return IndexStatus("syncing", role, done, total, files, chunks, self._progress.current_file())
                 watcher = self._watcher
                 problem = watcher.error if watcher is not None else None
                 state: State = "complete" if files else "empty"
@@ -256,18 +236,23 @@ class LiveIndex:
     def search(self, q: Query) -> SearchResult:
         """Answer from what is committed; notes say when the index is incomplete or not updating."""
         policy = self.policy
-        with self._read_mu:
-            index = self._open_read_locked()
+        with self._reader.mu:
+            index = self._reader.open_locked()
             if index is None:
                 mode = route(q.text) if q.mode == "auto" else q.mode
-                why = self._read_error or "the index does not exist yet"
+                why = self._reader.error or "the index does not exist yet"
                 result = SearchResult([], mode, [f"{why}; it is being built, try again shortly"])
             else:
-                result = run_search(index, policy, self._embedder, q)
+                try:
+                    result = run_search(index, policy, self._embedder, q)
+                except Exception as exc:
+                    if not is_damage(exc):
+                        raise
+                    result = self._damaged_locked(q, exc)
                 if result.mode in ("semantic", "hybrid"):
                     self._model_used()
         st = self.status()
-        if st.state in ("syncing", "not_updating", "needs_reindex"):
+        if st.state in ("syncing", "not_updating", "needs_reindex", "paused"):
             result.notes.insert(0, st.describe())
         return result
 
@@ -284,29 +269,35 @@ class LiveIndex:
             queued = self._role == "writer"
             waiter: LockWaiter | None = None
             if queued:
-                self._queue(_Job("reindex", rebuild=rebuild, futures=[future]))
+                self._queue(Job("reindex", rebuild=rebuild, futures=[future]))
             else:
                 waiter, self._waiter = self._waiter, None
         if queued:
-            return future.result()
+            return self._await(future)
         if waiter is not None:
             waiter.stop()
         with self._mu:
             self._check_usable_locked()
             if self._role == "writer":  # the waiter took the lock while we stopped it
-                self._queue(_Job("reindex", rebuild=rebuild, futures=[future]))
+                self._queue(Job("reindex", rebuild=rebuild, futures=[future]))
             elif self._lock.try_acquire():
-                self._start_writer_locked(_Job("reindex", rebuild=rebuild, futures=[future]))
+                self._start_writer_locked(Job("reindex", rebuild=rebuild, futures=[future]))
             else:
                 holder = read_holder(self._lock.path)
                 if waiter is not None:
                     self._start_waiter_locked()
                 raise LockHeld(
-                    f"the index of {self.folder} is written by {describe_holder(holder)}, which keeps "
-                    "it in sync by itself; wait for it, or stop that process and try again",
+                    f"the index of {self.folder} is written by {describe_writer(holder)}; wait for it, "
+                    "or stop that process and try again",
                     pid=holder.pid if holder else None,
                 )
-        return future.result()
+        return self._await(future)
+
+    def _await(self, future: Future) -> SyncReport:
+        with self._mu:
+            worker = self._worker
+        return await_report(future, lambda: worker is not None and worker.is_alive(), lambda: self._failure,
+                            REINDEX_WAIT)
 
     # ----- roles -------------------------------------------------------------------------------
 
@@ -332,7 +323,7 @@ class LiveIndex:
             log.info("the previous writer of %s exited; taking over", self.folder)
             self._start_writer_locked()
 
-    def _start_writer_locked(self, first: _Job | None = None) -> None:
+    def _start_writer_locked(self, first: Job | None = None) -> None:
         self._role = "writer"
         self._first_sync_done = False
         if first is not None:  # an explicit reindex: the size guard does not apply
@@ -342,8 +333,7 @@ class LiveIndex:
             self._write_index_open.set()
         stop = threading.Event()
         self._writer_stop = stop
-        with self._jobs:
-            self._pending = first if first is not None else _Job("full")
+        self._jobs.replace(first if first is not None else Job("full"))
         self._worker = threading.Thread(target=self._writer_main, args=(stop, first is None),
                                         name="scree-writer", daemon=True)
         self._worker.start()
@@ -351,8 +341,7 @@ class LiveIndex:
     def _signal_writer_stop_locked(self) -> None:
         if self._writer_stop is not None:
             self._writer_stop.set()
-        with self._jobs:
-            self._jobs.notify_all()
+        self._jobs.wake()
 
     def _fail(self, reason: str) -> None:
         """Stop updating for good: the writer stops and lets go of the lock; searches go on."""
@@ -369,10 +358,30 @@ class LiveIndex:
         if self._on_fatal is not None:
             self._on_fatal(reason)
 
+    def _on_index_change(self, change: Change) -> bool:
+        """On the health thread: the index file or the writer's WAL changed. True when handled."""
+        with self._mu:
+            writer = self._role == "writer"
+        if change.kind == "wal":
+            if self._health is not None:
+                self._health.forget_wal()  # adopted again once the worker reopened
+            if writer:
+                log.warning("%s", change.reason)
+                self._queue(Job("reopen"))
+            return True
+        if writer:
+            return False  # a writer must not go on writing into a file nobody else sees
+        # A reader only reads: the writer (another process) rebuilt or replaced the file; read the new one.
+        log.info("%s; reading the new file", change.reason)
+        self._reader.drop()
+        if self._health is not None:
+            self._health.forget_index()
+        return True
+
     def _await_built_index(self) -> None:
         """needs_reindex: wait (without taking the lock) until someone built the index, then queue for it."""
         while not self._gate_stop.wait(self._lock_retry):
-            counts = self._read_counts()
+            counts = self._reader.counts()
             if counts is None or counts[0] == 0:
                 continue
             with self._mu:
@@ -385,7 +394,6 @@ class LiveIndex:
     # ----- the writer's worker -----------------------------------------------------------------
 
     def _writer_main(self, stop: threading.Event, guard: bool) -> None:
-        index: Index | None = None
         too_big: str | None = None
         try:
             health = self._health
@@ -393,23 +401,23 @@ class LiveIndex:
             if reason is not None:
                 self._fail(reason)
                 return
-            index = self._open_write_index(stop)
+            self._wx = WriteIndex(self.workspace, health, retry=self._lock_retry, drop_readers=self._reader.drop)
+            index = self._wx.open(stop)
+            if index is None:
+                return  # stopped while waiting for space
             self._write_index_open.set()
-            if health is not None:
-                health.adopt_index()
             too_big = self._first_sync_guard(index) if guard else None
             if too_big is None:
-                self._serve_jobs(index, stop)
+                self._serve_jobs(stop)
         except ScreeError as exc:
             self._fail(str(exc))
         except Exception as exc:
             log.exception("the index writer stopped unexpectedly")
             self._fail(f"the index writer stopped unexpectedly ({exc}); restart scree")
         finally:
-            if index is not None:
-                index.close()
-            with self._jobs:
-                leftover, self._pending = self._pending, _Job("none")
+            if self._wx is not None:
+                self._wx.close()
+            leftover = self._jobs.replace(Job("none"))
             for future in leftover.futures:
                 if not future.done():
                     future.set_exception(IndexError_("the index writer stopped before this reindex ran"))
@@ -423,18 +431,6 @@ class LiveIndex:
                         threading.Thread(target=self._await_built_index, name="scree-await-index",
                                          daemon=True).start()
 
-    def _open_write_index(self, stop: threading.Event) -> Index:
-        try:
-            return self.workspace.open_index()
-        except IndexError_ as exc:
-            # A brand-new file can fail here when another process opened it at the same moment:
-            # migrations read the schema version before taking SQLite's write lock, so the slower
-            # one finds the tables already made. Once the other is done, opening works.
-            log.debug("opening the index failed (%s); trying once more", exc)
-            if stop.wait(0.5):
-                raise
-            return self.workspace.open_index()
-
     def _first_sync_guard(self, index: Index) -> str | None:
         limit = self.workspace.config.first_sync_mb
         if limit <= 0 or queries.counts(index.conn).files > 0:
@@ -446,14 +442,22 @@ class LiveIndex:
         log.warning("%s", reason)
         return reason
 
-    def _serve_jobs(self, index: Index, stop: threading.Event) -> None:
+    def _serve_jobs(self, stop: threading.Event) -> None:
         watcher: NotesWatcher | None = None
         try:
             while True:
                 job = self._next_job(stop)
                 if job is None:
                     return
-                report = self._run_job(index, job, stop)
+                assert self._wx is not None
+                if job.kind == "reindex" and self._wx.damage() is not None:
+                    job = Job("repair", futures=job.futures, rebuild=job.rebuild)  # asked for: check too
+                if job.kind in ("repair", "reopen"):
+                    if self._wx.reopen(stop, repair=job.kind == "repair") is None:
+                        return
+                    job = Job("full", futures=job.futures, rebuild=job.rebuild)
+                assert self._wx.index is not None
+                report = self._run_job(self._wx.index, job, stop)
                 if report is None or stop.is_set():
                     continue
                 if report.chunks:
@@ -467,7 +471,7 @@ class LiveIndex:
                         self._watcher = watcher
                         # Edits made during the first sync came before the watch: one cheap pass
                         # (hashes only, unless something changed) catches them.
-                        self._queue(_Job("full"))
+                        self._queue(Job("full"))
                     with self._mu:  # "complete" from here on means watching too
                         self._first_sync_done = True
                         self._needs_reindex = None
@@ -479,32 +483,20 @@ class LiveIndex:
             if watcher is not None:
                 watcher.stop(timeout=2.0)
 
-    def _next_job(self, stop: threading.Event) -> _Job | None:
-        with self._jobs:
-            while self._pending.kind == "none" and not stop.is_set():
-                self._jobs.wait()
-            if stop.is_set():
-                return None
-            job, self._pending = self._pending, _Job("none")
-            return job
+    def _next_job(self, stop: threading.Event) -> Job | None:
+        return self._jobs.take(stop)
 
-    def _queue(self, job: _Job) -> None:
+    def _queue(self, job: Job) -> None:
         """Merge `job` into the pending work (a reindex beats a full sync, which beats paths)."""
-        rank = {"none": 0, "paths": 1, "full": 2, "reindex": 3}
-        with self._jobs:
-            p = self._pending
-            kind = max(p.kind, job.kind, key=rank.__getitem__)
-            paths = p.paths | job.paths if kind == "paths" else set()
-            self._pending = _Job(kind, paths, p.rebuild or job.rebuild, p.futures + job.futures)
-            self._jobs.notify_all()
+        self._jobs.put(job)
 
     def _on_paths(self, paths: set[str]) -> None:
-        self._queue(_Job("paths", set(paths)))
+        self._queue(Job("paths", set(paths)))
 
     def _on_rescan(self) -> None:
-        self._queue(_Job("full"))
+        self._queue(Job("full"))
 
-    def _run_job(self, index: Index, job: _Job, stop: threading.Event) -> SyncReport | None:
+    def _run_job(self, index: Index, job: Job, stop: threading.Event) -> SyncReport | None:
         """Run one sync. Database and disk errors are retried later; anything else ends the writer."""
         full = job.kind != "paths"
         policy = self.workspace.policy() if full else self.policy
@@ -516,21 +508,36 @@ class LiveIndex:
         self._progress.reset()
         try:
             if job.rebuild:
-                rebuild_in_place(index, self._embedder)
+                rebuild_in_place(index, self._embedder.id, self._embedder.dimensions, self._embedder.max_windows)
             report = sync(index, policy, self._embedder, max_file_bytes=self.workspace.config.max_file_bytes,
                           only=None if full else job.paths, progress=self._progress, should_stop=stop.is_set)
         except Exception as exc:
-            for future in job.futures:
-                future.set_exception(exc)
+            if isinstance(exc, EmbedderUnavailable):
+                for future in job.futures:
+                    future.set_exception(exc)
+                self._pause_indexing(str(exc), stop)
+                return None
             if not (isinstance(exc, OSError) or is_db_error(exc, index.driver)):
+                for future in job.futures:
+                    future.set_exception(exc)
                 raise
-            log.warning("syncing %s failed (%s); retrying in %.0f s", self.folder, exc, self._lock_retry)
+            explained = explain(exc, self.workspace.location.db)
+            for future in job.futures:  # the caller gets the clear message, not SQLite's
+                future.set_exception(explained or exc)
+            if isinstance(explained, IndexDamaged):
+                log.warning("%s; rebuilding it now", explained)
+                self._queue(Job("repair"))
+                return None
+            log.warning("syncing %s failed (%s); retrying in %.0f s", self.folder, explained or exc,
+                        self._lock_retry)
             if not stop.wait(self._lock_retry):
-                self._queue(_Job("paths", job.paths) if job.kind == "paths" else _Job("full"))
+                self._queue(Job("paths", job.paths) if job.kind == "paths" else Job("full"))
             return None
         finally:
             with self._mu:
                 self._full_sync_running = self._job_running = False
+        with self._mu:
+            self._outage, self._pause = None, self._outage_pause[0]
         for future in job.futures:
             future.set_result(report)
         for s in report.skipped:
@@ -539,11 +546,35 @@ class LiveIndex:
             log.info("%s: %s", self.folder, report.summary())
         return report
 
+    def _pause_indexing(self, reason: str, stop: threading.Event) -> None:
+        """The embeddings API failed: wait (30 s, doubling up to 5 min), then resync everything."""
+        with self._mu:
+            pause = self._pause
+            self._pause = min(pause * 2, self._outage_pause[1])
+            self._outage = f"{reason}; next try in {pause:g} s"
+        log.warning("indexing %s paused for %g s: %s", self.folder, pause, reason)
+        self._jobs.wait_for_reindex(stop, pause)
+        if not stop.is_set():
+            self._queue(Job("full"))
+
     # ----- memory ------------------------------------------------------------------------------
 
     def _model_used(self) -> None:
         with self._mu:
             self._model_used_at = time.monotonic()
+
+    def _tick(self) -> None:
+        """The health thread's housekeeping: release an idle model; a writer re-checks the file now
+        and then, so damage met only by another process's reader is rebuilt too."""
+        self._release_idle_model()
+        with self._mu:
+            due = self._role == "writer" and self._first_sync_done and time.monotonic() >= self._next_check
+        if due:
+            self._next_check = time.monotonic() + self._damage_check
+            damage = self._reader.damage(QUICK_CHECK_SECONDS)
+            if damage is not None:
+                log.warning("the index %s is damaged (%s); rebuilding it", self.workspace.location.db, damage)
+                self._queue(Job("repair"))
 
     def _release_idle_model(self) -> None:
         """On the health thread's tick: drop the model once nothing embedded for `model_idle` seconds."""
@@ -560,36 +591,14 @@ class LiveIndex:
     def _set_policy(self, policy: NotesPolicy) -> None:
         self._policy, self._policy_at = policy, time.monotonic()
 
-    def _open_read_locked(self) -> Index | None:
-        """The read connection, opened on first use; None (with _read_error) while there is no index."""
-        if self._read_index is None:
-            # While this process's writer creates the file, opening it here too would race its
-            # migrations (see _open_write_index).
-            if self._role == "writer" and not self._write_index_open.is_set():
-                return None
-            if not self.workspace.location.db.exists():
-                return None
-            try:
-                self._read_index = self.workspace.open_index(create=False)
-                self._read_error = None
-                if self._health is not None:
-                    self._health.adopt_index()
-            except ScreeError as exc:
-                self._read_error = str(exc)
-                return None
-        return self._read_index
-
-    def _read_counts(self) -> tuple[int, int, bool] | None:
-        """(files, chunks, a sync ever finished) from committed rows; None when there is no index."""
-        with self._read_mu:
-            index = self._open_read_locked()
-            if index is None:
-                return None
-            try:
-                c = queries.counts(index.conn)
-                return c.files, c.chunks, "last_sync" in index.meta()
-            except Exception as exc:
-                if not is_db_error(exc, index.driver):
-                    raise
-                log.debug("could not count the index rows: %s", exc)
-                return None
+    def _damaged_locked(self, q: Query, exc: BaseException) -> SearchResult:
+        """A search met a damaged file: say so once, clearly; the writer rebuilds it (it is a cache)."""
+        replaced = self._reader.replaced_locked()  # then it is already being rebuilt: the next search reads it
+        self._reader.close_locked()
+        with self._mu:
+            writer = self._role == "writer"
+        if writer and not replaced:
+            self._queue(Job("repair"))
+        log.warning("the index %s is damaged (%s)", self.workspace.location.db, exc)
+        mode = route(q.text) if q.mode == "auto" else q.mode
+        return SearchResult([], mode, [damaged_note(exc, writer, describe_holder(read_holder(self._lock.path)))])

@@ -58,6 +58,7 @@ class IndexLocation:
     db: Path
     lock: Path
     root_file: Path
+    managed: bool = False  # True for the default place under the data dir, a folder only scree writes in
 
 
 def data_dir(cfg: Config, env: Mapping[str, str] | None = None) -> Path:
@@ -84,17 +85,25 @@ def index_location(folder: Path, cfg: Config, env: Mapping[str, str] | None = No
         return IndexLocation(dir=db.parent, db=db, lock=db.parent / f"{db.name}.writer.lock",
                              root_file=db.parent / f"{db.name}.root")
     d = data_dir(cfg, env) / "indexes" / folder_key(folder)
-    return IndexLocation(dir=d, db=d / "index.db", lock=d / "writer.lock", root_file=d / "root")
+    return IndexLocation(dir=d, db=d / "index.db", lock=d / "writer.lock", root_file=d / "root", managed=True)
 
 
 def prepare_index_dir(loc: IndexLocation, folder: Path) -> None:
-    """Create the index directory (0700) and record its folder in `root` (0600).
+    """Create the index directory and record its folder in `root` (0600).
 
-    The `root` file lets a person (and `scree doctor`) tell which folder an opaque index directory serves.
+    Modes are set only on folders scree owns: the ones it creates here (0700), and for the default
+    location its own `indexes/<name>-<sha>/` and `indexes/` (0700: others may not even list which
+    repositories have an index). A --db in an existing folder never changes that folder's mode.
+    The `root` file lets a person (and `scree doctor`) tell which folder an index serves.
     """
-    loc.dir.mkdir(parents=True, exist_ok=True)
-    if loc.dir.name != "" and loc.db.name == "index.db":
-        os.chmod(loc.dir, 0o700)
+    make_private_dirs(loc.dir)
+    if loc.managed:
+        for d in (loc.dir, loc.dir.parent):
+            try:
+                if d.stat().st_mode & 0o077:
+                    os.chmod(d, 0o700)
+            except OSError:
+                pass
     text = f"{folder}\n"
     try:
         if loc.root_file.read_text(encoding="utf-8") == text:
@@ -104,3 +113,18 @@ def prepare_index_dir(loc: IndexLocation, folder: Path) -> None:
     fd = os.open(loc.root_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
+
+
+def make_private_dirs(path: Path) -> None:
+    """`mkdir -p` where every folder made here is 0700 (whatever the umask); existing ones are left alone."""
+    missing = []
+    for d in (path, *path.parents):
+        if d.exists():
+            break
+        missing.append(d)
+    for d in reversed(missing):
+        try:
+            d.mkdir(mode=0o700)
+        except FileExistsError:
+            continue  # made by another process at the same moment: not ours to change
+        os.chmod(d, 0o700)

@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -33,6 +34,7 @@ from typing import IO
 import portalocker
 
 from .errors import IndexError_, LockHeld
+from .locate import make_private_dirs
 
 log = logging.getLogger(__name__)
 
@@ -48,10 +50,29 @@ class Holder:
     pid: int
     since: float  # unix time the lock was taken
     host: str
+    command: str = ""  # e.g. "scree index", "scree serve" ("" in records of older versions)
+
+    @property
+    def keeps_syncing(self) -> bool:
+        """True when the holder is a live writer (serve, watch) that keeps the index in sync by itself."""
+        return self.command in ("scree serve", "scree watch")
 
 
 def _this_host() -> str:
     return socket.gethostname()
+
+
+def this_command(argv: list[str] | None = None) -> str:
+    """What this process is, for others' messages: "scree index", "scree serve"... (`python -m
+    scree.cli index` and `scree-mcp` count as scree too)."""
+    argv = sys.argv if argv is None else argv
+    prog = os.path.basename(argv[0]) if argv and argv[0] else "python"
+    words = [a for a in argv[1:] if not a.startswith("-")]
+    if prog in ("scree-mcp", "cli_serve.py"):
+        return "scree serve"
+    if prog in ("scree", "cli.py", "__main__.py"):
+        return f"scree {words[0]}" if words else "scree"
+    return " ".join([prog, *words[:1]])[:60]
 
 
 def pid_alive(pid: int) -> bool:
@@ -90,7 +111,8 @@ def read_holder(path: Path) -> Holder | None:
         return None
     try:
         record = json.loads(data.decode("utf-8"))
-        holder = Holder(pid=int(record["pid"]), since=float(record["since"]), host=str(record["host"]))
+        holder = Holder(pid=int(record["pid"]), since=float(record["since"]), host=str(record["host"]),
+                        command=str(record.get("command", ""))[:60])
     except (ValueError, KeyError, TypeError, UnicodeDecodeError):
         return None
     if holder.host == _this_host() and not pid_alive(holder.pid):
@@ -103,7 +125,19 @@ def describe_holder(holder: Holder | None) -> str:
     if holder is None:
         return "another process"
     since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(holder.since))
-    return f"pid {holder.pid} on {holder.host} (since {since})"
+    what = f" ({holder.command})" if holder.command else ""
+    return f"pid {holder.pid}{what} on {holder.host} (since {since})"
+
+
+def describe_writer(holder: Holder | None) -> str:
+    """The holder named as in `describe_holder`, saying whether it keeps the index in sync by itself
+    (serve, watch) or is a one-off run (`scree index`) that will end."""
+    name = describe_holder(holder)
+    if holder is not None and holder.keeps_syncing:
+        return f"{name}, which keeps it in sync by itself"
+    if holder is not None and holder.command:
+        return f"{name}, which ends when its sync is done"
+    return name
 
 
 class WriterLock:
@@ -144,11 +178,9 @@ class WriterLock:
                 "move it to a local disk"
             ) from exc
         try:
-            record = {"pid": os.getpid(), "since": time.time(), "host": _this_host()}
-            fh.seek(0)
-            fh.truncate()
-            fh.write(json.dumps(record).encode("utf-8"))
-            fh.flush()
+            record = {"pid": os.getpid(), "since": time.time(), "host": _this_host(), "command": this_command()}
+            os.ftruncate(fh.fileno(), 0)
+            os.pwrite(fh.fileno(), json.dumps(record).encode("utf-8"), 0)
         except OSError as exc:
             # Naming the holder is a courtesy; the lock itself is what counts.
             log.warning("holding %s but could not record the holder (%s)", self.path, exc.strerror)
@@ -160,17 +192,20 @@ class WriterLock:
         fh, self._fh = self._fh, None
         if fh is None:
             return
+        # Unbuffered: nothing is left to flush at close(), so a failed write (a full disk) can never
+        # surface again here and mask the error that made the caller let go.
         try:
-            fh.seek(0)
-            fh.truncate()
-            fh.flush()
+            os.ftruncate(fh.fileno(), 0)
         except OSError as exc:
             log.debug("could not clear holder record of %s: %s", self.path, exc)
         try:
             portalocker.unlock(fh)
         except portalocker.LockException as exc:  # closing below releases it anyway
             log.debug("unlock of %s failed: %s", self.path, exc)
-        fh.close()
+        try:
+            fh.close()
+        except OSError as exc:  # the descriptor is gone either way, and with it the flock
+            log.debug("closing %s failed: %s", self.path, exc)
 
     def __enter__(self) -> WriterLock:
         if not self.try_acquire():
@@ -192,11 +227,14 @@ class WriterLock:
 
     def _open(self) -> IO[bytes]:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(self.path.parent)  # 0700 for folders it makes; existing ones untouched
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, LOCK_FILE_MODE)
         except OSError as exc:
             if exc.errno == errno.ELOOP:
                 hint = "it is a symbolic link; remove it"
+            elif exc.errno == errno.EROFS:
+                hint = ("the disk is read-only: searching what is indexed still works (`scree search "
+                        "--no-sync`), or set SCREE_DATA_DIR / --db to a writable place")
             else:
                 hint = "check the permissions of its folder"
             raise IndexError_(f"cannot open the writer lock {self.path} ({exc.strerror}); {hint}") from exc
@@ -206,7 +244,7 @@ class WriterLock:
                 os.fchmod(fd, LOCK_FILE_MODE)
         except OSError:
             pass  # someone else's file: locking it still works
-        return os.fdopen(fd, "r+b")
+        return os.fdopen(fd, "r+b", buffering=0)
 
 
 class LockWaiter:

@@ -74,6 +74,7 @@ class SearchOut(_Compact):
     mode: str
     index: str
     note: str | None = None
+    names: list[str] | None = None  # query words taken as names (matched verbatim)
 
 
 class ReadOut(_Compact):
@@ -195,7 +196,8 @@ class IndexHandle:
 
 
 def has_indexed_files(db: Path) -> bool:
-    """True when the index file exists and holds at least one completely indexed note.
+    """True when the index file exists, a sync of it once completed, and it holds at least one
+    completely indexed note (a first sync cut short still counts as a first build).
 
     Read-only and before the LiveIndex starts: its own status reads 0 files until its writer has
     opened the file, which would make every restart look like a first build.
@@ -211,7 +213,7 @@ def has_indexed_files(db: Path) -> bool:
         return False
     try:
         c = queries.counts(conn)
-        return c.files - c.incomplete_files > 0
+        return c.files - c.incomplete_files > 0 and "last_sync" in queries.get_meta(conn)
     except Exception as exc:  # noqa: BLE001 - a file without tables yet is an empty index
         log.debug("cannot count the rows of %s: %s", db, exc)
         return False
@@ -283,14 +285,22 @@ def build_server(handle: IndexHandle) -> MCPServer:
         sections (path, heading trail, lines, text). Ask a question or name what you look for."""
         from .search import Query
 
-        live = handle.get()
         globs = (path,) if isinstance(path, str) else tuple(path or ())
-        if any(not g.strip() for g in globs):
-            raise ToolError("path holds an empty glob: give globs such as 'docs/**' or leave path out")
+        check_text("query", query)
+        for glob in globs:
+            check_text("path", glob)
+        live = handle.get()
+        from .errors import BadPattern
+        from .ignorerules import check_globs
+
+        try:
+            check_globs(globs)
+        except BadPattern as exc:
+            raise ToolError(str(exc)) from None
         handle.wait_first_sync(live, handle.options.first_sync_wait)
         result = live.search(Query(query, k=k, mode=mode, paths=globs))
         status = live.status()
-        return search_output(result.hits, result.mode, result.notes, status)
+        return search_output(result.hits, result.mode, result.notes, status, result.names)
 
     @tool(read_only)
     def read_doc(
@@ -300,6 +310,9 @@ def build_server(handle: IndexHandle) -> MCPServer:
         end_line: int | None = None,
     ) -> ReadOut:
         """Read a Markdown note of this repo verbatim: the whole file, one section by heading, or a line range."""
+        check_text("path", path)
+        if heading is not None:
+            check_text("heading", heading)
         return read_output(handle.folder, path, heading=heading, start_line=start_line, end_line=end_line,
                            max_file_bytes=handle.config.max_file_bytes, max_bytes=handle.options.max_read_bytes)
 
@@ -314,7 +327,23 @@ def build_server(handle: IndexHandle) -> MCPServer:
     return mcp
 
 
-def search_output(hits: list[Hit], mode: str, notes: list[str], status: IndexStatus) -> SearchOut:
+def check_text(name: str, value: str) -> None:
+    """Refuse an argument that no answer could carry: a lone UTF-16 surrogate cannot be encoded, so
+    a reply echoing it would never be sent (stdout is UTF-8). The message escapes it."""
+    at = value.find("\uffff")  # stdinfilter's mark for a lone surrogate the client sent
+    if at >= 0:
+        raise ToolError(f"{name} holds a lone UTF-16 surrogate (invalid Unicode) at position {at}: "
+                        "send valid Unicode text")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = value[exc.start:exc.end].encode("utf-8", "backslashreplace").decode("ascii")
+        raise ToolError(f"{name} holds an invalid character ({bad}, a lone UTF-16 surrogate, at position "
+                        f"{exc.start}): send valid Unicode text") from None
+
+
+def search_output(hits: list[Hit], mode: str, notes: list[str], status: IndexStatus,
+                  names: list[str] | None = None) -> SearchOut:
     """The structured answer of search_docs; never empty without a note saying why."""
     # LiveIndex.search puts the index state first among its notes; `index` already says it.
     said = status.describe().split(":", 1)[0] + ":"
@@ -324,7 +353,7 @@ def search_output(hits: list[Hit], mode: str, notes: list[str], status: IndexSta
     return SearchOut(
         results=[SearchHitOut(path=h.path, heading=h.heading, start_line=h.start_line, end_line=h.end_line,
                               score=h.score, text=h.text) for h in hits],
-        mode=mode, index=status.describe(), note="; ".join(remarks) or None,
+        mode=mode, index=status.describe(), note="; ".join(remarks) or None, names=names or None,
     )
 
 
@@ -339,6 +368,9 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
     from .reader import read_note
     from .sections import excerpt
 
+    if "\x00" in path:
+        raise ToolError("path holds a NUL character, which no file name can contain: send the note's path "
+                        "relative to the notes folder, e.g. 'docs/setup.md'")
     policy = NotesPolicy.load(folder)  # fresh: ignore files may have changed since the last call
     try:
         rel = policy.resolve(path)
@@ -403,12 +435,19 @@ class BearerAuth:
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app = app
-        self._expected = f"Bearer {token}".encode()
+        self._expected = token.encode()
+
+    def _authorized(self, headers: list[tuple[bytes, bytes]]) -> bool:
+        """Exactly one Authorization header, scheme `Bearer` in any case (RFC 7235), the right token."""
+        given = [v for k, v in headers if k.lower() == b"authorization"]
+        if len(given) != 1:
+            return False
+        scheme, _, token = given[0].strip().partition(b" ")
+        return scheme.lower() == b"bearer" and hmac.compare_digest(token.strip(), self._expected)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self._expected):
+            if not self._authorized(list(scope.get("headers") or [])):
                 body = b"missing or wrong bearer token: send 'Authorization: Bearer <SCREE_HTTP_TOKEN>'"
                 await send({"type": "http.response.start", "status": 401,
                             "headers": [(b"content-type", b"text/plain"), (b"www-authenticate", b"Bearer")]})

@@ -195,11 +195,13 @@ class NotesPolicy:
         """Why the folder `rel_dir` (POSIX, relative to root) is not walked; None = walk it."""
         return self.inspect_dir(rel_dir).reason
 
-    def inspect(self, rel_path: str, *, parents_admitted: bool = False) -> Verdict:
+    def inspect(self, rel_path: str, *, parents_admitted: bool = False, any_name: bool = False) -> Verdict:
         """Verdict on a file path (relative, or absolute inside root), checking every parent folder.
 
         `parents_admitted=True` skips the parent checks; only for a caller that has just admitted
         the parent folder with `inspect_dir` (the walker), so each folder is checked once per walk.
+        `any_name=True` admits a file that is not Markdown (the vocabulary's code files and
+        manifests) under the same rules; symbolic links are then refused, never followed.
         """
         rel = self._relativise(rel_path)
         if rel is None:
@@ -210,14 +212,13 @@ class NotesPolicy:
             if not dir_verdict.admitted:
                 return Verdict(rel, dir_verdict.code, dir_verdict.reason)
         if rel not in self._file_rule_cache:
-            rule = self._rule_reason(rel, is_dir=False)
-            if rule is None and not is_markdown_name(rel[slash + 1 :]):
-                rule = SkipCode.NOT_MARKDOWN, "not a Markdown file (.md or .markdown)"
-            self._file_rule_cache[rel] = rule
+            self._file_rule_cache[rel] = self._rule_reason(rel, is_dir=False)
         rule = self._file_rule_cache[rel]
+        if rule is None and not any_name and not is_markdown_name(rel[slash + 1 :]):
+            rule = SkipCode.NOT_MARKDOWN, "not a Markdown file (.md or .markdown)"
         if rule:
             return Verdict(rel, rule[0], rule[1])
-        return self._inspect_file_on_disk(rel)
+        return self._inspect_file_on_disk(rel, via_link=any_name)  # any_name: a link is refused, not followed
 
     def inspect_dir(self, rel_dir: str, *, parents_admitted: bool = False) -> Verdict:
         """Verdict on a folder: admitted means the walker may list it. Checks every parent too,

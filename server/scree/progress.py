@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from typing import Any, Callable, TextIO
 
@@ -42,6 +43,11 @@ class RichProgress:
         elapsed = max(time.perf_counter() - self._t0, 1e-6)
         self._progress.update(self._task, advance=1, rate=f"{self._chunks / elapsed:.0f} chunks/s")
 
+    def within(self, path: str, chunks_done: int, chunks_total: int) -> None:
+        """A big file is written in parts: show how far into it the sync is."""
+        if self._task is not None:
+            self._progress.update(self._task, rate=f"{path}: {chunks_done}/{chunks_total} chunks")
+
     def finish(self) -> None:
         if self._task is not None:
             self._progress.stop()
@@ -74,10 +80,55 @@ class PlainProgress:
         if now - self._last >= self._every:
             self._last = now
             rate = self._chunks / max(now - self._t0, 1e-6)
-            self._say(f"indexing {self._done}/{self._total} files, {self._chunks} chunks ({rate:.0f} chunks/s)")
+            shown = f"{rate:.1f}" if rate < 10 else f"{rate:.0f}"  # the first files wait for the model to load
+            self._say(f"indexing {self._done}/{self._total} files, {self._chunks} chunks ({shown} chunks/s)")
+
+    def within(self, path: str, chunks_done: int, chunks_total: int) -> None:
+        """A big file is written in parts: say how far into it the sync is, at the same pace."""
+        now = self._clock()
+        if now - self._last >= self._every:
+            self._last = now
+            self._say(f"indexing {path}: {chunks_done}/{chunks_total} chunks")
 
     def finish(self) -> None:
         pass  # the caller prints the result
+
+
+class CountingProgress:
+    """Pass-two counters of the running sync, read by the live index's status() from other threads."""
+
+    def __init__(self) -> None:
+        self._mu = threading.Lock()
+        self.done = 0
+        self.total = 0
+        self.current: str | None = None  # a big file's progress: "big.md: 640/4000 chunks"
+
+    def start(self, total_files: int) -> None:
+        with self._mu:
+            self.done, self.total, self.current = 0, total_files, None
+
+    def advance(self, chunks: int) -> None:
+        with self._mu:
+            self.done += 1
+            self.current = None
+
+    def within(self, path: str, chunks_done: int, chunks_total: int) -> None:
+        with self._mu:
+            self.current = f"{path}: {chunks_done}/{chunks_total} chunks"
+
+    def finish(self) -> None:
+        pass
+
+    def reset(self) -> None:
+        self.start(0)
+
+    def snapshot(self) -> tuple[int, int]:
+        with self._mu:
+            return self.done, self.total
+
+    def current_file(self) -> str | None:
+        with self._mu:
+            return self.current
 
 
 def progress_for_stderr() -> SyncProgress:

@@ -69,3 +69,4 @@ class SearchResult:
     hits: list[Hit]
     mode: str
     notes: list[str] = field(default_factory=list)  # human-readable remarks (filter selected nothing...)
+    names: list[str] = field(default_factory=list)  # query words taken as names (identifiers, vocabulary)

@@ -1,9 +1,10 @@
 """Routing: which search mode answers a query when the user asked for `auto`.
 
 Dense embeddings blur names (`PURGE_OLD_RECORDS`, `psycopg_pool`, `--max-depth`): a query naming one
-needs BM25, so it never goes to the vectors alone. Measured on the retrieval benchmark, BM25 beside
-the vectors also beats the vectors alone on plain-language questions (MiniLM confuses near-identical
-sibling sections that BM25 tells apart by their exact words), so every question runs hybrid.
+needs BM25, so it never goes to the vectors alone. Whether a plain-language question (one naming
+nothing) also runs hybrid, or the vectors alone, depends on the embedder: `QUESTION_ROUTE` holds the
+rule measured on the dev sets per embedder kind. For the local model BM25 beside the vectors beats the
+vectors alone (MiniLM confuses near-identical sibling sections that BM25 tells apart by their words).
 A bare name or short keyword phrase with no question around it (`--locked`, `CARGO_HOME`,
 `promtool check rules`) is a lookup, where BM25 alone ranks best: the vectors only add neighbours.
 `vocabulary` holds the repo's own names (found in its code and manifests): a query word found there
@@ -79,11 +80,34 @@ def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
     return names
 
 
-def route(query: str, vocabulary: AbstractSet[str] = frozenset()) -> str:
-    """`keyword` for a lookup (a bare name or keyword phrase), `hybrid` for everything else.
+# How `auto` routes a question (anything that is not a lookup), per embedder kind, as measured on the
+# dev sets for that embedder with benchmarks/quality.py (docs/benchmarks.md). The local model: "names"
+# lost queries_dev paraphrase top1 45% -> 35% for httpx plain 60% -> 64%, so "hybrid". A kind without
+# a row (not measured yet) gets DEFAULT_QUESTION_ROUTE.
+#   "hybrid" - every question runs hybrid;
+#   "names"  - a question naming something (an identifier or a vocabulary word) runs hybrid, a plain
+#              question runs semantic.
+QUESTION_ROUTE: dict[str, str] = {
+    "local": "hybrid",
+}
+DEFAULT_QUESTION_ROUTE = "hybrid"
 
-    Never `semantic`: a query naming an identifier needs BM25, and on prose the fused ranking beat
-    the vectors alone. `vocabulary` is accepted for callers that pass the repo's names; since every
-    non-lookup is hybrid already, it no longer changes the mode (it still marks names for search).
+
+def embedder_kind(embedder_id: str) -> str:
+    """The embedder's kind from its id (`local:all-MiniLM-L6-v2-int8:256` -> `local`)."""
+    return embedder_id.split(":", 1)[0]
+
+
+def route(query: str, vocabulary: AbstractSet[str] = frozenset(), embedder: str = "local") -> str:
+    """`keyword` for a lookup (a bare name or keyword phrase); for a question, what the embedder's
+    rule in QUESTION_ROUTE says: `hybrid`, or `semantic` when it names nothing.
+
+    `embedder` is the embedder's kind or id (`local`, `api`). Never `semantic` for a query naming an
+    identifier or a `vocabulary` word: dense vectors blur names, BM25 needs to see them.
     """
-    return "keyword" if is_lookup(query) else "hybrid"
+    if is_lookup(query):
+        return "keyword"
+    rule = QUESTION_ROUTE.get(embedder_kind(embedder), DEFAULT_QUESTION_ROUTE)
+    if rule == "names" and not named_identifiers(query, vocabulary):
+        return "semantic"
+    return "hybrid"

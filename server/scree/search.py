@@ -1,14 +1,18 @@
-"""Answer a query from the index: semantic (vectors), keyword (FTS5 BM25) or hybrid (RRF of both).
+"""Answer a query from the index: semantic (vectors), keyword (FTS5 BM25) or hybrid (both, fused).
 
 A path filter narrows both halves before their top-k is taken. Every hit's file is re-checked against
 the current policy before it is returned, so a deleted or newly ignored note never answers.
 
-Ranking choices, each measured on the retrieval benchmark (see `HYBRID_WEIGHTS` and `NAME_POOL`):
+Ranking choices, each measured on both dev sets with benchmarks/quality.py (see `FUSION`, `NAME_POOL`):
 - The unit of an answer is a section: a long section is stored as several chunks, but it is ranked
   once, at its best chunk, and answered by that chunk. Two chunks of one section would otherwise take
   two of the k places, and in hybrid each half may rank a different chunk of it and split its evidence.
+- A subsection ranked just below its own parent section moves above it (`ranking.specific_first`): the
+  parent's introduction shares the topic words of every subsection, the subsection holds the answer.
 - A chunk that spells a name from the query verbatim (`--pre`, `GH_REPO`) outranks one that only
   matches its parts (`pre_stop`, "gh repo"): FTS5 splits identifiers into words, the user did not.
+- Hybrid fuses the halves by their scores, each scaled by its own spread (DBSF, `fusion.dbsf`), not by
+  rank alone: a half that is sure of its first hit outweighs one whose scores are all alike.
 """
 
 from __future__ import annotations
@@ -24,9 +28,10 @@ import pathspec
 
 from .db import queries
 from .embed import Embedder
-from .errors import EmbedderError
-from .fusion import RRF_K, collapse, rrf_grouped
+from .errors import EmbedderError, EmbedderUnavailable
+from .fusion import RRF_K, collapse, dbsf, rrf_grouped
 from .ftsquery import search_match
+from . import ranking
 from .policy import NotesPolicy
 from .records import Hit, SearchResult
 from .route import named_identifiers, route
@@ -41,11 +46,15 @@ MAX_VECTOR_FETCH = 100
 # Keyword candidates looked at for a verbatim name before the top is kept, so a chunk holding the
 # exact name is found even when BM25 ranks chunks full of its parts higher.
 NAME_POOL = 100
-# Weighted RRF: the keyword half counts 1.5x the semantic half. On the benchmark's dev queries 1.25-1.5
-# ranked best (more top-1 hits than 1.0, fewer losses on questions naming identifiers than 2-3):
-# BM25's first ranks are the more precise, the vectors add recall and break its near-ties. Weighting
-# the vectors up instead lost top-1 hits on questions. Scaled to sum 2 so a chunk first in
-# both halves scores 2/(k+1), as in unweighted RRF.
+# How hybrid fuses its halves: "dbsf" (distribution-based score fusion) or "rrf" (reciprocal rank
+# fusion, the measured alternative kept for comparison: `benchmarks/quality.py --set search.FUSION="rrf"`).
+# DBSF with the vectors at 1.2 and BM25 at 0.8 tied RRF on queries_dev.json and beat it on the httpx set
+# (plain top1 44% -> 60%). The weights trade the sets: 1.0/1.0 lost a paraphrase top3 on queries_dev,
+# 0.8/1.2 lost httpx's plain gain (docs/benchmarks.md).
+FUSION = "dbsf"
+DBSF_WEIGHTS = (1.2, 0.8)  # (semantic, keyword)
+# RRF's weights: the keyword half 1.5x the semantic half, scaled to sum 2 (a chunk first in both halves
+# scores 2/(k+1), as in unweighted RRF); 1.25-1.5 ranked best for RRF on queries_dev.json.
 HYBRID_WEIGHTS = (0.8, 1.2)  # (semantic, keyword)
 
 
@@ -92,7 +101,10 @@ def _verbatim(name: str) -> re.Pattern[str]:
 def _names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
                 names: Sequence[str]) -> list[tuple[int, float]]:
     """`ranked` re-ordered by how many of `names` (case-folded) each chunk's text spells verbatim,
-    most first; equal counts keep their order (BM25's)."""
+    most first; equal counts keep their order (BM25's).
+
+    Scores stay in step with the order: each name spelled adds the pool's whole BM25 range, so a
+    fusion that reads scores (not only ranks) sees the verbatim tier as far above the rest."""
     patterns = [(n, _verbatim(n)) for n in names]
 
     def spelled(cid: int) -> int:
@@ -100,7 +112,12 @@ def _names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
         # The substring test first: most chunks lack the name, and the bounded regex is 10x slower.
         return sum(1 for n, p in patterns if n in hay and p.search(hay))
 
-    return sorted(ranked, key=lambda item: -spelled(item[0]))
+    counts = {cid: spelled(cid) for cid, _ in ranked}
+    ordered = sorted(ranked, key=lambda item: -counts[item[0]])
+    if not ordered:
+        return ordered
+    span = max(s for _, s in ranked) - min(s for _, s in ranked) or 1.0
+    return [(cid, s + counts[cid] * span) for cid, s in ordered]
 
 
 def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int] | None,
@@ -141,13 +158,17 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
            vocabulary: AbstractSet[str] = frozenset()) -> SearchResult:
     """Run one query. Never loads the model for a keyword search or an empty index.
 
-    `auto` asks `route`: a lookup runs keyword (and hybrid only if BM25 finds nothing), anything else
-    hybrid. `vocabulary` (the repo's names) marks query words to be matched verbatim, like identifiers.
+    `auto` asks `route` (with the embedder's kind): a lookup runs keyword (and hybrid only if BM25
+    finds nothing), a question what the embedder's measured rule says (hybrid for the local model). `vocabulary` (the repo's names) marks query words to be matched verbatim, like identifiers.
     """
     text = q.text.strip()
-    mode = route(text, vocabulary) if q.mode == "auto" else q.mode
+    mode = route(text, vocabulary, embedder.id) if q.mode == "auto" else q.mode
     if not text:
         return SearchResult([], mode, ["the query is empty: ask a question or name what you look for"])
+    if search_match(text) is None:
+        # Only punctuation or symbols: the vectors would still rank something, but nothing it means.
+        return SearchResult([], mode, ["the query has no searchable words (only punctuation or symbols): "
+                                       "ask a question or name what you look for"])
     if not queries.has_chunks(index.conn):
         return SearchResult([], mode, ["the index is empty: no Markdown notes are indexed in this folder yet"])
     file_ids: list[int] | None = None
@@ -170,26 +191,38 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     ranked: list[tuple[int, float]]
     if mode == "keyword":
         kw = kw or []
-        ranked = collapse(kw, _by_section(index, kw))[:depth]
+        section = _by_section(index, kw)
+        ranked = collapse(kw, section)[:depth]
     elif mode == "semantic":
-        sem = semantic_ranking(index, embedder, text, depth, file_ids)
-        ranked = collapse(sem, _by_section(index, sem))[:depth]
+        try:
+            sem = semantic_ranking(index, embedder, text, depth, file_ids)
+        except EmbedderUnavailable as exc:  # the API is down: answer from BM25 and say so (see below)
+            notes.append(f"keyword results only: {exc}")
+            mode, sem = "keyword", keyword_ranking(index, text, depth, file_ids, vocabulary)
+        section = _by_section(index, sem)
+        ranked = collapse(sem, section)[:depth]
     else:
         try:
             sem = semantic_ranking(index, embedder, text, depth, file_ids)
         except EmbedderError as exc:
-            if q.mode != "auto":
-                raise  # the user asked for vectors: say exactly why there are none
-            # auto promised an answer: the model is broken, BM25 still works. Say so, keep going.
+            # An unreachable API is passing weather: every mode answers from BM25 and says so. A broken
+            # model or a refused key needs a fix: a mode the user chose says exactly that; auto, which
+            # promised an answer, falls back and says why.
+            if q.mode != "auto" and not isinstance(exc, EmbedderUnavailable):
+                raise
             notes.append(f"keyword results only: {exc}")
             mode, sem = "keyword", []
         if kw is None:
             kw = keyword_ranking(index, text, depth, file_ids, vocabulary)
         section = _by_section(index, sem, kw)
         halves = [collapse(sem, section)[:depth], collapse(kw, section)[:depth]]
-        ranked = [(cid, score) for (cid, _), score in rrf_grouped(halves, section, k=RRF_K, weights=HYBRID_WEIGHTS)]
+        if FUSION == "dbsf":
+            ranked = dbsf(halves, lambda cid: section((cid, 0.0)), DBSF_WEIGHTS)
+        else:
+            ranked = [(cid, score) for (cid, _), score in rrf_grouped(halves, section, k=RRF_K, weights=HYBRID_WEIGHTS)]
         if mode == "keyword":  # fell back: rank by BM25 alone, not by a fusion with an empty half
             ranked = halves[1]
+    ranked = ranking.specific_first(ranked, section, ranking.SPECIFIC_WINDOW)
 
     rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
     check = _PolicyCheck(policy)

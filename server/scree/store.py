@@ -16,7 +16,7 @@ from typing import Any
 from .db import connect as dbconnect
 from .db import queries, schema, writes
 from .embedview import vector_space_id
-from .errors import IndexError_, IndexMismatchError
+from .errors import IndexDamaged, IndexError_, IndexMismatchError
 from .locate import IndexLocation, prepare_index_dir
 from .vectors import VectorCache
 
@@ -47,38 +47,106 @@ class Index:
 
 def open_index(location: IndexLocation, folder: Path, *, create: bool = True,
                vector_cache_bytes: int = DEFAULT_VECTOR_CACHE_BYTES) -> Index:
-    """Open (creating if allowed) the index at `location` for `folder`.
+    """Open the index at `location` for `folder`: to write (creating and migrating it), or with
+    `create=False` read-only (no file, folder, mode or schema change: a read-only disk still reads).
 
-    Raises IndexMismatchError when the file records another folder: a sync would delete that
-    folder's rows. Raises IndexError_ when the file is damaged or from a newer scree.
+    Raises NotAnIndex when the path holds a file scree did not make (it is never written to),
+    IndexMismatchError when the index records another folder (a sync would delete that folder's
+    rows), and IndexError_ when the file is damaged or from a newer scree.
     """
-    if not location.db.exists() and not create:
-        raise IndexError_(f"no index at {location.db} yet: run `scree index`")
+    driver = dbconnect.choose_driver()
+    kind = _check_ours(location, driver)
+    if not create:
+        return _open_readonly(location, folder, driver, vector_cache_bytes)
     prepare_index_dir(location, folder)
     _private_files(location.db)
-    driver = dbconnect.choose_driver()
     conn = dbconnect.connect(location.db, driver=driver)
     try:
         try:
+            if kind.kind != "scree":
+                dbconnect.stamp(conn)  # a new file, or an index of an older scree: mark it ours
             schema.migrate(conn)
         except ValueError as exc:
             raise IndexError_(f"{location.db}: {exc}; upgrade scree or rebuild with `scree index --rebuild`") from None
         except driver.Error as exc:
-            raise IndexError_(f"cannot prepare the index {location.db} ({exc}): run `scree index --rebuild`") from None
-        recorded = queries.get_meta(conn).get("folder")
+            raise dbconnect.explain(exc, location.db) or IndexError_(
+                f"cannot prepare the index {location.db} ({exc}): run `scree index --rebuild`") from None
+        meta = queries.get_meta(conn)
+        recorded = meta.get("folder")
         if recorded is None:
             writes.set_meta(conn, {"folder": str(folder), "schema_version": str(schema.SCHEMA_VERSION),
                                    "created": str(time.time())})
-        elif recorded != str(folder):
-            raise IndexMismatchError(
-                f"the index {location.db} belongs to {recorded}, not {folder}: syncing it would delete that "
-                "folder's entries; use another --db, or unset SCREE_DB"
-            )
+        _check_folder(location, folder, recorded)
     except BaseException:
         conn.close()
         raise
     return Index(conn=conn, driver=driver, location=location, folder=folder,
                  vectors=VectorCache(vector_cache_bytes))
+
+
+def _check_ours(location: IndexLocation, driver: dbconnect.Driver) -> dbconnect.FileKind:
+    """Refuse a file scree did not make. In scree's own index folder an unrecognisable file is a
+    damaged index (nobody else writes there); at a --db path it may be anyone's."""
+    kind = dbconnect.inspect_file(location.db, driver)
+    if kind.is_ours or (location.managed and kind.kind == "sqlite"):
+        return kind  # nobody but scree writes in its own index folder
+    if location.managed and kind.kind == "other":
+        raise IndexDamaged(f"the index {location.db} is damaged ({kind.description}); it is a cache of your "
+                          "notes: run `scree index --rebuild` (your notes are not touched)")
+    return dbconnect.refuse_unless_ours(location.db, driver)
+
+
+def may_delete(location: IndexLocation) -> bool:
+    """True when the file at the index path may be deleted for a rebuild: it is a scree index (even
+    a damaged one whose header still says so), or it lies in scree's own index folder."""
+    kind = dbconnect.inspect_file(location.db)
+    return kind.is_ours or location.managed
+
+
+def remove_index_files(location: IndexLocation) -> None:
+    """Delete the index file and its -wal and -shm, for a rebuild; raises NotAnIndex (deleting
+    nothing) when the file is not scree's. The caller holds the writer lock."""
+    if not may_delete(location):
+        dbconnect.refuse_unless_ours(location.db)
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            Path(f"{location.db}{suffix}").unlink()
+        except FileNotFoundError:
+            pass
+
+
+def _open_readonly(location: IndexLocation, folder: Path, driver: dbconnect.Driver,
+                   vector_cache_bytes: int) -> Index:
+    if not location.db.exists():
+        raise IndexError_(f"no index at {location.db} yet: run `scree index`")
+    conn = dbconnect.connect(location.db, driver=driver, readonly=True)
+    try:
+        try:
+            version = schema.current_version(conn)
+            if version > schema.SCHEMA_VERSION:
+                raise IndexError_(f"{location.db}: index schema version {version} is newer than this scree "
+                                  f"({schema.SCHEMA_VERSION}); upgrade scree")
+            if version == 0:
+                raise IndexError_(f"the index {location.db} has no tables yet: run `scree index`")
+            # An older schema is read as it is (a reader never migrates); the writer upgrades it.
+            recorded = queries.get_meta(conn).get("folder")
+        except driver.Error as exc:
+            raise dbconnect.explain(exc, location.db) or IndexError_(
+                f"cannot read the index {location.db} ({exc})") from None
+        _check_folder(location, folder, recorded)
+    except BaseException:
+        conn.close()
+        raise
+    return Index(conn=conn, driver=driver, location=location, folder=folder,
+                 vectors=VectorCache(vector_cache_bytes))
+
+
+def _check_folder(location: IndexLocation, folder: Path, recorded: str | None) -> None:
+    if recorded is not None and recorded != str(folder):
+        raise IndexMismatchError(
+            f"the index {location.db} belongs to {recorded}, not {folder}: syncing it would delete that "
+            "folder's entries; use another --db, or unset SCREE_DB"
+        )
 
 
 def _private_files(db: Path) -> None:
@@ -161,3 +229,11 @@ def vectors_usable(index: Index, embedder_id: str, dimensions: int, max_windows:
     semantic search)."""
     return (queries.has_vec_table(index.conn)
             and _recorded_identity(index.meta()) == _vector_identity(embedder_id, dimensions, max_windows))
+
+
+def rebuild_in_place(index: Index, embedder_id: str, dimensions: int, max_windows: int) -> None:
+    """Forget every chunk and vector so the next sync re-embeds every note.
+
+    The file itself stays (same inode), so readers and health checks keep seeing the same index.
+    """
+    writes.reset_vectors(index.conn, dimensions, _vector_identity(embedder_id, dimensions, max_windows))

@@ -21,6 +21,7 @@ from .policy import NotesPolicy
 from .reader import hash_note, read_note
 from .records import Skipped
 from .store import Index, ensure_chunker, ensure_embedder
+from .vocabsync import sync_vocabulary
 from .walk import walk_notes
 
 log = logging.getLogger(__name__)
@@ -161,21 +162,28 @@ def sync(
         if writes.delete_file(index.conn, path, embedder.max_windows):
             report.removed.append(path)
     progress.start(len(plan.todo))
-    stopped = False
+    completed = False
+    # An API embedder asks for more per call, so several of its requests can be in flight at once.
+    per_call = getattr(embedder, "batch_passages", EMBED_BATCH_PASSAGES)
     try:
         batch: list[PreparedNote] = []
         for path in plan.todo:
             if should_stop():
-                stopped = True
                 break
             prepared = prepare_note(index, policy, embedder, path, max_file_bytes=max_file_bytes, report=report)
             if prepared is None:
                 progress.advance(0)
                 continue
+            if len(prepared.chunks) > BIG_FILE_CHUNKS:
+                if not _store_in_parts(index, embedder, prepared, plan.new, report, progress, should_stop):
+                    break
+                continue
             batch.append(prepared)
-            if sum(len(p.passages) for p in batch) >= EMBED_BATCH_PASSAGES:
+            if sum(len(p.passages) for p in batch) >= per_call:
                 _embed_and_store(index, embedder, batch, plan.new, report, progress)
                 batch = []
+        else:
+            completed = True
         if batch:
             _embed_and_store(index, embedder, batch, plan.new, report, progress)
     finally:
@@ -184,8 +192,12 @@ def sync(
             trim = getattr(embedder, "trim", None)  # the batches' working memory is not needed any more
             if trim is not None:
                 trim()
-    # The chunker version is recorded once every file went through it; a stopped sync re-chunks again.
-    writes.set_meta(index.conn, {"last_sync": str(time.time()), **({} if stopped else {"chunker": CHUNKER_VERSION})})
+    if only_list is None:
+        sync_vocabulary(index, policy)  # the repo's names, from its code and manifests (vocabsync.py)
+    # A sync cut short must not make readers believe the index is complete, and the chunker version
+    # is recorded only once every file went through it (a stopped sync re-chunks again).
+    if completed:
+        writes.set_meta(index.conn, {"last_sync": str(time.time()), "chunker": CHUNKER_VERSION})
     report.seconds = time.perf_counter() - t0
     return report
 
@@ -230,6 +242,45 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
     version = writes.FileVersion(path=path, sha256=note.sha256, mtime_ns=note.mtime_ns, size=note.size,
                                  title=chunked.title)
     return PreparedNote(version, list(chunked.chunks), known, todo, passages)
+
+
+# A note with more chunks than this (a 10 MB single-line file makes thousands) is embedded and
+# committed in parts of BIG_FILE_PART chunks, its hash written after the last part: a kill costs at
+# most one part, because the next sync finds the committed parts' vectors and reuses them.
+BIG_FILE_CHUNKS = 256
+BIG_FILE_PART = 64
+
+
+def _store_in_parts(index: Index, embedder: Embedder, note: PreparedNote, new: set[str], report: SyncReport,
+                    progress: SyncProgress, should_stop: Callable[[], bool]) -> bool:
+    """Write one big note part by part; False when stopped before its hash was written."""
+    path, total = note.version.path, len(note.chunks)
+    todo = set(note.todo)
+    passage_of = dict(zip(note.todo, note.passages))
+    within = getattr(progress, "within", None)  # optional: progress inside one file
+    file_id = writes.begin_file(index.conn, path, embedder.max_windows)
+    embedded = 0
+    for start in range(0, total, BIG_FILE_PART):
+        if should_stop():
+            return False
+        part = range(start, min(start + BIG_FILE_PART, total))
+        need = [i for i in part if i in todo]
+        t = time.perf_counter()
+        fresh = dict(zip(need, embedder.embed_passages([passage_of[i] for i in need]))) if need else {}
+        report.embed_seconds += time.perf_counter() - t
+        vectors = [fresh[i] if i in fresh else note.known[(note.chunks[i].heading, note.chunks[i].text)]
+                   for i in part]
+        writes.append_chunks(index.conn, file_id, start, note.chunks[part.start:part.stop], vectors,
+                             embedder.max_windows)
+        embedded += len(need)
+        log.info("%s: %d/%d chunks indexed", path, part.stop, total)
+        if within is not None:
+            within(path, part.stop, total)
+    writes.finish_file(index.conn, file_id, note.version, total)
+    report.chunks += embedded
+    (report.added if path in new else report.updated).append(path)
+    progress.advance(embedded)
+    return True
 
 
 def _embed_and_store(index: Index, embedder: Embedder, batch: list[PreparedNote], new: set[str],

@@ -12,7 +12,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from .errors import FolderError
-from .policy import QUIET_CODES, NotesPolicy, SkipCode, is_markdown_name
+from .policy import QUIET_CODES, NotesPolicy, SkipCode, Verdict, is_markdown_name
 from .records import Skipped
 
 ScandirFn = Callable[[str], AbstractContextManager[Iterator[os.DirEntry[str]]]]
@@ -36,6 +36,7 @@ def walk_notes(
     *,
     stats: WalkStats | None = None,
     scandir: ScandirFn = os.scandir,
+    visit_file: Callable[[NotesPolicy, str, str], str | Skipped | bool] | None = None,
 ) -> Iterator[str | Skipped]:
     """Yield every admitted note's rel path and a `Skipped` for each skip worth reporting.
 
@@ -46,7 +47,9 @@ def walk_notes(
 
     Raises `FolderError` when the notes folder itself cannot be listed, so a caller never mistakes
     an unreachable folder for an empty one. `scandir` is injectable for tests that count listings.
+    `visit_file` replaces the per-file decision (`walk_code` uses it to select code files instead).
     """
+    visit = visit_file or _visit_file
     stats = stats if stats is not None else WalkStats()
     root_verdict = policy.inspect_dir("")
     if not root_verdict.admitted:
@@ -78,7 +81,7 @@ def walk_notes(
                     stack.append(iter(listing))
                     continue
         else:
-            outcome = _visit_file(policy, rel, kind)
+            outcome = visit(policy, rel, kind)
         if isinstance(outcome, Skipped):
             stats.reported += 1
             yield outcome
@@ -156,3 +159,28 @@ def _visit_file(policy: NotesPolicy, rel: str, kind: str) -> str | Skipped | boo
         return verdict.rel_path
     assert verdict.reason is not None
     return False if verdict.code in QUIET_CODES else Skipped(rel, verdict.reason)
+
+
+def walk_code(policy: NotesPolicy, wanted: Callable[[str], bool], *,
+              stats: WalkStats | None = None) -> Iterator[Verdict | Skipped]:
+    """The policy's verdicts (with `stat`) on the regular files whose name `wanted` accepts, under the
+    notes' rules (hidden, ignored, nested-repo and vendored folders pruned the same way). Symbolic
+    links are not followed. The only Skipped yielded are folders that could not be listed
+    (`keep_rows`): what is under them is unknown, not gone."""
+    admitted: dict[str, Verdict] = {}
+
+    def visit(policy: NotesPolicy, rel: str, kind: str) -> str | bool:
+        name = os.path.basename(rel)
+        if kind == _LINK or name.startswith(".") or not wanted(name) or _bad_name(rel) is not None:
+            return False
+        verdict = policy.inspect(rel, parents_admitted=True, any_name=True)
+        if not verdict.admitted:
+            return False
+        admitted[verdict.rel_path] = verdict
+        return verdict.rel_path
+
+    for item in walk_notes(policy, stats=stats, visit_file=visit):
+        if isinstance(item, str):
+            yield admitted.pop(item)
+        elif item.keep_rows:
+            yield item

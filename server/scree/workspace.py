@@ -35,4 +35,4 @@ class Workspace:
 
     def embedder(self) -> Embedder:
         """The configured embedder; the model itself loads on first use."""
-        return make_embedder(self.config.embedder, threads=self.config.threads)
+        return make_embedder(self.config.embedder, threads=self.config.threads, config=self.config)

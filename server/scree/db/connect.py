@@ -8,22 +8,32 @@ Both load sqlite-vec the same way. The choice is made once per process and cache
 
 from __future__ import annotations
 
+import errno
 import functools
 import logging
 import os
 import sqlite3
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import sqlite_vec
 
-from ..errors import IndexError_, SqliteUnavailableError
+from ..errors import DiskFull, IndexDamaged, IndexError_, NotAnIndex, ReadOnlyIndex, ScreeError, SqliteUnavailableError
 from ..settings_table import SQLITE
 
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
+
+# `PRAGMA application_id` of every index scree makes ("Scre"): the file says it is ours, so scree
+# never writes to or deletes a file that is someone else's (a note, another program's database).
+APPLICATION_ID = 0x53637265
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_HEADER_BYTES = 100
+_SNIFF_BYTES = 4096
 
 
 @dataclass(frozen=True)
@@ -95,6 +105,15 @@ def _choose_driver_cached(prefer: str | None) -> Driver:
     )
 
 
+def _immutable(db: Path) -> str:
+    """`&immutable=1` when nobody can write beside the file (a read-only disk or folder) and no
+    `-shm` exists: a WAL database then cannot be opened read-only the usual way (SQLite must create
+    the -shm), and since nothing can change it, reading it as immutable is exact."""
+    if os.access(db.parent, os.W_OK) or Path(f"{db}-shm").exists():
+        return ""
+    return "&immutable=1"
+
+
 def connect(path: Path | str, *, driver: Driver | None = None, readonly: bool = False):  # -> Connection
     """Open `path` with sqlite-vec loaded, WAL mode, a busy timeout, foreign keys on.
 
@@ -104,8 +123,8 @@ def connect(path: Path | str, *, driver: Driver | None = None, readonly: bool = 
     mod = driver.module
     try:
         if readonly:
-            conn = mod.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
-                               check_same_thread=False, isolation_level=None)
+            conn = mod.connect(f"file:{path}?mode=ro{_immutable(Path(path))}", uri=True,
+                               timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False, isolation_level=None)
         else:
             conn = mod.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False,
                                isolation_level=None)
@@ -124,17 +143,157 @@ def connect(path: Path | str, *, driver: Driver | None = None, readonly: bool = 
         return conn
     except driver.Error as exc:
         msg = str(exc).lower()
-        if "not a database" in msg or "malformed" in msg or "file is encrypted" in msg:
-            raise IndexError_(
-                f"the index {path} is damaged ({exc}): run `scree index --rebuild` to rebuild it "
-                "(your notes are not touched)"
-            ) from None
+        explained = explain(exc, path)
+        if explained is not None:
+            raise explained from None
         if "locked" in msg or "busy" in msg:
             raise IndexError_(f"the index {path} is locked by another process ({exc}): try again shortly") from None
         raise IndexError_(f"cannot open the index {path}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class FileKind:
+    """What a file at an index path is, before scree touches it."""
+
+    kind: str  # "missing" | "empty" | "scree" | "scree-unmarked" | "sqlite" | "other"
+    description: str  # for messages: "Markdown text", "another SQLite database (tables: a, b)"...
+
+    @property
+    def is_ours(self) -> bool:
+        """True when scree may write to (and, if damaged, delete) this file."""
+        return self.kind in ("missing", "empty", "scree", "scree-unmarked")
+
+
+def inspect_file(path: Path, driver: Driver | None = None) -> FileKind:
+    """Tell whether `path` is a scree index (marked, or an older unmarked one), nothing yet, or
+    something else, and say what it seems to be. Reads at most a few KB; never writes."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return FileKind("missing", "no file yet")
+    except OSError as exc:
+        return FileKind("other", f"a file scree cannot inspect ({exc.strerror})")
+    if not stat.S_ISREG(st.st_mode):
+        what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        return FileKind("other", what)
+    if st.st_size == 0:
+        return FileKind("empty", "an empty file")
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_SNIFF_BYTES)
+    except OSError as exc:
+        return FileKind("other", f"a file scree cannot read ({exc.strerror})")
+    if not head.startswith(_SQLITE_MAGIC):
+        return FileKind("other", _sniff(head, path))
+    app_id = int.from_bytes(head[68:72], "big") if len(head) >= _HEADER_BYTES else 0
+    if app_id == APPLICATION_ID:
+        return FileKind("scree", "a scree index")
+    if app_id != 0:
+        return FileKind("sqlite", f"the SQLite database of another application (application_id {app_id:#x})")
+    return _classify_unmarked(path, driver)
+
+
+def _classify_unmarked(path: Path, driver: Driver | None) -> FileKind:
+    """An SQLite file without an application_id: an index of an older scree (its stamp may also
+    still sit in the WAL) has `meta` with its folder and schema version, `files` and `chunks`."""
+    mod = (driver or choose_driver()).module
+    try:
+        conn = mod.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    except Exception:  # noqa: BLE001 - unreadable: say so below
+        return FileKind("sqlite", "an SQLite database scree cannot read")
+    try:
+        tables = sorted(r[0] for r in conn.execute("select name from sqlite_master where type = 'table'"))
+        if {"meta", "files", "chunks"} <= set(tables):
+            keys = {r[0] for r in conn.execute("select key from meta where key in ('folder', 'schema_version')")}
+            if keys == {"folder", "schema_version"}:
+                return FileKind("scree-unmarked", "a scree index")
+        if not tables:
+            return FileKind("sqlite", "an SQLite database without tables, not made by scree")
+        shown = ", ".join(tables[:6]) + (", ..." if len(tables) > 6 else "")
+        return FileKind("sqlite", f"another SQLite database (tables: {shown})")
+    except Exception as exc:  # noqa: BLE001 - a damaged or locked file: it still is not provably ours
+        return FileKind("sqlite", f"an SQLite database scree cannot read ({exc})")
+    finally:
+        conn.close()
+
+
+def _sniff(head: bytes, path: Path) -> str:
+    """A short guess at what a non-SQLite file is, for the refusal message."""
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 4:  # not just a character cut at the end of the sample
+            return "binary data, not an SQLite database"
+        text = head[: exc.start].decode("utf-8")
+    if "\x00" in text:
+        return "binary data, not an SQLite database"
+    lines = text.lstrip().splitlines()
+    first = lines[0] if lines else ""
+    if (path.suffix.lower() in (".md", ".markdown") or first.startswith(("#", "---"))
+            or any(line.startswith("#") for line in lines)):
+        return "Markdown text"
+    return "a text file"
+
+
+def refuse_unless_ours(path: Path, driver: Driver | None = None) -> FileKind:
+    """Raise NotAnIndex unless `path` is missing, empty or a scree index; return what it is."""
+    kind = inspect_file(path, driver)
+    if not kind.is_ours:
+        raise NotAnIndex(
+            f"{path} is not a scree index: it seems to be {kind.description}. scree will not write to or "
+            "delete it; point --db / SCREE_DB at a new file (e.g. a path ending in .scree.db), or unset it"
+        )
+    return kind
+
+
+def stamp(conn: Any) -> None:
+    """Mark the database as scree's (outside the migrations: the header field is not schema)."""
+    if int(conn.execute("pragma application_id").fetchone()[0]) != APPLICATION_ID:
+        conn.execute(f"pragma application_id = {APPLICATION_ID}")
+        # Into the file itself now, not only the WAL: the mark is what the file says to any reader.
+        conn.execute("pragma wal_checkpoint(passive)")
+
+
+_DAMAGE = ("malformed", "not a database", "file is encrypted", "database corrupt")
+_FULL = ("database or disk is full", "disk i/o error", "no space left")
+_READONLY = ("readonly database", "read-only file system", "attempt to write a readonly")
+
+
+def is_damage(exc: BaseException) -> bool:
+    """True when `exc` says the index file is damaged (SQLite's "malformed" / "not a database")."""
+    msg = str(exc).lower()
+    return any(m in msg for m in _DAMAGE)
+
+
+def explain(exc: BaseException, db: Path | str) -> ScreeError | None:
+    """The clear message for a database or disk error met at any point, or None when it is not one.
+
+    Covers a damaged file, a full disk (SQLITE_FULL, ENOSPC, EFBIG from a file size limit, EDQUOT)
+    and a read-only disk; the remedy is named, never a traceback.
+    """
+    err = getattr(exc, "errno", None)
+    msg = str(exc).lower()
+    if is_damage(exc):
+        return IndexDamaged(f"the index {db} is damaged ({exc}); it is a cache of your notes: a running "
+                           "`scree serve`/`scree watch` rebuilds it by itself, or run `scree index --rebuild` "
+                           "(your notes are not touched)")
+    if err in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT) or any(m in msg for m in _FULL):
+        return DiskFull(f"cannot write the index {db}: the disk is full, a file size limit was reached or the "
+                           f"disk failed ({exc}); free some space and run the command again (a running scree retries "
+                           "by itself)")
+    if err == errno.EROFS or any(m in msg for m in _READONLY):
+        return ReadOnlyIndex(f"cannot write the index {db}: its disk or folder is read-only ({exc}); searching "
+                           "what is indexed still works (`scree search --no-sync`), or set SCREE_DATA_DIR / "
+                           "--db to a writable place")
+    return None
 
 
 def is_db_error(exc: BaseException, driver: Driver | None = None) -> bool:
     """True when `exc` is an error raised by the SQLite driver in use."""
     driver = driver or choose_driver()
     return isinstance(exc, driver.Error)
+
+
+def checkpoint(conn: Any) -> None:
+    """Write every committed WAL frame back into the database file and empty the WAL."""
+    conn.execute("pragma wal_checkpoint(truncate)")

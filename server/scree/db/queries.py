@@ -177,3 +177,63 @@ def chunks_of_file(conn: Any, path: str) -> list[ChunkRow]:
         (path,),
     ).fetchall()
     return [ChunkRow(int(r[0]), r[1], r[2], r[3], int(r[4]), int(r[5])) for r in rows]
+
+
+# ----- the vocabulary ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredCodeFile:
+    path: str
+    sha256: str | None
+    mtime_ns: int
+    size: int
+
+
+def stored_code_files(conn: Any) -> dict[str, StoredCodeFile]:
+    """Every code file or manifest read for names, by path."""
+    rows = conn.execute("select path, sha256, mtime_ns, size from code_files").fetchall()
+    return {r[0]: StoredCodeFile(r[0], r[1], int(r[2]), int(r[3])) for r in rows}
+
+
+def names_among(conn: Any, words: Sequence[str]) -> dict[str, bool]:
+    """Which of these lowercased words are vocabulary names, each with whether it is also an everyday
+    word (one indexed lookup, not the whole table)."""
+    words = sorted(set(words))
+    if not words:
+        return {}
+    sql = f"select name, max(common) from names where name in ({','.join('?' * len(words))}) group by name"
+    return {str(n): bool(c) for n, c in conn.execute(sql, words).fetchall()}
+
+
+@dataclass(frozen=True)
+class NameCounts:
+    manifest: int  # distinct names from manifests
+    code: int  # distinct names from code
+    total: int  # distinct names from either
+    files: int  # code files and manifests read
+
+
+def name_counts(conn: Any) -> NameCounts:
+    manifest, code, total = conn.execute(
+        "select count(distinct case when source = 'manifest' then name end), "
+        "count(distinct case when source = 'code' then name end), count(distinct name) from names"
+    ).fetchone()
+    (files,) = conn.execute("select count(*) from code_files").fetchone()
+    return NameCounts(int(manifest), int(code), int(total), int(files))
+
+
+def vocabulary_names(conn: Any) -> list[tuple[str, bool]]:
+    """Every distinct name, sorted, with whether a manifest declares it (for doctor's count)."""
+    rows = conn.execute(
+        "select name, max(source = 'manifest') from names group by name order by name"
+    ).fetchall()
+    return [(str(n), bool(m)) for n, m in rows]
+
+
+def chunk_texts_matching(conn: Any, match: str, limit: int) -> list[str]:
+    """Heading trail and text of up to `limit` chunks an FTS5 MATCH finds (a name's candidates)."""
+    rows = conn.execute(
+        "select c.heading || char(10) || c.text from chunks_fts join chunks c on c.id = chunks_fts.rowid "
+        "where chunks_fts match ? limit ?", (match, limit)).fetchall()
+    return [str(r[0]) for r in rows]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # FTS5 column weights for bm25(): the heading trail counts above the body, since a trail that names
 # the subject ("Configuration > Retention") is stronger evidence than one mention in a paragraph.
@@ -46,6 +46,28 @@ MIGRATIONS: dict[int, list[str]] = {
                heading, text, content='chunks', content_rowid='id',
                tokenize='unicode61 remove_diacritics 2'
            )""",
+    ],
+    # The vocabulary (scree.vocab): code files and manifests are read for names only. Their text is
+    # never stored; mtime and size say whether a file must be read again. sha256 is NULL until the
+    # file's names are committed, like files.sha256. names.common is 1 for a name that is also an
+    # everyday word (`class Proxy`): a query must capitalise it for it to count as the name.
+    2: [
+        """create table code_files (
+               id integer primary key,
+               path text not null unique,
+               kind text not null,
+               sha256 text,
+               mtime_ns integer not null default 0,
+               size integer not null default 0
+           )""",
+        """create table names (
+               name text not null,
+               source text not null check (source in ('manifest', 'code')),
+               common integer not null default 0,
+               file_id integer not null references code_files(id) on delete cascade,
+               primary key (name, file_id)
+           ) without rowid""",
+        "create index names_by_file on names(file_id)",
     ],
 }
 

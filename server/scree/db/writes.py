@@ -96,28 +96,67 @@ def replace_file(
             file_id = row[0]
             conn.execute("update files set sha256 = null where id = ?", (file_id,))
             _delete_file_rows(conn, file_id, max_windows)
-        for seq, (chunk, vecs) in enumerate(zip(chunks, vectors)):
-            n = int(vecs.shape[0])
-            if not 1 <= n <= max_windows:
-                raise ValueError(f"chunk has {n} windows; expected 1..{max_windows}")
-            cid = conn.execute(
-                "insert into chunks(file_id, seq, heading, text, start_line, end_line, windows) "
-                "values (?, ?, ?, ?, ?, ?, ?)",
-                (file_id, seq, chunk.heading, chunk.text, chunk.start_line, chunk.end_line, n),
-            ).lastrowid
-            conn.execute(
-                "insert into chunks_fts(rowid, heading, text) values (?, ?, ?)", (cid, chunk.heading, chunk.text)
-            )
-            conn.executemany(
-                "insert into chunks_vec(rowid, embedding, file_id) values (?, ?, ?)",
-                [(cid * max_windows + w, vecs[w].astype("<f4").tobytes(), file_id) for w in range(n)],
-            )
-        conn.execute(
-            "update files set sha256 = ?, mtime_ns = ?, size = ?, title = ?, chunks = ?, indexed_at = ? "
-            "where id = ?",
-            (version.sha256, version.mtime_ns, version.size, version.title, len(chunks), time.time(), file_id),
-        )
+        _insert_chunks(conn, file_id, 0, chunks, vectors, max_windows)
+        _set_version(conn, file_id, version, len(chunks))
     return int(file_id)
+
+
+def begin_file(conn: Any, path: str, max_windows: int) -> int:
+    """Start writing a big file in parts: its row with no hash, none of its old rows. Returns its id.
+
+    From here until `finish_file` the index claims nothing about the file (no hash), so any prefix
+    of its parts may be committed; a later sync finds those chunks' vectors and reuses them.
+    """
+    with transaction(conn):
+        row = conn.execute("select id from files where path = ?", (path,)).fetchone()
+        if row is None:
+            return int(conn.execute("insert into files(path, sha256) values (?, null)", (path,)).lastrowid)
+        conn.execute("update files set sha256 = null, chunks = 0 where id = ?", (row[0],))
+        _delete_file_rows(conn, row[0], max_windows)
+        return int(row[0])
+
+
+def append_chunks(conn: Any, file_id: int, first_seq: int, chunks: Sequence[Chunk],
+                  vectors: Sequence[np.ndarray], max_windows: int) -> None:
+    """Commit one part of a big file's chunks (after `begin_file`), numbered from `first_seq`."""
+    if len(chunks) != len(vectors):
+        raise ValueError("one vector array per chunk is required")
+    with transaction(conn):
+        _insert_chunks(conn, file_id, first_seq, chunks, vectors, max_windows)
+
+
+def finish_file(conn: Any, file_id: int, version: FileVersion, n_chunks: int) -> None:
+    """Write a big file's hash once all its parts are committed: the file is complete from here."""
+    with transaction(conn):
+        _set_version(conn, file_id, version, n_chunks)
+
+
+def _insert_chunks(conn: Any, file_id: int, first_seq: int, chunks: Sequence[Chunk],
+                   vectors: Sequence[np.ndarray], max_windows: int) -> None:
+    for seq, (chunk, vecs) in enumerate(zip(chunks, vectors), start=first_seq):
+        n = int(vecs.shape[0])
+        if not 1 <= n <= max_windows:
+            raise ValueError(f"chunk has {n} windows; expected 1..{max_windows}")
+        cid = conn.execute(
+            "insert into chunks(file_id, seq, heading, text, start_line, end_line, windows) "
+            "values (?, ?, ?, ?, ?, ?, ?)",
+            (file_id, seq, chunk.heading, chunk.text, chunk.start_line, chunk.end_line, n),
+        ).lastrowid
+        conn.execute(
+            "insert into chunks_fts(rowid, heading, text) values (?, ?, ?)", (cid, chunk.heading, chunk.text)
+        )
+        conn.executemany(
+            "insert into chunks_vec(rowid, embedding, file_id) values (?, ?, ?)",
+            [(cid * max_windows + w, vecs[w].astype("<f4").tobytes(), file_id) for w in range(n)],
+        )
+
+
+def _set_version(conn: Any, file_id: int, version: FileVersion, n_chunks: int) -> None:
+    conn.execute(
+        "update files set sha256 = ?, mtime_ns = ?, size = ?, title = ?, chunks = ?, indexed_at = ? "
+        "where id = ?",
+        (version.sha256, version.mtime_ns, version.size, version.title, n_chunks, time.time(), file_id),
+    )
 
 
 def delete_file(conn: Any, path: str, max_windows: int) -> bool:
@@ -134,3 +173,51 @@ def delete_file(conn: Any, path: str, max_windows: int) -> bool:
 def touch_file(conn: Any, path: str, mtime_ns: int, size: int) -> None:
     """Record a new mtime for a file whose content (hash) did not change."""
     conn.execute("update files set mtime_ns = ?, size = ? where path = ?", (mtime_ns, size, path))
+
+
+# ----- the vocabulary (names from code and manifests) ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class CodeFileVersion:
+    """One code file or manifest read for names: what identifies the version read, and its names."""
+
+    path: str
+    kind: str
+    source: str  # manifest | code
+    sha256: str
+    mtime_ns: int
+    size: int
+    names: frozenset[str]
+    common: frozenset[str] = frozenset()  # the names that are also everyday words
+
+
+def replace_code_files(conn: Any, versions: Sequence[CodeFileVersion]) -> None:
+    """Replace the names of these files in one transaction (a batch: one commit per many small files)."""
+    if not versions:
+        return
+    with transaction(conn):
+        for v in versions:
+            conn.execute(
+                "insert into code_files(path, kind, sha256, mtime_ns, size) values (?, ?, ?, ?, ?) "
+                "on conflict(path) do update set kind = excluded.kind, sha256 = excluded.sha256, "
+                "mtime_ns = excluded.mtime_ns, size = excluded.size",
+                (v.path, v.kind, v.sha256, v.mtime_ns, v.size),
+            )
+            (file_id,) = conn.execute("select id from code_files where path = ?", (v.path,)).fetchone()
+            conn.execute("delete from names where file_id = ?", (file_id,))
+            conn.executemany("insert into names(name, source, common, file_id) values (?, ?, ?, ?)",
+                             [(n, v.source, int(n in v.common), file_id) for n in sorted(v.names)])
+
+
+def touch_code_file(conn: Any, path: str, mtime_ns: int, size: int) -> None:
+    """Record a new mtime/size for a code file whose content (hash) did not change."""
+    conn.execute("update code_files set mtime_ns = ?, size = ? where path = ?", (mtime_ns, size, path))
+
+
+def delete_code_files(conn: Any, paths: Sequence[str]) -> None:
+    """Forget code files (deleted, ignored, over a cap) and their names, in one transaction."""
+    if not paths:
+        return
+    with transaction(conn):
+        conn.executemany("delete from code_files where path = ?", [(p,) for p in paths])

@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from scree.errors import ConfigError
 
 from .base import Embedder, Passage
 
+if TYPE_CHECKING:
+    from scree.config import Config
+
 __all__ = ["Embedder", "Passage", "make_embedder", "EMBEDDER_NAMES"]
 
+Factory = Callable[[int | None, "Config | None"], Embedder]
 
-def _make_local(threads: int | None) -> Embedder:
+
+def _make_local(threads: int | None, config: Config | None) -> Embedder:
     # Imported here, not at module level, so `import scree.embed` stays light even
     # if local.py grows imports later.
     from .local import LocalMiniLM
@@ -25,10 +30,17 @@ def _make_local(threads: int | None) -> Embedder:
     return LocalMiniLM(threads=threads)
 
 
-# Name -> factory. An API-backed embedder is added here (e.g. "api": _make_api) and
-# nowhere else; callers only ever go through make_embedder.
-_FACTORIES: dict[str, Callable[[int | None], Embedder]] = {
+def _make_api(threads: int | None, config: Config | None) -> Embedder:
+    # httpx is imported by api.py only, and only when this embedder is chosen.
+    from .api import ApiEmbedder, settings_from_config
+
+    return ApiEmbedder(settings_from_config(config))
+
+
+# Name -> factory; callers only ever go through make_embedder.
+_FACTORIES: dict[str, Factory] = {
     "local": _make_local,
+    "api": _make_api,
 }
 
 #: The names make_embedder accepts.
@@ -40,7 +52,7 @@ EMBEDDER_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 TEST_EMBEDDER_ENV = "SCREE_TEST_EMBEDDER"
 
 
-def _test_factory(name: str) -> Callable[[int | None], Embedder] | None:
+def _test_factory(name: str) -> Factory | None:
     path = os.environ.get(TEST_EMBEDDER_ENV)
     if not path:
         return None
@@ -51,17 +63,18 @@ def _test_factory(name: str) -> Callable[[int | None], Embedder] | None:
     spec.loader.exec_module(module)
     if getattr(module, "NAME", None) != name:
         return None
-    factory: Callable[[int | None], Embedder] = module.make_embedder
-    return factory
+    made: Callable[[int | None], Embedder] = module.make_embedder
+    return lambda threads, config: made(threads)
 
 
-def make_embedder(name: str = "local", *, threads: int | None = None) -> Embedder:
-    """Build the embedder called ``name``; nothing is loaded until its first embed call.
+def make_embedder(name: str = "local", *, threads: int | None = None, config: Config | None = None) -> Embedder:
+    """Build the embedder called ``name``; nothing is loaded (and no request sent) until its first embed call.
 
-    Raises ConfigError for an unknown name or a thread count below 1.
+    ``config`` carries the API embedder's settings (defaults without it). Raises ConfigError for an
+    unknown name, a thread count below 1, or API settings that cannot work.
     """
     factory = _FACTORIES.get(name) or _test_factory(name)
     if factory is None:
         valid = ", ".join(EMBEDDER_NAMES)
         raise ConfigError(f"unknown embedder {name!r}: valid names are {valid}")
-    return factory(threads)
+    return factory(threads, config)

@@ -1,8 +1,9 @@
 """Stdlib-only helpers for the Claude Code hook scripts in `hooks/`.
 
-The hooks run under the system `python3` with no virtual environment, on every Bash call, so
-nothing in this package may import a third-party module, and the modules a hook imports on its
-hot path must stay cheap to load (no `dataclasses`, whose `inspect` import alone costs ~8 ms).
+The hooks run with `-I -S` (no site-packages) under the interpreter hooks/launch.sh picks (the
+plugin's venv, else the real executable behind `python3`), on every Bash call, so nothing in this
+package may import a third-party module, and the modules a hook imports on its hot path must stay
+cheap to load: no `dataclasses` (it imports `inspect`), no `json` or `re` (`jsonio`, `terms`).
 """
 
 # The MCP tool names Claude Code gives scree's server (plugin "scree", server key "scree").

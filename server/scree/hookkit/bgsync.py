@@ -13,11 +13,11 @@ replaces itself (exec) with the sync command, its stderr going to `logs/sync.log
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import time
 
+from . import jsonio as json  # `import json` would pull in re and enum: see jsonio
 from ..errors import ConfigError
 from ..settings_table import SYNC_COMMAND
 from . import SEARCH_TOOL

@@ -1,8 +1,8 @@
-"""Find the searches a shell command line runs: grep, egrep, fgrep, rg, ag, ack and `git grep`.
+"""Find the searches a shell command line runs: grep, egrep, fgrep, ugrep/ug, rg, ag, ack and `git grep`.
 
 The hooks call this on every Bash command, so it never raises and never does much work. It sees
 greps inside pipes, `&&`/`;` chains, `xargs`, `find -exec`, `$(...)`, backticks and `bash -c`,
-behind `sudo`/`env X=1`/`command`/`timeout`..., and reads each tool's own options (which take a
+`bfs -exec`, behind `sudo`/`env X=1`/`command`/`timeout`..., and reads each tool's own options (which take a
 value, which give a pattern, a glob, a file type) so an option's value is never taken for the pattern.
 """
 
@@ -21,7 +21,7 @@ class GrepCall(namedtuple("GrepCall", "tool patterns syntax ignore_case word pat
     """One content search found in a command (or made by the Grep tool)."""
 
     __slots__ = ()
-    tool: str  # grep, egrep, fgrep, zgrep, rgrep, rg, ag, ack, git-grep, or Grep (the Claude Code tool)
+    tool: str  # grep, egrep, fgrep, zgrep, rgrep, ugrep, ug, rg, ag, ack, git-grep, or Grep (the Claude Code tool)
     patterns: tuple[str, ...]  # empty when they come from a file (-f)
     syntax: str  # "bre", "ere" (also PCRE and Rust regex) or "fixed"
     ignore_case: bool
@@ -35,13 +35,16 @@ class GrepCall(namedtuple("GrepCall", "tool patterns syntax ignore_case word pat
     cd: str | None  # the directory a preceding `cd` (or `git -C`) moved to
 
 
-_GREPS = frozenset({"grep", "egrep", "fgrep", "zgrep", "zegrep", "zfgrep", "rgrep", "rg", "ag", "ack", "ack-grep"})
+_GREPS = frozenset({"grep", "egrep", "fgrep", "zgrep", "zegrep", "zfgrep", "rgrep", "ugrep", "ug", "ugrep+", "ug+",
+                    "rg", "ag", "ack", "ack-grep"})
+# find and its breadth-first twin bfs (Claude Code's native builds ship bfs in place of the Glob tool).
+_FINDS = frozenset({"find", "bfs"})
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
 
 
 def might_search(command: str) -> bool:
     """A cheap test run before parsing: False means the command certainly runs no grep-like tool."""
-    return any(name in command for name in ("grep", "rg", "ag", "ack"))
+    return any(name in command for name in ("grep", "rg", "ag", "ack", "ug"))
 
 
 def parse_command(command: str) -> list[GrepCall]:
@@ -97,7 +100,7 @@ def _collect(toks: list[Token], subs: list[list[Token]], depth: int) -> list[Gre
                 cd = words[1] if len(words) > 1 else None
             elif name in _SHELLS and depth < MAX_DEPTH and shell_script(words) is not None:
                 calls.extend(_parse(shell_script(words) or "", depth + 1))
-            elif name == "find":
+            elif name in _FINDS:
                 inner, _ = unwrap(_find_exec(words))
                 call = _grep_call(inner, subs) if inner else None
                 if call is not None:
@@ -144,7 +147,7 @@ def _producer_targets(words: list[str]) -> tuple[tuple[str, ...], tuple[str, ...
     """(paths, globs) that a stage like `find docs -name '*.md'` or `git ls-files '*.md'` lists."""
     name = basename(words[0]) if words else ""
     args = words[1:]
-    if name == "find":
+    if name in _FINDS:
         i = 0
         while i < len(args) and not args[i].startswith("-") and args[i] not in ("(", "!"):
             i += 1
@@ -262,6 +265,20 @@ _GIT_GREP = _Spec(
     bre=frozenset({"G", "basic-regexp"}), icase=frozenset({"i", "ignore-case"}),
     word=frozenset({"w", "word-regexp"}), not_search=frozenset({"h", "help"}),
 )
+# ugrep: grep's options plus its own. -t/--file-type takes types, -O extensions, -g globs (`!` excludes),
+# -% / --bool reads the pattern as a Boolean query (`a b` = a AND b, `|` = OR), --and/--andnot add
+# patterns, -N a negative one; -Q is the interactive query UI (still a search of the files).
+_UGREP = _GREP._replace(
+    syntax="ere", short_arg="efmABCdDXtOgMJKN",
+    long_arg=_GREP.long_arg | {"file-type", "file-extension", "glob", "iglob", "include-dir", "exclude-dir",
+                               "and", "andnot", "not", "neg-regexp", "format", "replace", "encoding", "jobs",
+                               "depth", "max-files", "tabs", "width", "pager", "sort", "colors", "separator",
+                               "config", "save-config", "exclude-fs", "include-fs", "file-magic", "view",
+                               "range", "index", "filter", "filter-magic-label", "hexdump"},
+    pattern=frozenset({"e", "regexp", "and"}), include=frozenset({"include", "g", "glob", "iglob", "include-dir"}),
+    types=frozenset({"t", "file-type"}), not_search=frozenset({"help", "V", "version", "save-config"}),
+)
+_EXTENSIONS = frozenset({"O", "file-extension"})  # ugrep -O py,go: globs *.py, *.go
 # ag and ack take file types as bare long flags (`ag --md foo`).
 _TYPE_FLAGS = frozenset({"md", "markdown", "mkd", "mdx", "rst", "asciidoc", "text", "txt", "python", "py", "js",
                          "ts", "go", "rust", "rs", "java", "ruby", "rb", "cc", "cpp", "c", "shell", "sh", "yaml",
@@ -285,7 +302,8 @@ def _grep_call(words: list[str], subs: list[list[Token]]) -> GrepCall | None:
         tool, spec, args = "git-grep", _GIT_GREP, words[i + 1:]
     elif name in _GREPS:
         tool = "ack" if name == "ack-grep" else name
-        spec = {"rg": _RG, "ag": _AG, "ack": _ACK, "ack-grep": _ACK}.get(name, _GREP)
+        tool = tool.rstrip("+")
+        spec = {"rg": _RG, "ag": _AG, "ack": _ACK, "ack-grep": _ACK, "ugrep": _UGREP, "ug": _UGREP}.get(tool, _GREP)
     else:
         return None
     opts, pos = _getopt(args, spec.short_arg, spec.long_arg)
@@ -318,7 +336,15 @@ def _grep_call(words: list[str], subs: list[list[Token]]) -> GrepCall | None:
         elif opt in spec.exclude and value is not None:
             excludes.append(value)
         elif opt in spec.types and value is not None:
-            types.append(value)
+            if spec is _UGREP and value == "list":
+                return None  # `ugrep -tlist` prints the type table
+            if spec is _UGREP:
+                types.extend(t for t in value.split(",") if t)
+            else:
+                types.append(value)
+        elif spec is _UGREP and opt in _EXTENSIONS and value is not None:
+            for ext in value.split(","):
+                (excludes if ext.startswith("!") else globs).append("*." + ext.lstrip("!"))
         elif (spec is _AG or spec is _ACK) and value is None and opt.lower() in _TYPE_FLAGS:
             types.append(opt.lower())
     if not patterns and not from_file:

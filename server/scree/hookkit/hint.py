@@ -1,21 +1,22 @@
-"""Decide whether a search is one the notes can answer, and write the hint that says where.
+"""The hint's text, and the read-only SQLite layer that finds the sections it names.
 
-`decide` is pure: it gets the parsed call and a `lookup(match, limit)` function, so tests can
-drive it without a database; `open_notes` / `NotesIndex` are the thin read-only SQLite layer.
+`NotesIndex.rank` ranks by the literal pattern first (the phrase or identifier as written, checked
+verbatim in the section's text), then by all of its words, then by any of them; one entry per
+section (chunks of one section merge into one line range). `render` writes the hint: absolute
+paths with line ranges the Read tool opens directly, and one instruction.
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
+import _sqlite3 as sqlite3  # `sqlite3` itself also imports datetime, which the hooks never need
 from collections import namedtuple
 
-from ..ftsquery import to_match
 from . import SEARCH_TOOL
 from .grepparse import GrepCall
-from .patterns import all_words_match, is_plain_language, pattern_words
+from .patterns import pattern_words
 
-MAX_HINT_CHARS = 600
+MAX_HINT_CHARS = 700
 MAX_SECTIONS = 3
 RANK_CAP = 500  # most matches worth ranking by bm25 within the hook's time budget
 # bm25 column weights (heading, text), as scree.db.schema.FTS_WEIGHTS; not imported to keep the hook light.
@@ -27,19 +28,21 @@ _DOC_EXTS = ("md", "markdown", "mdx", "mdown", "mkd", "mkdn")
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # `typing` costs a hook ~2 ms it does not need
-    from typing import Callable, Sequence
+    from typing import Sequence
 
-    Lookup = Callable[[str, int], Sequence["Section"]]
+    from .aim import Aim
 
 
-class Section(namedtuple("Section", "path start_line end_line trail")):
-    """One indexed section of a note: `path:start-end  trail`."""
+class Section(namedtuple("Section", "path start_line end_line trail literal", defaults=("",))):
+    """One indexed section of a note: `path:start-end  trail`; `literal`: the pattern text it holds
+    verbatim ("" when none)."""
 
     __slots__ = ()
     path: str
     start_line: int
     end_line: int
     trail: str
+    literal: str
 
 
 class Hint(namedtuple("Hint", "key reason text sections")):
@@ -47,7 +50,7 @@ class Hint(namedtuple("Hint", "key reason text sections")):
 
     __slots__ = ()
     key: str
-    reason: str  # "match" (the notes hold the words), "docs" (the call targets notes), "prose"
+    reason: str  # "mention" (a section holds the pattern verbatim), "words", "docs", "prose"
     text: str
     sections: tuple[Section, ...]
 
@@ -100,33 +103,7 @@ def targets_docs(call: GrepCall, folder: str, cwd: str | None = None) -> bool:
     return False
 
 
-def decide(call: GrepCall, folder: str, cwd: str | None, lookup: Lookup) -> Hint | None:
-    """The hint for this search, or None when the notes cannot help.
-
-    Suggest when the notes hold every word of the pattern (the sections are then named), when the
-    call targets Markdown/docs paths, or when the pattern reads as a phrase of prose; stay quiet
-    otherwise (say a regex over source files whose words the notes never mention).
-    """
-    words = pattern_words(call.patterns, call.syntax)
-    prose = next((p.strip() for p in call.patterns if is_plain_language(p)), "")
-    query = prose or " ".join(words)
-    sections: Sequence[Section] = ()
-    reason = ""
-    strong = all_words_match(call.patterns, call.syntax) if sum(len(w) for w in words) >= 3 else None
-    if strong:
-        sections = lookup(strong, MAX_SECTIONS)
-        reason = "match" if sections else ""
-    if not reason:
-        if prose:
-            reason = "prose"
-        elif words and targets_docs(call, folder, cwd):
-            reason = "docs"
-        else:
-            return None
-        loose = to_match(" ".join(words)) if words else None
-        sections = lookup(loose, MAX_SECTIONS) if loose else ()
-    return Hint(key=hint_key(call), reason=reason, text=render(query, reason, sections),
-                sections=tuple(sections))
+# ---------------------------------------------------------------- the text
 
 
 def _clip(text: str, limit: int) -> str:
@@ -134,24 +111,36 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
-def render(query: str, reason: str, sections: Sequence[Section]) -> str:
-    """The hint text (at most MAX_HINT_CHARS): what the notes hold, and the tool that searches them."""
+def _clip_trail(trail: str, limit: int) -> str:
+    """A heading trail cut from the left: its last heading is the one that tells sections apart."""
+    trail = " ".join(trail.split())
+    return trail if len(trail) <= limit else "…" + trail[len(trail) - limit + 1:].lstrip()
+
+
+def render(query: str, reason: str, sections: Sequence[Section], folder: str, shown: str | None = None) -> str:
+    """The hint text (at most MAX_HINT_CHARS). `query` is the suggested search_docs query; `shown`
+    the pattern as the agent wrote it (defaults to the query)."""
     q = _clip(query, 80).replace('"', "'")
-    if sections and reason == "match":
-        head = f'scree: the indexed notes mention "{q}":'
+    x = _clip(shown or query, 80).replace('"', "'")
+    verbatim = any(s.literal for s in sections)
+    if sections and verbatim:
+        head = f'scree: the indexed notes mention "{x}":'
+        tail = (f"Read those lines first (the Read tool opens path:start-end); {SEARCH_TOOL}"
+                f'(query="{q}") finds notes worded differently.')
     elif sections:
-        head = f'scree: indexed notes related to "{q}":'
-    elif reason == "docs":
-        head = "scree: this search targets the repo's Markdown notes, which scree has indexed."
+        head = f'scree: indexed notes related to "{x}" (not verbatim):'
+        tail = f'Call {SEARCH_TOOL}(query="{q}") for the sections that answer it, ranked by meaning and keyword.'
     else:
-        head = "scree: this reads like a question for the repo's Markdown notes, which scree has indexed."
-    tail = (f'{SEARCH_TOOL}(query="{q}") ranks sections by meaning and keyword and returns their text'
-            + (", including notes worded differently." if sections else " with path:lines."))
+        what = "searches the repo's Markdown notes" if reason == "docs" else "reads like a question for the notes"
+        head = f"scree: this {what}, which scree has indexed."
+        tail = f'Call {SEARCH_TOOL}(query="{q}") to get the sections that answer it, with path:lines.'
+    root = folder.rstrip("/")
     for trail_limit in (70, 40, 0):
         lines = []
         for s in sections:
-            trail = _clip(s.trail, trail_limit) if trail_limit else ""
-            lines.append(f"  {_clip(s.path, 120)}:{s.start_line}-{s.end_line}" + (f"  {trail}" if trail else ""))
+            trail = _clip_trail(s.trail, trail_limit) if trail_limit else ""
+            path = _clip(f"{root}/{s.path}", 200)
+            lines.append(f"  {path}:{s.start_line}-{s.end_line}" + (f"  {trail}" if trail else ""))
         text = "\n".join([head, *lines, tail])
         if len(text) <= MAX_HINT_CHARS:
             return text
@@ -159,6 +148,11 @@ def render(query: str, reason: str, sections: Sequence[Section]) -> str:
 
 
 # ---------------------------------------------------------------- the index, read-only
+
+
+def phrase(literal: str) -> str:
+    """An FTS5 phrase query for `literal` (its tokens, adjacent and in order); no FTS5 syntax survives."""
+    return '"' + literal.replace('"', '""') + '"'
 
 
 class NotesIndex:
@@ -171,40 +165,67 @@ class NotesIndex:
         """True when at least one section is indexed."""
         return self.conn.execute("select exists(select 1 from chunks)").fetchone()[0] == 1
 
+    def covers(self, aim: Aim) -> bool:
+        """True when an indexed note lies under what the search reads (one indexed query, LIMIT 1)."""
+        cond, params = aim.sql("path")
+        sql = f"select exists(select 1 from files where sha256 is not null and {cond})"
+        return self.conn.execute(sql, params).fetchone()[0] == 1
+
     def count(self, match: str, cap: int) -> int:
-        """How many sections match, counting no further than `cap` (cheap: no ranking)."""
+        """How many chunks match, counting no further than `cap` (cheap: no ranking)."""
         sql = "select count(*) from (select 1 from chunks_fts where chunks_fts match ? limit ?)"
         return int(self.conn.execute(sql, (match, cap)).fetchone()[0])
 
-    def sections(self, match: str, limit: int) -> list[Section]:
-        """The best `limit` sections for an FTS5 MATCH string, best first (one per path:lines).
+    def _rows(self, match: str, scope: Aim | None, limit: int) -> list[tuple]:
+        """The best chunks for an FTS5 MATCH, best first.
 
-        bm25 scores every matching row, about 3 us each: a word found in thousands of sections
-        would eat the hook's budget. Past RANK_CAP matches only sections whose heading matches
-        are ranked, and when even those are too many (or none), the words are too common to
-        point anywhere: no sections.
+        bm25 scores every matching row, about 3 us each: a word found in thousands of chunks would
+        eat the hook's budget. Past RANK_CAP matches only chunks whose heading matches are ranked,
+        and when even those are too many (or none), the words are too common to point anywhere.
         """
         if self.count(match, RANK_CAP + 1) > RANK_CAP:
             match = "{heading} : (" + match + ")"
             if not 0 < self.count(match, RANK_CAP + 1) <= RANK_CAP:
                 return []
-        rows = self.conn.execute(
-            "select f.path, c.start_line, c.end_line, c.heading, coalesce(f.title, '') "
+        cond, params = scope.sql("f.path") if scope is not None else ("1", [])
+        return self.conn.execute(
+            "select f.path, c.start_line, c.end_line, c.heading, coalesce(f.title, ''), c.text "
             "from chunks_fts join chunks c on c.id = chunks_fts.rowid join files f on f.id = c.file_id "
-            "where chunks_fts match ? and f.sha256 is not null "
+            f"where chunks_fts match ? and f.sha256 is not null and {cond} "
             f"order by bm25(chunks_fts, {FTS_WEIGHTS[0]}, {FTS_WEIGHTS[1]}) limit ?",
-            (match, limit * 2),
+            (match, *params, limit),
         ).fetchall()
-        out: list[Section] = []
-        seen: set[tuple[str, int]] = set()
-        for path, start, end, heading, title in rows:
-            if (path, start) in seen:
-                continue
-            seen.add((path, start))
-            out.append(Section(str(path), int(start), int(end), str(heading or title)))
-            if len(out) == limit:
+
+    def rank(self, tiers: Sequence[tuple[str, bool]], literals: Sequence[str], scope: Aim | None,
+             limit: int = MAX_SECTIONS) -> list[Section]:
+        """Up to `limit` sections, one per (path, heading), taking tiers in order: each tier is an FTS5
+        MATCH and whether only sections holding a literal verbatim count. With a `scope` (the search
+        names part of the notes) every tier runs inside it first, then over all notes."""
+        folded = [lit.casefold() for lit in literals]
+        found: dict[tuple[str, str], list] = {}
+        order: list[tuple[str, str]] = []
+        passes: list[tuple[str, bool, Aim | None]] = [(m, v, scope) for m, v in tiers] if scope is not None else []
+        passes += [(m, v, None) for m, v in tiers]
+        for match, verbatim_only, where in passes:
+            if len(order) >= limit:
                 break
-        return out
+            for path, start, end, heading, title, text in self._rows(match, where, limit * 4):
+                trail = str(heading or title)
+                key = (str(path), trail)
+                body = (trail + "\n" + str(text)).casefold()
+                literal = next((lit for lit, f in zip(literals, folded) if f in body), "")
+                if verbatim_only and not literal:
+                    continue
+                entry = found.get(key)
+                if entry is None:
+                    if len(order) >= limit:
+                        continue
+                    found[key] = [int(start), int(end), literal]
+                    order.append(key)
+                else:  # another chunk of a listed section: one line, one range
+                    entry[0], entry[1] = min(entry[0], int(start)), max(entry[1], int(end))
+                    entry[2] = entry[2] or literal
+        return [Section(p, found[(p, t)][0], found[(p, t)][1], t, found[(p, t)][2]) for p, t in order]
 
     def close(self) -> None:
         self.conn.close()

@@ -8,7 +8,7 @@ in a pattern can act as FTS5 syntax.
 
 from __future__ import annotations
 
-from ..ftsquery import STOPWORDS, query_terms, to_match
+from .terms import STOPWORDS, query_terms, to_match
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # `typing` costs a hook ~2 ms it does not need

@@ -7,8 +7,8 @@ blocks, Bash `{stdout, stderr, ...}`, Grep `{mode, filenames, numFiles, ...}`.
 
 from __future__ import annotations
 
-import json
 
+from . import jsonio as json  # `import json` would pull in re and enum: see jsonio
 from . import TOOL_PREFIX
 from .grepparse import GrepCall, grep_tool_call, might_search, parse_command
 

@@ -5,7 +5,8 @@ start. `may_search` answers "could this payload hold a grep-like call?" by byte 
 say yes wrongly (the full parse then says no); it must never say no to a real search.
 """
 
-_TOOLS = (b"grep", b"rg", b"ag", b"ack")  # grep/egrep/fgrep/zgrep and `git grep` contain b"grep"
+# grep/egrep/fgrep/zgrep/ugrep and `git grep` contain b"grep"; `bfs -exec grep` too.
+_TOOLS = (b"grep", b"rg", b"ag", b"ack", b"ug")
 _BEFORE = b" \t\n\"'|;&(`{$\\/=n"  # what may precede a command word (n: an escaped newline "\n")
 
 
@@ -31,3 +32,10 @@ def may_search(raw: bytes) -> bool:
 def is_scree_tool(raw: bytes) -> bool:
     """The payload names one of scree's own MCP tools (their calls are always logged)."""
     return b"mcp__plugin_scree_scree__" in raw
+
+
+def debug_requested() -> bool:
+    """SCREE_HOOKS_DEBUG is on (read without importing the rest of the hook kit)."""
+    import os
+
+    return os.environ.get("SCREE_HOOKS_DEBUG", "").strip().lower() in ("1", "on", "true", "yes")

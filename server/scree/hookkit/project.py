@@ -7,10 +7,10 @@ keyed by everything it depends on, and only the first hook of a session pays for
 
 from __future__ import annotations
 
-import json
 import os
 from collections import namedtuple
 
+from . import jsonio as json  # `import json` would pull in re and enum: see jsonio
 from . import state
 
 # Every input of scree.locate's answer besides the file system.

@@ -7,10 +7,11 @@ removed with the plugin), else under `~/.cache/scree`.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
+
+from . import jsonio as json  # `import json` would pull in re and enum: see jsonio
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # `typing` costs a hook ~2 ms it does not need
@@ -53,17 +54,17 @@ def private_dir(path: str) -> str:
     return path
 
 
-def log_error(hook: str, message: str = "") -> None:
+def log_error(hook: str, message: str = "", with_traceback: bool = True) -> None:
     """Append the current exception (or `message`) to the hook log; never raises.
 
     The log is capped: past LOG_MAX_BYTES it moves to `hooks.log.1`.
     """
     try:
-        import traceback  # only on the error path: it costs a few ms to import
-
-        exc = sys.exc_info()[1]
+        exc = sys.exc_info()[1] if with_traceback else None
         detail = message
         if exc is not None:
+            import traceback  # only on the error path: it costs a few ms to import
+
             detail = (message + ": " if message else "") + "".join(
                 traceback.format_exception(type(exc), exc, exc.__traceback__, limit=6)).rstrip()
         path = error_log_path()
@@ -81,6 +82,16 @@ def log_error(hook: str, message: str = "") -> None:
         pass
 
 
+def debug_on(env: Mapping[str, str] | None = None) -> bool:
+    """SCREE_HOOKS_DEBUG=1: every decision of the hooks goes to the hook log, one line each."""
+    return is_on("SCREE_HOOKS_DEBUG", env)
+
+
+def log_debug(hook: str, fields: Mapping[str, object]) -> None:
+    """One line `<time> <hook> pid=N decision: {json}` in the hook log (call only when `debug_on()`)."""
+    log_error(hook, "decision: " + json.dumps(fields, ensure_ascii=False, default=str), with_traceback=False)
+
+
 def read_payload(hook: str, raw: bytes | None = None) -> dict | None:
     """The hook's JSON input (from stdin unless `raw` was read already), or None (logged) when it is
     not a JSON object."""
@@ -88,7 +99,7 @@ def read_payload(hook: str, raw: bytes | None = None) -> dict | None:
     try:
         payload = json.loads(raw.decode("utf-8", errors="replace"))
     except ValueError:
-        log_error(hook, f"stdin is not JSON ({len(raw)} bytes); ignored")
+        log_error(hook, f"stdin is not JSON ({len(raw)} bytes); ignored", with_traceback=False)
         return None
     if not isinstance(payload, dict):
         log_error(hook, f"stdin is JSON but not an object ({type(payload).__name__}); ignored")

@@ -30,13 +30,36 @@ def lex(s: str, subs: list[list[Token]], depth: int = 0) -> list[Token]:
     buf: list[str] = []
     in_word = False
     i, n = 0, len(s)
+    # Here-documents: `<<` makes the next word a delimiter; at the end of that line, the body up to
+    # the delimiter line is text fed to a command, never commands (`cat <<EOF > x.sh` holding a grep).
+    want_delimiter = False
+    delimiters: list[tuple[str, bool]] = []  # (delimiter, `<<-`: leading tabs stripped)
 
     def flush() -> None:
-        nonlocal in_word
+        nonlocal in_word, want_delimiter
         if in_word:
-            toks.append(Token("".join(buf), False))
+            word = "".join(buf)
+            toks.append(Token(word, False))
             buf.clear()
             in_word = False
+            if want_delimiter:
+                want_delimiter = False
+                dash = word.startswith("-")
+                delimiters.append((word[1:] if dash else word, dash))
+
+    def skip_heredocs(start: int) -> int:
+        """The index after the bodies of the pending here-documents whose text starts at `start`."""
+        j = start
+        for delimiter, dash in delimiters:
+            while j < n:
+                end = s.find("\n", j)
+                end = n if end < 0 else end
+                line = s[j:end]
+                j = end + 1
+                if (line.lstrip("\t") if dash else line) == delimiter:
+                    break
+        delimiters.clear()
+        return j
 
     def substitute(start: int, closer: str) -> int:
         inner, end = _substitution_body(s, start, closer)
@@ -56,6 +79,8 @@ def lex(s: str, subs: list[list[Token]], depth: int = 0) -> list[Token]:
             flush()
             toks.append(Token(";", True))
             i += 1
+            if delimiters:
+                i = skip_heredocs(i)
         elif c == "#" and not in_word:
             j = s.find("\n", i)
             i = n if j < 0 else j
@@ -114,6 +139,7 @@ def lex(s: str, subs: list[list[Token]], depth: int = 0) -> list[Token]:
             op = next(o for o in _OPS if s.startswith(o, i))
             toks.append(Token(op, True))
             i += len(op)
+            want_delimiter = op == "<<"
         else:
             buf.append(c)
             in_word = True

@@ -7,10 +7,10 @@ empty: the worst outcome is one hint shown twice.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
+from . import jsonio as json  # `import json` would pull in re and enum: see jsonio
 from .runtime import data_root, private_dir
 
 TYPE_CHECKING = False

@@ -14,9 +14,10 @@ only as `text`, and only when the user opted in with SCREE_USAGE_TEXT=1.
 
 from __future__ import annotations
 
-import json
 import os
 import time
+
+from . import jsonio as json  # `import json` would pull in re and enum: see jsonio
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # `typing` costs a hook ~2 ms it does not need

@@ -1,0 +1,262 @@
+"""Retrieval quality on every dev set, in process: semantic / keyword / hybrid / auto per stratum.
+
+    uv run --frozen python benchmarks/quality.py [--sets dev httpx] [--modes auto hybrid]
+        [--embedder local] [--cache /tmp/scree-quality] [--show-misses auto] [--json out.json]
+        [--set MODULE.NAME=VALUE ...]
+
+Scores with the shared benchmark's own scorer (`score.py`, imported, so label matching is exactly
+the scorer's), and prints plain BM25 (`score.py --baseline bm25`) beside each set for comparison.
+Each set's index is built once through the real sync into the cache folder and reused while the code
+that decides its content (everything but the ranking modules) is unchanged. Passage and query
+vectors are cached by their exact text, so a chunking experiment re-embeds only the passages whose
+text changed and a ranking experiment loads no model at all.
+
+`--set` overrides a module constant for one run (`--set ranking.SPECIFICITY=0`), to measure an idea
+before it is made the default; the value is a Python literal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import importlib
+import importlib.util
+import json
+import pickle
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from scree.config import load_config
+from scree.embed import Embedder, Passage, make_embedder
+from scree.locate import IndexLocation
+from scree.policy import NotesPolicy
+from scree.search import Query
+from scree.vocabsearch import search_with_names
+from scree.store import Index, open_index
+from scree.sync import sync
+
+REPO = Path(__file__).resolve().parent.parent
+PKG = REPO / "server" / "scree"
+BENCH = REPO.parent / "shared" / "bench"
+# Modules that only rank: changing them never changes what an index holds.
+RANKING_MODULES = {"search.py", "ranking.py", "fusion.py", "route.py", "ftsquery.py", "vectors.py", "db/queries.py"}
+MODES = ("semantic", "keyword", "hybrid", "auto")
+
+
+@dataclass(frozen=True)
+class DevSet:
+    name: str
+    queries: Path
+    corpus: Path
+
+
+def dev_sets(bench: Path) -> dict[str, DevSet]:
+    return {
+        "dev": DevSet("dev", bench / "queries_dev.json", bench / "corpus"),
+        "httpx": DevSet("httpx", bench / "repos" / "httpx" / "queries.json", bench / "repos" / "httpx" / "corpus"),
+    }
+
+
+def load_scorer(bench: Path) -> Any:
+    """The shared benchmark's score.py as a module (its matching rules, its metrics)."""
+    spec = importlib.util.spec_from_file_location("bench_score", bench / "score.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_score"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+class CachedEmbedder:
+    """An Embedder that answers from a cache keyed by the exact text, and asks the model for the rest."""
+
+    def __init__(self, inner: Embedder, path: Path) -> None:
+        self.inner = inner
+        self.id, self.dimensions, self.max_windows = inner.id, inner.dimensions, inner.max_windows
+        self.path = path
+        self.cache: dict[str, np.ndarray] = {}
+        if path.exists():
+            with path.open("rb") as f:
+                self.cache = pickle.load(f)
+        self.added = 0
+
+    @staticmethod
+    def _key(kind: str, *parts: str) -> str:
+        return hashlib.sha256("\x00".join((kind, *parts)).encode("utf-8", "surrogatepass")).hexdigest()
+
+    def embed_passages(self, passages: Sequence[Passage]) -> list[np.ndarray]:
+        keys = [self._key("p", p.header, p.body) for p in passages]
+        missing = [i for i, k in enumerate(keys) if k not in self.cache]
+        if missing:
+            for i, vecs in zip(missing, self.inner.embed_passages([passages[i] for i in missing])):
+                self.cache[keys[i]] = vecs
+            self.added += len(missing)
+        return [self.cache[k] for k in keys]
+
+    def embed_query(self, text: str) -> np.ndarray:
+        key = self._key("q", text)
+        if key not in self.cache:
+            self.cache[key] = self.inner.embed_query(text)
+            self.added += 1
+        return self.cache[key]
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def trim(self) -> None:
+        pass
+
+    def save(self) -> None:
+        if self.added:
+            tmp = self.path.with_suffix(".tmp")
+            with tmp.open("wb") as f:
+                pickle.dump(self.cache, f, protocol=pickle.HIGHEST_PROTOCOL)
+            tmp.replace(self.path)
+            self.added = 0
+
+
+def content_fingerprint(embedder_id: str) -> str:
+    """Changes when code that decides an index's content changes (chunking, views, sync, schema)."""
+    h = hashlib.sha256(embedder_id.encode())
+    for p in sorted(PKG.rglob("*.py")):
+        rel = p.relative_to(PKG).as_posix()
+        if rel not in RANKING_MODULES:
+            h.update(rel.encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def open_set_index(ds: DevSet, cache: Path, embedder: CachedEmbedder) -> Index:
+    folder = ds.corpus.resolve()
+    name = f"{ds.name}-{content_fingerprint(embedder.id)}"
+    loc = IndexLocation(dir=cache, db=cache / f"{name}.db", lock=cache / f"{name}.lock",
+                        root_file=cache / f"{name}.root")
+    fresh = not loc.db.exists()
+    index = open_index(loc, folder)
+    if fresh:
+        t = time.perf_counter()
+        try:
+            report = sync(index, NotesPolicy.load(folder), embedder)  # type: ignore[arg-type]
+        except BaseException:
+            index.close()
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{loc.db}{suffix}").unlink(missing_ok=True)
+            raise
+        print(f"  [{ds.name}] built {name}.db: {report.summary()} ({time.perf_counter() - t:.1f}s)", file=sys.stderr)
+    return index
+
+
+def apply_overrides(settings: Sequence[str]) -> None:
+    for s in settings:
+        target, _, value = s.partition("=")
+        mod_name, _, attr = target.rpartition(".")
+        module = importlib.import_module(f"scree.{mod_name}")
+        if not hasattr(module, attr):
+            raise SystemExit(f"--set {s}: scree.{mod_name} has no {attr}")
+        setattr(module, attr, ast.literal_eval(value))
+
+
+def run_mode(scorer: Any, index: Index, policy: NotesPolicy, embedder: Embedder, cases: list[Any],
+             mode: str, k: int) -> list[Any]:
+    rows = []
+    for case in cases:
+        t = time.perf_counter()
+        result = search_with_names(index, policy, embedder, Query(case.query, k=k, mode=mode))
+        ms = (time.perf_counter() - t) * 1000
+        hits = [scorer.Hit(h.path, scorer.split_trail(h.heading), h.heading, h.text, h.start_line, h.end_line, h.score)
+                for h in result.hits]
+        rows.append(scorer.score_case(case, scorer.Answer(hits, ms, scorer.text_bytes(hits), result.mode), k))
+    return rows
+
+
+def bm25_rows(scorer: Any, ds: DevSet, cases: list[Any], k: int) -> list[Any]:
+    baseline = scorer.Bm25Baseline(scorer.load_corpus(ds.corpus.resolve()), k)
+    try:
+        return [scorer.score_case(c, baseline.search(c.query), k) for c in cases]
+    finally:
+        baseline.close()
+
+
+def strata_summary(scorer: Any, rows: list[Any], k: int) -> dict[str, dict[str, float]]:
+    return {name.split("/", 1)[1]: scorer.summarize(members, k) for name, members in scorer.groups_of(rows).items()}
+
+
+def render(set_name: str, table: dict[str, dict[str, dict[str, float]]]) -> str:
+    strata = list(next(iter(table.values())))
+    head = f"{set_name:<10}" + "".join(f" | {s:^22}" for s in strata) + " | p50 bytes"
+    lines = [head, "-" * len(head)]
+    for run, summary in table.items():
+        cells = "".join(f" | {s['top1']:4.0%} {s['top3']:4.0%} {s['mrr']:5.3f}   " for s in summary.values())
+        lines.append(f"{run:<10}{cells} | {summary[strata[-1]]['median_bytes']:8.0f}")
+    return "\n".join(lines)
+
+
+def misses(rows: list[Any]) -> str:
+    out = []
+    for r in rows:
+        if r.rank == 1:
+            continue
+        got = "; ".join(f"{h.path}::{h.heading}" for h in r.answer.hits[:3]) or "(none)"
+        out.append(f"  [{r.case.stratum}] rank={r.rank} mode={r.answer.mode} {r.case.query}\n"
+                   f"      want {r.case.expected.raw}\n      got  {got}")
+    return "\n".join(out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    ap.add_argument("--bench", type=Path, default=BENCH, help="the shared benchmark folder")
+    ap.add_argument("--sets", nargs="+", default=["dev", "httpx"])
+    ap.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
+    ap.add_argument("--embedder", default="local", help="local, or api (configured by SCREE_API_* as usual)")
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/scree-quality"))
+    ap.add_argument("-k", type=int, default=5)
+    ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="MODULE.NAME=VALUE")
+    ap.add_argument("--show-misses", metavar="MODE")
+    ap.add_argument("--json", type=Path, help="write every table here")
+    args = ap.parse_args(argv)
+
+    apply_overrides(args.overrides)
+    scorer = load_scorer(args.bench)
+    args.cache.mkdir(parents=True, exist_ok=True)
+    inner = make_embedder(args.embedder, config=load_config())  # `api`: the SCREE_API_* settings
+    embedder = CachedEmbedder(inner, args.cache / f"vectors-{hashlib.sha256(inner.id.encode()).hexdigest()[:10]}.pkl")
+    sets = dev_sets(args.bench)
+    out: dict[str, Any] = {}
+    try:
+        for name in args.sets:
+            ds = sets[name]
+            cases = scorer.load_queries(ds.queries)
+            index = open_set_index(ds, args.cache, embedder)
+            embedder.save()  # a later failure must not cost the embedding just done
+            policy = NotesPolicy.load(ds.corpus.resolve())
+            try:
+                table = {"bm25": strata_summary(scorer, bm25_rows(scorer, ds, cases, args.k), args.k)}
+                ms: dict[str, float] = {}
+                for mode in args.modes:
+                    rows = run_mode(scorer, index, policy, embedder, cases, mode, args.k)  # type: ignore[arg-type]
+                    table[mode] = strata_summary(scorer, rows, args.k)
+                    ms[mode] = statistics.median(r.answer.ms for r in rows)
+                    if args.show_misses == mode:
+                        print(f"{name} misses ({mode}):\n{misses(rows)}\n")
+            finally:
+                index.close()
+            print(render(name, table))
+            print("  median ms per query: " + ", ".join(f"{m} {v:.1f}" for m, v in ms.items()) + "\n")
+            out[name] = table
+    finally:
+        embedder.save()
+        embedder.close()
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

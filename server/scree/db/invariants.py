@@ -1,0 +1,86 @@
+"""The crash-safety invariant of an index, as a check anyone can run (tests after every kill,
+`scree doctor --deep`).
+
+Every file with a recorded hash has all its chunks, each chunk its FTS row and all its vectors; no
+chunk, FTS row or vector belongs to nothing. A file without a hash (its rows were being written
+when the writer stopped) may hold any part of its new rows: the next sync redoes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_LISTED = 5
+
+
+# Indexes written before the vector rowid stride was recorded in meta used 64 windows per chunk.
+LEGACY_STRIDE = 64
+
+
+def problems(conn: Any, max_windows: int | None = None) -> list[str]:
+    """What breaks the invariant, in words (empty when the index is consistent). Reads only.
+
+    `max_windows` is the vector rowid stride; by default the one the index recorded."""
+    if max_windows is None:
+        row = conn.execute("select value from meta where key = 'max_windows'").fetchone()
+        max_windows = int(row[0]) if row else LEGACY_STRIDE
+    out: list[str] = []
+    rows = conn.execute("select id, file_id, windows from chunks").fetchall()
+    files = {int(i): (str(p), sha, int(n)) for i, p, sha, n in
+             conn.execute("select id, path, sha256, chunks from files").fetchall()}
+    per_file: dict[int, int] = {}
+    expected: dict[int, int] = {}  # vector rowid -> file id
+    orphans = []
+    for cid, fid, windows in rows:
+        per_file[fid] = per_file.get(fid, 0) + 1
+        if fid not in files:
+            orphans.append(cid)
+        for w in range(int(windows)):
+            expected[int(cid) * max_windows + w] = int(fid)
+    if orphans:
+        out.append(f"{len(orphans)} chunks belong to no file (ids {orphans[:MAX_LISTED]})")
+    short = [p for fid, (p, sha, n) in files.items() if sha is not None and per_file.get(fid, 0) != n]
+    if short:
+        out.append(f"{len(short)} files with a recorded hash lack some of their chunks: {sorted(short)[:MAX_LISTED]}")
+    if conn.execute("select 1 from sqlite_master where name = 'chunks_vec'").fetchone() is not None:
+        stored = {int(r): int(f) for r, f in conn.execute("select rowid, file_id from chunks_vec").fetchall()}
+        missing = [r for r in expected if r not in stored]
+        extra = [r for r in stored if r not in expected]
+        wrong = [r for r, f in stored.items() if r in expected and expected[r] != f]
+        hashed_missing = [r for r in missing if files.get(expected[r], ("", None, 0))[1] is not None]
+        if hashed_missing:
+            out.append(f"{len(hashed_missing)} vectors of fully indexed files are missing "
+                       f"(rowids {hashed_missing[:MAX_LISTED]})")
+        if extra:
+            out.append(f"{len(extra)} vectors belong to no chunk (rowids {extra[:MAX_LISTED]})")
+        if wrong:
+            out.append(f"{len(wrong)} vectors name the wrong file (rowids {wrong[:MAX_LISTED]})")
+    elif expected:
+        out.append(f"{len(rows)} chunks but no vector table")
+    # An external-content FTS5 table keeps one docsize row per indexed chunk: compare the ids.
+    fts_ids = {int(r[0]) for r in conn.execute("select id from chunks_fts_docsize").fetchall()}
+    chunk_ids = {int(r[0]) for r in rows}
+    if fts_ids != chunk_ids:
+        out.append(f"the keyword index is out of step: {len(chunk_ids - fts_ids)} chunks without a keyword row, "
+                   f"{len(fts_ids - chunk_ids)} keyword rows without a chunk")
+    return out
+
+
+def quick_check(conn: Any, seconds: float = 2.0) -> str | None:
+    """`PRAGMA quick_check` bounded in time: None when the file is sound (or the check ran out of
+    time: unknown is not damaged), else what SQLite found. Reads only; a damaged file may also
+    raise while being read, which is reported the same way."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    conn.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 10_000)
+    try:
+        rows = conn.execute("pragma quick_check(20)").fetchall()
+    except Exception as exc:  # noqa: BLE001 - the driver's error classes vary (stdlib, sqlean)
+        if "interrupt" in str(exc).lower():
+            return None
+        return str(exc)
+    finally:
+        conn.set_progress_handler(None, 0)
+    found = [str(r[0]) for r in rows]
+    return None if found == ["ok"] else "; ".join(found[:5])

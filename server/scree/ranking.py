@@ -1,0 +1,66 @@
+"""Pure ranking steps applied around fusion: how sections are scored and ordered once ranked.
+
+Every function takes ranked lists and section keys and returns a new ranked list; nothing here reads
+the index, so each rule is tested directly and measured on the benchmark (benchmarks/quality.py)
+by switching its constant off.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Hashable, Sequence, TypeVar
+
+T = TypeVar("T")
+
+TRAIL_SEPARATOR = " > "
+
+# How far below a section its own subsection may rank and still be moved above it (0 = off).
+SPECIFIC_WINDOW = 2
+
+
+def is_ancestor(parent: tuple[int, str], child: tuple[int, str]) -> bool:
+    """True when `parent` is a section that contains `child` (same file, trail a proper prefix).
+
+    Text before a file's first heading (trail "") contains nothing: it is a preamble, not a parent.
+    """
+    return (parent[0] == child[0] and bool(parent[1])
+            and child[1].startswith(parent[1] + TRAIL_SEPARATOR))
+
+
+def _section(k: Hashable) -> tuple[int, str] | None:
+    if isinstance(k, tuple) and len(k) == 2 and isinstance(k[1], str):
+        return k  # type: ignore[return-value]
+    return None
+
+
+def specific_first(ranked: Sequence[T], key: Callable[[T], Hashable], window: int) -> list[T]:
+    """Move a subsection above its own parent section when both rank and it is close behind.
+
+    A parent's introduction shares the words and topic of every subsection under it, so it ranks with
+    them on a specific question; the subsection that holds the specific answer is inside the parent
+    and says more about less. When a section ranks above all of its own descendants and one of them
+    is at most `window` places below it, the best-ranked such descendant takes the parent's place and
+    the parent follows it. A parent that already follows one of its subsections stays where it is;
+    sections that are not nested keep their order. Keys that are not (file, trail) pairs are left alone.
+    """
+    if window <= 0:
+        return list(ranked)
+    items = list(ranked)
+    out: list[T] = []
+    placed: list[tuple[int, str]] = []
+    moved: set[int] = set()
+    for i, item in enumerate(items):
+        if i in moved:
+            continue
+        parent = _section(key(item))
+        if parent is not None and not any(is_ancestor(parent, s) for s in placed):
+            for j in range(i + 1, min(len(items), i + 1 + window)):
+                child = _section(key(items[j]))
+                if j not in moved and child is not None and is_ancestor(parent, child):
+                    out.append(items[j])
+                    placed.append(child)
+                    moved.add(j)
+                    break
+        out.append(item)
+        if parent is not None:
+            placed.append(parent)
+    return out

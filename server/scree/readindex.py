@@ -1,0 +1,102 @@
+"""A live index's read side: this process's read-only connection to the index, shared by searches
+and status, opened on first use and dropped when the file under it was rebuilt or replaced.
+
+Read-only on purpose: a reader never migrates, chmods or creates anything, so a read-only disk
+still answers. SQLite's WAL lets it read the last commit while the writer (this process's worker
+or another process) writes.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+from .db import queries
+from .db.connect import is_db_error
+from .db.invariants import quick_check
+from .errors import ScreeError
+from .health import FileIdentity, identity
+from .store import Index
+from .workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+
+class ReadIndex:
+    """The read connection. Callers hold `mu` around `open_locked()` and what they do with the index
+    (searches are serialized on it); `may_open()` says whether opening now is safe (not while this
+    process's writer is still creating the file), `on_open()` runs after each open."""
+
+    def __init__(self, workspace: Workspace, may_open: Callable[[], bool], on_open: Callable[[], None]) -> None:
+        self.workspace = workspace
+        self.mu = threading.Lock()
+        self.error: str | None = None  # why the last open failed
+        self._may_open = may_open
+        self._on_open = on_open
+        self._index: Index | None = None
+        self._opened: FileIdentity | None = None  # the file the connection opened
+
+    def open_locked(self) -> Index | None:
+        """The read connection, opened on first use; None (with `error`) while there is no index."""
+        if self._index is None:
+            db = self.workspace.location.db
+            if not self._may_open() or not db.exists():
+                return None
+            try:
+                self._opened = identity(db)
+                self._index = self.workspace.open_index(create=False)
+                self.error = None
+                self._on_open()
+            except (ScreeError, OSError) as exc:
+                self.error = str(exc)
+                return None
+        return self._index
+
+    def replaced_locked(self) -> bool:
+        """True when the file at the index path is not the one the connection opened (rebuilt)."""
+        try:
+            return identity(self.workspace.location.db) != self._opened
+        except OSError:
+            return False
+
+    def close_locked(self) -> None:
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+
+    def drop(self) -> None:
+        """Close the connection; the next use opens the file that is there then."""
+        with self.mu:
+            self.close_locked()
+
+    def damage(self, seconds: float) -> str | None:
+        """What a quick_check bounded to `seconds` finds wrong with the file (None: sound, or no index)."""
+        with self.mu:
+            index = self.open_locked()
+            if index is None:
+                return None
+            return quick_check(index.conn, seconds)
+
+    def counts(self) -> tuple[int, int, bool] | None:
+        """(files, chunks, a sync ever finished) from committed rows; None when there is no index."""
+        with self.mu:
+            index = self.open_locked()
+            if index is None:
+                return None
+            try:
+                c = queries.counts(index.conn)
+                return c.files, c.chunks, "last_sync" in index.meta()
+            except Exception as exc:
+                if not is_db_error(exc, index.driver):
+                    raise
+                log.debug("could not count the index rows: %s", exc)
+                return None
+
+
+def damaged_note(exc: BaseException, writer: bool, holder: str) -> str:
+    """The one note a search gives when it met a damaged file."""
+    doing = ("scree is rebuilding it from the notes now; keyword results return as files are re-indexed"
+             if writer else f"its writer ({holder}) rebuilds it when it meets the damage, or stop it and run "
+             "`scree index --rebuild`; your notes are not touched")
+    return f"the index is damaged ({exc}): {doing}"

@@ -1,0 +1,33 @@
+"""Search with the repo's vocabulary: look up which query words are names, search, say which were.
+
+The CLI and the MCP server call `search_with_names` instead of `search.search`. Only the query's own
+words are looked up (one indexed query), so a large vocabulary costs a search nothing.
+"""
+
+from __future__ import annotations
+
+from .db import queries
+from .embed import Embedder
+from .policy import NotesPolicy
+from .records import SearchResult
+from .route import named_identifiers
+from .search import Query, search
+from .store import Index
+from .vocab import Vocabulary, query_words
+
+
+def load_vocabulary(index: Index, text: str) -> Vocabulary:
+    """The vocabulary names among the words of `text` (an index without names yields none)."""
+    try:
+        found = queries.names_among(index.conn, query_words(text))
+    except index.driver.Error:  # an index of an older schema, read-only before its migration
+        return Vocabulary()
+    return Vocabulary(found, common=[n for n, common in found.items() if common])
+
+
+def search_with_names(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query) -> SearchResult:
+    """`search` with the vocabulary; the result's `names` lists the words taken as names."""
+    vocabulary = load_vocabulary(index, q.text)
+    result = search(index, policy, embedder, q, vocabulary=vocabulary)
+    result.names = named_identifiers(q.text, vocabulary)
+    return result

@@ -1,0 +1,139 @@
+"""Collect the vocabulary on every full sync: walk code files and manifests under the notes' policy,
+read the changed ones for names, store the lowercased names, forget files that went away.
+
+Code text never leaves this module: it is decoded, handed to `vocab.extract_names`, and dropped. A
+file whose mtime and size match the index is not opened at all, so an unchanged repository costs one
+walk and one `lstat` per code file. The work is capped (files over MAX_CODE_BYTES, and code files past
+MAX_CODE_FILES, are skipped and counted for `scree doctor`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .db import queries, writes
+from .errors import FileSkipped, ScreeError
+from .policy import NotesPolicy
+from .reader import read_admitted
+from .records import Skipped
+from .store import Index
+from .vocab import extract_names, file_kind, source_of
+from .walk import walk_code
+
+log = logging.getLogger(__name__)
+
+MAX_CODE_BYTES = 1024 * 1024
+MAX_CODE_FILES = 20_000
+COMMIT_BATCH = 500  # files per transaction: one commit per file would cost more than the reading
+
+# Meta keys under which the last collection's skip counts are kept (for doctor).
+META_SKIPPED_BIG = "vocab_skipped_big"
+META_SKIPPED_CAP = "vocab_skipped_cap"
+META_UNREADABLE = "vocab_unreadable"
+
+
+@dataclass
+class VocabReport:
+    """What one collection did; `read` counts files opened (tests prove unchanged files are not)."""
+
+    files: int = 0  # code files and manifests admitted (within the caps)
+    read: int = 0
+    removed: int = 0
+    skipped_big: int = 0
+    skipped_cap: int = 0
+    unreadable: int = 0
+    seconds: float = 0.0
+
+
+_WORDPIECE_VOCAB = Path(__file__).parent / "embed" / "data" / "minilm-vocab.txt"
+
+
+def common_words(path: Path = _WORDPIECE_VOCAB) -> frozenset[str]:
+    """Everyday English words: the whole-word entries of the local model's WordPiece vocabulary
+    (30,522 entries that BERT's authors kept because they are frequent). A code name that is one of
+    them in one case (`raw`, `closed`) is prose in most questions. Empty when the file is missing."""
+    try:
+        lines = path.read_text(encoding="utf-8").split()
+    except OSError:
+        return frozenset()
+    return frozenset(w for w in lines if w.isalpha() and w.islower() and len(w) >= 3)
+
+
+def collect_vocabulary(index: Index, policy: NotesPolicy, *, max_bytes: int = MAX_CODE_BYTES,
+                       max_files: int = MAX_CODE_FILES) -> VocabReport:
+    """Bring the index's names in line with the folder's code files and manifests."""
+    t0 = time.perf_counter()
+    report = VocabReport()
+    conn = index.conn
+    stored = queries.stored_code_files(conn)
+    seen: set[str] = set()
+    kept_dirs: list[str] = []
+    batch: list[writes.CodeFileVersion] = []
+    words: frozenset[str] | None = None  # loaded at the first file that must be read
+    for item in walk_code(policy, lambda name: file_kind(name) is not None):
+        if isinstance(item, Skipped):  # a folder that cannot be listed: keep what we knew under it
+            kept_dirs.append(item.rel_path.rstrip("/") + "/")
+            continue
+        verdict, rel = item, item.rel_path
+        st = verdict.stat
+        if st is None:
+            continue
+        if st.st_size > max_bytes:
+            report.skipped_big += 1
+            continue
+        if report.files >= max_files:
+            report.skipped_cap += 1
+            continue
+        report.files += 1
+        seen.add(rel)
+        have = stored.get(rel)
+        if have is not None and have.sha256 is not None and (have.mtime_ns, have.size) == (st.st_mtime_ns,
+                                                                                          st.st_size):
+            continue
+        try:
+            data, st = read_admitted(verdict, max_bytes=max_bytes)
+        except FileSkipped:
+            report.unreadable += 1
+            seen.discard(rel)
+            continue
+        report.read += 1
+        sha = hashlib.sha256(data).hexdigest()
+        if have is not None and have.sha256 == sha:
+            writes.touch_code_file(conn, rel, st.st_mtime_ns, st.st_size)
+            continue
+        kind = file_kind(rel.rsplit("/", 1)[-1]) or ""
+        # Binary data (a NUL byte) declares nothing; the file is still recorded so it is not re-read.
+        if words is None:
+            words = common_words()
+        names = frozenset() if b"\0" in data else frozenset(
+            extract_names(kind, data.decode("utf-8", "replace"), words))
+        del data
+        batch.append(writes.CodeFileVersion(rel, kind, source_of(kind), sha, st.st_mtime_ns, st.st_size, names,
+                                            names & words))
+        if len(batch) >= COMMIT_BATCH:
+            writes.replace_code_files(conn, batch)
+            batch = []
+    writes.replace_code_files(conn, batch)
+    gone = [p for p in stored if p not in seen and not p.startswith(tuple(kept_dirs))]
+    writes.delete_code_files(conn, gone)
+    report.removed = len(gone)
+    counts = {META_SKIPPED_BIG: str(report.skipped_big), META_SKIPPED_CAP: str(report.skipped_cap),
+              META_UNREADABLE: str(report.unreadable)}
+    meta = queries.get_meta(conn)
+    if any(meta.get(k) != v for k, v in counts.items()):  # a no-op sync writes nothing
+        writes.set_meta(conn, counts)
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def sync_vocabulary(index: Index, policy: NotesPolicy) -> VocabReport | None:
+    """`collect_vocabulary` for a sync: a failure costs the vocabulary's freshness, never the notes."""
+    try:
+        return collect_vocabulary(index, policy)
+    except (ScreeError, OSError) as exc:
+        log.warning("the names of the code were not collected: %s", exc)
+        return None

@@ -1,0 +1,53 @@
+"""The writer's work queue: jobs asked for while work is pending merge into one, losing no caller."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future
+
+from scree.jobqueue import Job, JobQueue, merge_jobs
+
+
+def test_path_jobs_merge_their_paths():
+    merged = merge_jobs(Job("paths", {"a.md"}), Job("paths", {"b.md"}))
+    assert merged.kind == "paths" and merged.paths == {"a.md", "b.md"}
+
+
+def test_a_full_sync_swallows_pending_paths_and_keeps_every_future():
+    f1, f2 = Future(), Future()
+    merged = merge_jobs(Job("paths", {"a.md"}, futures=[f1]), Job("full", futures=[f2]))
+    assert merged.kind == "full" and merged.paths == set() and merged.futures == [f1, f2]
+
+
+def test_reindex_beats_full_and_repair_beats_reindex_and_rebuild_sticks():
+    assert merge_jobs(Job("full"), Job("reindex", rebuild=True)).kind == "reindex"
+    merged = merge_jobs(Job("reindex", rebuild=True), Job("repair"))
+    assert merged.kind == "repair" and merged.rebuild
+
+
+def test_take_returns_the_merged_job_once_then_waits_until_stopped():
+    q = JobQueue()
+    q.put(Job("paths", {"a.md"}))
+    q.put(Job("paths", {"b.md"}))
+    stop = threading.Event()
+    job = q.take(stop)
+    assert job is not None and job.paths == {"a.md", "b.md"}
+    stop.set()
+    q.wake()
+    assert q.take(stop) is None
+
+
+def test_a_queued_reindex_ends_a_pause_early():
+    q = JobQueue()
+    stop = threading.Event()
+    done = threading.Event()
+
+    def pause() -> None:
+        q.wait_for_reindex(stop, 60.0)
+        done.set()
+
+    t = threading.Thread(target=pause)
+    t.start()
+    q.put(Job("reindex"))
+    assert done.wait(10.0)
+    t.join()

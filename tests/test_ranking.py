@@ -1,0 +1,44 @@
+from scree.ranking import is_ancestor, specific_first
+
+
+def key(item):
+    return item[0]
+
+
+def test_a_subsection_just_below_its_parent_takes_the_parents_place():
+    ranked = [((1, "Tool"), 0.9), ((2, "Other"), 0.8), ((1, "Tool > Faster variant"), 0.7), ((3, "X"), 0.6)]
+    out = specific_first(ranked, key, window=2)
+    assert [k for k, _ in out] == [(1, "Tool > Faster variant"), (1, "Tool"), (2, "Other"), (3, "X")]
+
+
+def test_a_subsection_beyond_the_window_stays_where_it_ranked():
+    ranked = [((1, "Tool"), 0.9), ((2, "A"), 0.8), ((3, "B"), 0.7), ((1, "Tool > Sub"), 0.6)]
+    assert specific_first(ranked, key, window=2) == ranked
+
+
+def test_only_the_best_ranked_subsection_moves_and_window_zero_is_off():
+    ranked = [((1, "T"), 0.9), ((1, "T > a"), 0.8), ((1, "T > b"), 0.7)]
+    assert [k for k, _ in specific_first(ranked, key, window=2)] == [(1, "T > a"), (1, "T"), (1, "T > b")]
+    assert specific_first(ranked, key, window=0) == ranked
+
+
+def test_siblings_other_files_and_a_preamble_are_not_parents():
+    assert is_ancestor((1, "A"), (1, "A > B"))
+    assert is_ancestor((1, "A"), (1, "A > B > C"))
+    assert not is_ancestor((1, "A"), (1, "AB > C"))  # a heading that merely starts the same
+    assert not is_ancestor((1, "A"), (2, "A > B"))
+    assert not is_ancestor((1, ""), (1, "A"))
+    ranked = [((1, "A > B"), 0.9), ((1, "A > C"), 0.8), ((2, "A > B > D"), 0.7)]
+    assert specific_first(ranked, key, window=3) == ranked
+
+
+def test_a_grandchild_moves_above_its_grandparent_and_nothing_is_lost_or_duplicated():
+    ranked = [((1, "A"), 0.9), ((1, "A > B > C"), 0.8), (("chunk", 7), 0.7)]
+    out = specific_first(ranked, key, window=2)
+    assert [k for k, _ in out] == [(1, "A > B > C"), (1, "A"), ("chunk", 7)]
+    assert sorted(map(str, out)) == sorted(map(str, ranked))
+
+
+def test_a_parent_that_already_follows_one_of_its_subsections_stays():
+    ranked = [((1, "T > a"), 0.9), ((1, "T"), 0.8), ((1, "T > b"), 0.7)]
+    assert specific_first(ranked, key, window=2) == ranked
