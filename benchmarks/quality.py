@@ -37,7 +37,7 @@ from scree.config import load_config
 from scree.embed import Embedder, Passage, make_embedder
 from scree.locate import IndexLocation
 from scree.policy import NotesPolicy
-from scree.search import Query
+from scree.search import Query, search
 from scree.vocabsearch import search_with_names
 from scree.store import Index, open_index
 from scree.sync import sync
@@ -164,11 +164,13 @@ def apply_overrides(settings: Sequence[str]) -> None:
 
 
 def run_mode(scorer: Any, index: Index, policy: NotesPolicy, embedder: Embedder, cases: list[Any],
-             mode: str, k: int) -> list[Any]:
+             mode: str, k: int, vocabulary: bool = True) -> list[Any]:
+    """Score one mode; `vocabulary=False` searches without the repo's names (issue 9's comparison)."""
     rows = []
+    ask = search_with_names if vocabulary else search
     for case in cases:
         t = time.perf_counter()
-        result = search_with_names(index, policy, embedder, Query(case.query, k=k, mode=mode))
+        result = ask(index, policy, embedder, Query(case.query, k=k, mode=mode))
         ms = (time.perf_counter() - t) * 1000
         hits = [scorer.Hit(h.path, scorer.split_trail(h.heading), h.heading, h.text, h.start_line, h.end_line, h.score)
                 for h in result.hits]
@@ -220,6 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="MODULE.NAME=VALUE")
     ap.add_argument("--show-misses", metavar="MODE")
     ap.add_argument("--json", type=Path, help="write every table here")
+    ap.add_argument("--no-vocabulary", action="store_true",
+                    help="search without the repo's names from code and manifests (issue 9's comparison)")
     args = ap.parse_args(argv)
 
     apply_overrides(args.overrides)
@@ -240,7 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 table = {"bm25": strata_summary(scorer, bm25_rows(scorer, ds, cases, args.k), args.k)}
                 ms: dict[str, float] = {}
                 for mode in args.modes:
-                    rows = run_mode(scorer, index, policy, embedder, cases, mode, args.k)  # type: ignore[arg-type]
+                    rows = run_mode(scorer, index, policy, embedder, cases, mode, args.k,  # type: ignore[arg-type]
+                                    vocabulary=not args.no_vocabulary)
                     table[mode] = strata_summary(scorer, rows, args.k)
                     ms[mode] = statistics.median(r.answer.ms for r in rows)
                     if args.show_misses == mode:

@@ -1,3 +1,6 @@
+import pytest
+
+from scree import ranking
 from scree.ranking import is_ancestor, specific_first
 
 
@@ -42,3 +45,36 @@ def test_a_grandchild_moves_above_its_grandparent_and_nothing_is_lost_or_duplica
 def test_a_parent_that_already_follows_one_of_its_subsections_stays():
     ranked = [((1, "T > a"), 0.9), ((1, "T"), 0.8), ((1, "T > b"), 0.7)]
     assert specific_first(ranked, key, window=2) == ranked
+
+
+# ----- release histories answer "when", not "how" ----------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["CHANGELOG.md", "docs/HISTORY.md", "NEWS.markdown", "changelog/1.2.md",
+                                  "release-notes/v2.md", "CHANGES.md"])
+def test_release_histories_are_recognised_by_their_name(path):
+    assert ranking.is_history_file(path)
+
+
+@pytest.mark.parametrize("path", ["README.md", "docs/changing-settings.md", "guide/news-feed.md", "history-of-x/y.txt"])
+def test_other_notes_are_not_histories(path):
+    assert not ranking.is_history_file(path)
+
+
+@pytest.mark.parametrize("query", ["which release added gzip support", "what changed in 0.8", "since v14.1.1?",
+                                   "was this fixed", "when did the flag appear"])
+def test_questions_about_releases_are_recognised(query):
+    assert ranking.asks_about_releases(query)
+
+
+@pytest.mark.parametrize("query", ["how do I search compressed files", "stream a download piece by piece",
+                                   "retry on read errors"])
+def test_how_to_questions_do_not_ask_about_releases(query):
+    assert not ranking.asks_about_releases(query)
+
+
+def test_a_history_hit_moves_down_by_the_given_places_and_others_keep_their_order():
+    ranked = ["CHANGELOG.md#a", "guide.md#x", "faq.md#y", "api.md#z", "CHANGELOG.md#b", "more.md#w"]
+    moved = ranking.history_later(ranked, lambda s: s.startswith("CHANGELOG"), 2)
+    assert moved == ["guide.md#x", "faq.md#y", "CHANGELOG.md#a", "api.md#z", "more.md#w", "CHANGELOG.md#b"]
+    assert ranking.history_later(ranked, lambda s: s.startswith("CHANGELOG"), 0) == ranked

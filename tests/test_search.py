@@ -230,3 +230,23 @@ def test_the_verbatim_name_tier_keeps_scores_in_step_with_its_order():
     scores = [s for _, s in out]
     assert scores == sorted(scores, reverse=True)  # a score-reading fusion sees the same order
     assert out[1:] == [(1, 12.0), (2, 7.0)]  # chunks without the name keep their BM25 scores
+
+
+def test_a_how_to_question_finds_the_guide_before_the_changelog_entry_that_names_its_feature(tmp_path: Path,
+                                                                                            embedder):
+    root = tmp_path / "repo"
+    write(root, "CHANGELOG.md", "# Changelog\n\n## 2.0\n\nSearch compressed archive files: search compressed "
+                                "archive files, search compressed archive files faster.\n")
+    write(root, "guide.md", "# Guide\n\n## Archives\n\nTo search compressed archive files, pass the decompress "
+                            "option. It reads each archive member in turn, so large archives take longer; the "
+                            "output names the member and the line, as for any other file you search.\n")
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        sync(index, NotesPolicy.load(root), embedder)
+        ask = lambda text: [h.path for h in search(index, NotesPolicy.load(root), embedder,  # noqa: E731
+                                                   Query(text, mode="keyword")).hits]
+        assert ask("how do I search compressed archive files")[0] == "guide.md"
+        # Asking about releases, or naming something, keeps the changelog where BM25 put it.
+        assert ask("which release added compressed archive search")[0] == "CHANGELOG.md"
+    finally:
+        index.close()

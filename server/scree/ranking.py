@@ -64,3 +64,46 @@ def specific_first(ranked: Sequence[T], key: Callable[[T], Hashable], window: in
         if parent is not None:
             placed.append(parent)
     return out
+
+
+# How many places a release history's section moves down when a plain question does not ask about
+# releases (0 = off). Measured on both dev sets (docs/benchmarks.md): 1-3 and 100 all lift plain
+# questions on both; 3 takes a changelog entry out of the first three when three other hits follow it.
+HISTORY_DEMOTE = 3
+_HISTORY_NAMES = {"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes",
+                  "whatsnew", "whats-new"}
+_RELEASE_WORDS = {"release", "released", "releases", "version", "versions", "changelog", "changed", "change",
+                  "changes", "fixed", "fix", "fixes", "added", "deprecated", "deprecation", "removed", "since",
+                  "upgrade", "upgrading", "breaking", "history", "new", "introduced", "when", "migrate",
+                  "migration", "regression"}
+
+
+def is_history_file(path: str) -> bool:
+    """True for a release history (CHANGELOG.md, HISTORY.md, NEWS.md, changelog/…): it tells when and
+    in which release something changed, not how it works."""
+    parts = path.casefold().split("/")
+    stem = parts[-1].rsplit(".", 1)[0]
+    return stem in _HISTORY_NAMES or any(p in _HISTORY_NAMES for p in parts[:-1])
+
+
+def asks_about_releases(query: str) -> bool:
+    """True when a query asks about history: a release word, or a version number (`0.8`, `v14.1.1`)."""
+    for raw in query.casefold().split():
+        w = raw.strip("\"'`()[]{}<>,;:!?.")
+        if w in _RELEASE_WORDS:
+            return True
+        bare = w[1:] if w.startswith("v") else w
+        nums = bare.split(".")
+        if len(nums) >= 2 and all(n.isdigit() for n in nums if n) and nums[0].isdigit():
+            return True
+    return False
+
+
+def history_later(ranked: Sequence[T], is_history: Callable[[T], bool], places: int) -> list[T]:
+    """Move each release-history hit `places` positions down (stable among themselves): a changelog
+    entry names the feature it changed, so it matches a how-to question as well as the page that
+    documents the feature, but it answers "when", not "how"."""
+    if places <= 0:
+        return list(ranked)
+    keyed = [(i + (places + 0.5 if is_history(item) else 0), i, item) for i, item in enumerate(ranked)]
+    return [item for _, _, item in sorted(keyed, key=lambda t: (t[0], t[1]))]

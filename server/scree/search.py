@@ -225,6 +225,13 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     ranked = ranking.specific_first(ranked, section, ranking.SPECIFIC_WINDOW)
 
     rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
+    # A changelog entry names the feature it changed, so it matches a how-to question as well as the page
+    # documenting it, but answers "when". Not for a query naming something: a changelog may be the only
+    # note that spells a name.
+    if (ranking.HISTORY_DEMOTE and not named_identifiers(text, vocabulary)
+            and not ranking.asks_about_releases(text)):
+        ranked = ranking.history_later(
+            ranked, lambda item: item[0] in rows and ranking.is_history_file(rows[item[0]].path), ranking.HISTORY_DEMOTE)
     check = _PolicyCheck(policy)
     hits: list[Hit] = []
     for cid, score in ranked:
