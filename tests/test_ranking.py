@@ -78,3 +78,16 @@ def test_a_history_hit_moves_down_by_the_given_places_and_others_keep_their_orde
     moved = ranking.history_later(ranked, lambda s: s.startswith("CHANGELOG"), 2)
     assert moved == ["guide.md#x", "faq.md#y", "CHANGELOG.md#a", "api.md#z", "more.md#w", "CHANGELOG.md#b"]
     assert ranking.history_later(ranked, lambda s: s.startswith("CHANGELOG"), 0) == ranked
+
+
+def test_in_a_named_query_history_yields_only_to_hits_that_spell_as_many_names():
+    # (name, spelled count): the changelog spells the name once, as do the guide and the example.
+    ranked = [("CHANGELOG.md", 1), ("CHANGES.md", 1), ("guide.md", 1), ("intro.md", 0), ("example.md", 1)]
+    moved = ranking.history_later_in_tier(ranked, lambda h: h[0].startswith("CHANGE"), lambda h: h[1], 3)
+    # Both histories go below the guide, but not below intro.md, which does not spell the name.
+    assert [h[0] for h in moved] == ["guide.md", "CHANGELOG.md", "CHANGES.md", "intro.md", "example.md"]
+
+
+def test_a_changelog_that_alone_spells_the_name_keeps_its_place():
+    ranked = [("CHANGELOG.md", 1), ("guide.md", 0), ("faq.md", 0)]
+    assert ranking.history_later_in_tier(ranked, lambda h: h[0] == "CHANGELOG.md", lambda h: h[1], 3) == ranked

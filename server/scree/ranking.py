@@ -107,3 +107,23 @@ def history_later(ranked: Sequence[T], is_history: Callable[[T], bool], places: 
         return list(ranked)
     keyed = [(i + (places + 0.5 if is_history(item) else 0), i, item) for i, item in enumerate(ranked)]
     return [item for _, _, item in sorted(keyed, key=lambda t: (t[0], t[1]))]
+
+
+def history_later_in_tier(ranked: Sequence[T], is_history: Callable[[T], bool], tier: Callable[[T], int],
+                          places: int) -> list[T]:
+    """`history_later` for a query that names something: a release-history hit moves down past at most
+    `places` following non-history hits, and only past hits that spell at least as many of the query's
+    names verbatim (`tier`). A changelog entry that is the only note spelling a name keeps its place;
+    one that merely repeats a name the documentation also spells goes below that documentation."""
+    if places <= 0:
+        return list(ranked)
+    items = list(ranked)
+    for i in range(len(items) - 1, -1, -1):
+        if not is_history(items[i]):
+            continue
+        j = i
+        while (j - i < places and j + 1 < len(items) and not is_history(items[j + 1])
+               and tier(items[j + 1]) >= tier(items[j])):
+            items[j], items[j + 1] = items[j + 1], items[j]
+            j += 1
+    return items

@@ -98,6 +98,21 @@ def _verbatim(name: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])")
 
 
+HISTORY_IN_TIER = True
+
+
+def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
+    """A function counting how many of `names` (case-folded) a text spells verbatim."""
+    patterns = [(n, _verbatim(n)) for n in names]
+
+    def spelled(text: str) -> int:
+        hay = text.casefold()
+        # The substring test first: most chunks lack the name, and the bounded regex is 10x slower.
+        return sum(1 for n, p in patterns if n in hay and p.search(hay))
+
+    return spelled
+
+
 def _names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
                 names: Sequence[str]) -> list[tuple[int, float]]:
     """`ranked` re-ordered by how many of `names` (case-folded) each chunk's text spells verbatim,
@@ -105,14 +120,8 @@ def _names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
 
     Scores stay in step with the order: each name spelled adds the pool's whole BM25 range, so a
     fusion that reads scores (not only ranks) sees the verbatim tier as far above the rest."""
-    patterns = [(n, _verbatim(n)) for n in names]
-
-    def spelled(cid: int) -> int:
-        hay = texts.get(cid, "").casefold()
-        # The substring test first: most chunks lack the name, and the bounded regex is 10x slower.
-        return sum(1 for n, p in patterns if n in hay and p.search(hay))
-
-    counts = {cid: spelled(cid) for cid, _ in ranked}
+    spelled = spelled_counter(names)
+    counts = {cid: spelled(texts.get(cid, "")) for cid, _ in ranked}
     ordered = sorted(ranked, key=lambda item: -counts[item[0]])
     if not ordered:
         return ordered
@@ -226,12 +235,18 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
 
     rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
     # A changelog entry names the feature it changed, so it matches a how-to question as well as the page
-    # documenting it, but answers "when". Not for a query naming something: a changelog may be the only
-    # note that spells a name.
-    if (ranking.HISTORY_DEMOTE and not named_identifiers(text, vocabulary)
-            and not ranking.asks_about_releases(text)):
-        ranked = ranking.history_later(
-            ranked, lambda item: item[0] in rows and ranking.is_history_file(rows[item[0]].path), ranking.HISTORY_DEMOTE)
+    # documenting it, but answers "when". For a query naming something it only yields to hits that spell
+    # as many of the names: a changelog may be the only note that spells a name.
+    if ranking.HISTORY_DEMOTE and not ranking.asks_about_releases(text):
+        history = lambda item: item[0] in rows and ranking.is_history_file(rows[item[0]].path)  # noqa: E731
+        names = named_identifiers(text, vocabulary)
+        if not names:
+            ranked = ranking.history_later(ranked, history, ranking.HISTORY_DEMOTE)
+        elif HISTORY_IN_TIER:
+            spelled = spelled_counter(names)
+            ranked = ranking.history_later_in_tier(
+                ranked, history, lambda item: spelled(rows[item[0]].text if item[0] in rows else ""),
+                ranking.HISTORY_DEMOTE)
     check = _PolicyCheck(policy)
     hits: list[Hit] = []
     for cid, score in ranked:
