@@ -12,8 +12,6 @@ import json
 import re
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Iterator
 
@@ -31,62 +29,23 @@ pytestmark = [*smoke.pytestmark[:2], pytest.mark.timeout(300)]
 GREP = "grep -rn 'retried three times' ."
 
 
-class ToolCallingAPI:
+class ToolCallingAPI(smoke.FakeMessagesAPI):
     """Answers the first turn with a Bash tool call, every later one (after the tool result) with "ok"."""
 
-    def __init__(self) -> None:
-        self.requests: list[dict] = []
-        api = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)) or b"{}")
-                if not self.path.startswith("/v1/messages") or "count_tokens" in self.path:
-                    self._send("application/json", b'{"input_tokens": 1}')
-                    return
-                api.requests.append(body)
-                answered = any(isinstance(m.get("content"), list) and any(b.get("type") == "tool_result"
-                                                                          for b in m["content"])
-                               for m in body.get("messages", []))
-                if answered:
-                    block, delta, stop = {"type": "text", "text": ""}, {"type": "text_delta", "text": "ok"}, "end_turn"
-                else:
-                    block = {"type": "tool_use", "id": "toolu_hook", "name": "Bash", "input": {}}
-                    delta = {"type": "input_json_delta", "partial_json": json.dumps({"command": GREP,
-                                                                                      "description": "grep"})}
-                    stop = "tool_use"
-                message = {"id": "msg_1", "type": "message", "role": "assistant", "model": body.get("model", "m"),
-                           "content": [], "stop_reason": None, "stop_sequence": None,
-                           "usage": {"input_tokens": 1, "output_tokens": 1}}
-                stream = [("message_start", {"type": "message_start", "message": message}),
-                          ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
-                          ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
-                          ("content_block_stop", {"type": "content_block_stop", "index": 0}),
-                          ("message_delta", {"type": "message_delta", "usage": {"output_tokens": 1},
-                                             "delta": {"stop_reason": stop, "stop_sequence": None}}),
-                          ("message_stop", {"type": "message_stop"})]
-                self._send("text/event-stream",
-                           b"".join(f"event: {k}\ndata: {json.dumps(v)}\n\n".encode() for k, v in stream))
-
-            def _send(self, kind: str, data: bytes) -> None:
-                self.send_response(200)
-                self.send_header("content-type", kind)
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+    def reply(self, body: dict) -> tuple[dict, dict, str]:
+        answered = any(isinstance(m.get("content"), list) and any(b.get("type") == "tool_result" for b in m["content"])
+                       for m in body.get("messages", []))
+        if answered:
+            return super().reply(body)
+        block = {"type": "tool_use", "id": "toolu_hook", "name": "Bash", "input": {}}
+        delta = {"type": "input_json_delta", "partial_json": json.dumps({"command": GREP, "description": "grep"})}
+        return block, delta, "tool_use"
 
 
 @pytest.fixture()
 def api() -> Iterator[ToolCallingAPI]:
     fake = ToolCallingAPI()
-    thread = threading.Thread(target=fake.server.serve_forever, daemon=True)
-    thread.start()
+    fake.thread.start()
     yield fake
     fake.server.shutdown()
     fake.server.server_close()

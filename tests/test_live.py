@@ -158,7 +158,9 @@ def test_edit_create_rename_and_delete_all_become_searchable(notes, make_live):
         return len(seen) == len(checks)
 
     assert eventually(all_seen), f"only {seen} were searchable"
-    assert live.status().indexed_files == 3
+    # Searches drop a vanished path at once (the policy re-check); the old row of the renamed note may
+    # leave the index a batch later.
+    assert eventually(lambda: live.status().indexed_files == 3), live.status()
 
 
 def test_searches_during_the_first_sync_answer_what_is_committed_and_say_it_is_incomplete(

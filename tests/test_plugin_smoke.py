@@ -270,21 +270,20 @@ class FakeMessagesAPI:
 
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 body = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)) or b"{}")
-                api.requests.append(body)
                 if not self.path.startswith("/v1/messages") or "count_tokens" in self.path:
                     self._send("application/json", b'{"input_tokens": 1}')
                     return
+                api.requests.append(body)
+                block, delta, stop = api.reply(body)
                 usage = {"input_tokens": 1, "output_tokens": 1}
                 message = {"id": "msg_1", "type": "message", "role": "assistant", "model": body.get("model", "m"),
                            "content": [], "stop_reason": None, "stop_sequence": None, "usage": usage}
                 stream = [("message_start", {"type": "message_start", "message": message}),
-                          ("content_block_start", {"type": "content_block_start", "index": 0,
-                                                   "content_block": {"type": "text", "text": ""}}),
-                          ("content_block_delta", {"type": "content_block_delta", "index": 0,
-                                                   "delta": {"type": "text_delta", "text": "ok"}}),
+                          ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
+                          ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
                           ("content_block_stop", {"type": "content_block_stop", "index": 0}),
                           ("message_delta", {"type": "message_delta", "usage": {"output_tokens": 1},
-                                             "delta": {"stop_reason": "end_turn", "stop_sequence": None}}),
+                                             "delta": {"stop_reason": stop, "stop_sequence": None}}),
                           ("message_stop", {"type": "message_stop"})]
                 self._send("text/event-stream",
                            b"".join(f"event: {k}\ndata: {json.dumps(v)}\n\n".encode() for k, v in stream))
@@ -300,8 +299,13 @@ class FakeMessagesAPI:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
+    def reply(self, body: dict) -> tuple[dict, dict, str]:
+        """The answer's content block, its one delta and the stop reason: the text "ok" (subclasses answer
+        otherwise)."""
+        return {"type": "text", "text": ""}, {"type": "text_delta", "text": "ok"}, "end_turn"
+
     def user_text(self) -> str:
-        """Every text block of the user messages of the last request."""
+        """Every text block of the user messages of the last request (token counts are not requests)."""
         last = self.requests[-1]["messages"]
         blocks = [b for m in last if m["role"] == "user"
                   for b in (m["content"] if isinstance(m["content"], list) else [{"text": m["content"]}])]
