@@ -237,16 +237,17 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     # A changelog entry names the feature it changed, so it matches a how-to question as well as the page
     # documenting it, but answers "when". For a query naming something it only yields to hits that spell
     # as many of the names: a changelog may be the only note that spells a name.
-    if ranking.HISTORY_DEMOTE and not ranking.asks_about_releases(text):
-        history = lambda item: item[0] in rows and ranking.is_history_file(rows[item[0]].path)  # noqa: E731
+    history = {cid for cid, row in rows.items() if ranking.is_history_file(row.path)}
+    if history and ranking.HISTORY_DEMOTE and not ranking.asks_about_releases(text):
+        in_history = lambda item: item[0] in history  # noqa: E731
         names = named_identifiers(text, vocabulary)
         if not names:
-            ranked = ranking.history_later(ranked, history, ranking.HISTORY_DEMOTE)
+            ranked = ranking.history_later(ranked, in_history, ranking.HISTORY_DEMOTE)
         elif HISTORY_IN_TIER:
             spelled = spelled_counter(names)
-            ranked = ranking.history_later_in_tier(
-                ranked, history, lambda item: spelled(rows[item[0]].text if item[0] in rows else ""),
-                ranking.HISTORY_DEMOTE)
+            tiers = {cid: spelled(row.text) for cid, row in rows.items()}  # each text read once
+            ranked = ranking.history_later_in_tier(ranked, in_history, lambda item: tiers.get(item[0], 0),
+                                                   ranking.HISTORY_DEMOTE)
     check = _PolicyCheck(policy)
     hits: list[Hit] = []
     for cid, score in ranked:
