@@ -4,6 +4,7 @@ What is a heading is checked against markdown-it's rendering in test_mdblocks.py
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -325,8 +326,8 @@ def test_odd_characters_never_raise() -> None:
 
 
 def test_section_splits_at_a_blank_line_once_past_the_soft_limit() -> None:
-    first = paragraph("p1", 2000)
-    second = paragraph("p2", 800)  # the chunk passes 2500 bytes inside this paragraph
+    first = paragraph("p1", SOFT_CHUNK_BYTES - 500)
+    second = paragraph("p2", 800)  # the chunk passes SOFT_CHUNK_BYTES inside this paragraph
     third = paragraph("p3", 400)
     note = chunk_markdown(md("# Sec", "", *first, "", *second, "", *third))
     n1, n2 = len(first), len(second)
@@ -344,19 +345,21 @@ def test_small_sections_are_not_split_at_blank_lines() -> None:
 
 
 def test_blank_lines_inside_a_fence_do_not_split_until_the_hard_cap() -> None:
-    code = [f"line {n:03} " + "z" * 60 for n in range(45)]  # 70 bytes each, 3150 bytes
-    code[40] = ""  # past the soft limit, but inside the fence
+    n = (HARD_CHUNK_BYTES - 100) // 70
+    code = [f"line {i:03} " + "z" * 60 for i in range(n)]  # 70 bytes each, just under the hard cap
+    code[SOFT_CHUNK_BYTES // 70 + 2] = ""  # past the soft limit, but inside the fence
     note = chunk_markdown(md("# S", "```", *code, "```", "", "after"))
-    assert spans(note) == [("S", 1, 48), ("S", 50, 50)]
+    assert spans(note) == [("S", 1, n + 3), ("S", n + 5, n + 5)]
     assert nbytes(note.chunks[0].text) > SOFT_CHUNK_BYTES
 
 
 def test_whitespace_lines_count_toward_the_hard_cap() -> None:
-    code = [f"{n:03} " + "w" * 95 for n in range(33)]  # 100 bytes each, 3300 bytes
+    n = (HARD_CHUNK_BYTES - 200) // 100
+    code = [f"{i:03} " + "w" * 95 for i in range(n)]  # 100 bytes each, 200 bytes under the hard cap
     padding = [" " * 99] * 3  # blank, but 300 bytes of verbatim inner text
     note = chunk_markdown(md("```", *code, *padding, "tail of the fence", "```"))
     assert all(nbytes(c.text) <= HARD_CHUNK_BYTES for c in note.chunks)
-    assert spans(note) == [("", 1, 34), ("", 38, 39)]
+    assert spans(note) == [("", 1, n + 1), ("", n + 5, n + 6)]
 
 
 def test_hard_cap_cuts_mid_fence_at_a_line_boundary() -> None:
@@ -374,8 +377,8 @@ def test_hard_cap_cuts_mid_fence_at_a_line_boundary() -> None:
 
 
 def test_a_line_longer_than_the_hard_cap_is_cut_into_pieces_of_its_own() -> None:
-    long_line = "é" * 2000 + "a" * 1000  # 5000 bytes; a cut at 3500 falls inside no character
-    long_line = "a" + long_line  # shift by one byte so byte 3500 is mid-character
+    long_line = "é" * 2000 + "a" * 1000  # 5000 bytes; a cut at the (even) hard cap falls inside no character
+    long_line = "a" + long_line  # shift by one byte so the cap's byte is mid-character
     note = chunk_markdown(md("# S", "before", long_line, "after"))
     assert spans(note) == [("S", 1, 2), ("S", 3, 3), ("S", 3, 3), ("S", 4, 4)]
     pieces = [note.chunks[1].text, note.chunks[2].text]
@@ -385,9 +388,9 @@ def test_a_line_longer_than_the_hard_cap_is_cut_into_pieces_of_its_own() -> None
 
 
 def test_blank_pieces_of_a_long_line_are_dropped() -> None:
-    line = "a" + " " * 3499 + " " * 3500 + "b"
+    line = "a" + " " * (HARD_CHUNK_BYTES - 1) + " " * HARD_CHUNK_BYTES + "b"
     note = chunk_markdown(line)
-    assert [c.text for c in note.chunks] == ["a" + " " * 3499, "b"]
+    assert [c.text for c in note.chunks] == ["a" + " " * (HARD_CHUNK_BYTES - 1), "b"]
 
 
 def test_a_long_heading_line_stays_with_its_body() -> None:
@@ -399,7 +402,7 @@ def test_a_long_heading_line_stays_with_its_body() -> None:
 
 def test_huge_single_line_document() -> None:
     note = chunk_markdown("word " * 200_000)
-    assert len(note.chunks) == 286
+    assert len(note.chunks) == math.ceil(1_000_000 / HARD_CHUNK_BYTES)
     assert all(c.start_line == c.end_line == 1 and nbytes(c.text) <= HARD_CHUNK_BYTES for c in note.chunks)
     assert "".join(c.text for c in note.chunks) == "word " * 200_000, "pieces are verbatim"
 

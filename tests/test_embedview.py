@@ -63,4 +63,4 @@ def test_markers_inside_prose_lines_stay():
 
 
 def test_vector_space_names_the_view():
-    assert vector_space_id("local:m") == "local:m|view-v2"
+    assert vector_space_id("local:m") == "local:m|view-v3"

@@ -30,7 +30,7 @@ NOTES = {
 def _build(root: Path, real_embedder):
     for rel, text in NOTES.items():
         write(root, rel, text)
-    # One chunk (< 3,500 bytes) of ~600 tokens: more than one 256-token window, phrase at the very end.
+    # One chunk (< 3,000 bytes) of ~600 tokens: more than one 256-token window, phrase at the very end.
     long_tail = " ".join(f"filler sentence number {i} about nothing in particular." for i in range(50))
     write(root, "long.md", f"# Long\n\n{long_tail} The secret launch code phrase is purple elephant dancing.\n")
     index = open_index(index_location(root, load_config()), root)

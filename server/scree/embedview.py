@@ -21,7 +21,8 @@ from __future__ import annotations
 import html
 import re
 
-VIEW = "v2"
+# v3: each chunk is also embedded in paragraph pieces (embed/pieces.py).
+VIEW = "v3"
 
 _HTML_ELEMENTS = (
     "a|abbr|b|br|blockquote|code|dd|del|details|div|dl|dt|em|h[1-6]|hr|i|img|ins|kbd|li|ol|p|pre|s|small|"

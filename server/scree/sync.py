@@ -16,6 +16,7 @@ from .chunker import CHUNKER_VERSION, chunk_markdown, embed_header
 from .db import queries, writes
 from .embed import Embedder, Passage
 from .embedview import embed_body
+from .embed.pieces import embed_with_pieces
 from .errors import FileSkipped
 from .policy import NotesPolicy
 from .reader import hash_note, read_note
@@ -266,7 +267,7 @@ def _store_in_parts(index: Index, embedder: Embedder, note: PreparedNote, new: s
         part = range(start, min(start + BIG_FILE_PART, total))
         need = [i for i in part if i in todo]
         t = time.perf_counter()
-        fresh = dict(zip(need, embedder.embed_passages([passage_of[i] for i in need]))) if need else {}
+        fresh = dict(zip(need, embed_with_pieces(embedder, [passage_of[i] for i in need]))) if need else {}
         report.embed_seconds += time.perf_counter() - t
         vectors = [fresh[i] if i in fresh else note.known[(note.chunks[i].heading, note.chunks[i].text)]
                    for i in part]
@@ -288,7 +289,7 @@ def _embed_and_store(index: Index, embedder: Embedder, batch: list[PreparedNote]
     """One embed call for the batch's passages, then each file in its own transaction."""
     passages = [p for note in batch for p in note.passages]
     t = time.perf_counter()
-    vectors = embedder.embed_passages(passages) if passages else []
+    vectors = embed_with_pieces(embedder, passages) if passages else []
     report.embed_seconds += time.perf_counter() - t
     at = 0
     for note in batch:

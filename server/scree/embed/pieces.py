@@ -1,0 +1,65 @@
+"""A chunk's paragraphs, embedded beside the chunk as a whole.
+
+A chunk's vector is the mean of its tokens, so a 2 KB section about a tool's options is a blur of all of
+them, and a question about one option matches it no better than a section that mentions the tool in
+passing. Each chunk is therefore also embedded in pieces: its paragraphs grouped into runs of at least
+`PIECE_CHARS` characters (about 70 words; a piece averages about 100, the passage size of dense passage
+retrieval), each read with the chunk's header. A piece's vectors are extra windows of the chunk, so a
+chunk scores at its best window, whole or piece (`search.semantic_ranking`), and the store, the
+rowid stride and the section collapse need no new concept. Measured on both dev sets (docs/benchmarks.md):
+semantic-mode top1 on paraphrases 35% -> 50% and 68% -> 72%; replacing the whole-chunk windows by the
+pieces instead lost on mixed questions, so both are kept.
+
+A chunk short enough to be one piece has no pieces: its own window already is one.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from .base import Embedder, Passage
+
+__all__ = ["PIECE_CHARS", "embed_with_pieces", "pieces_of"]
+
+PIECE_CHARS = 400
+
+
+def pieces_of(body: str, min_chars: int = PIECE_CHARS) -> list[str]:
+    """`body` (an embedded view: paragraphs separated by one blank line) as runs of whole paragraphs of at
+    least `min_chars` characters, and the remainder. [] when that makes fewer than two pieces."""
+    paragraphs = [p.strip() for p in body.split("\n\n") if p.strip()]
+    pieces: list[str] = []
+    run: list[str] = []
+    size = 0
+    for p in paragraphs:
+        run.append(p)
+        size += len(p) + (2 if size else 0)
+        if size >= min_chars:
+            pieces.append("\n\n".join(run))
+            run, size = [], 0
+    if run:
+        pieces.append("\n\n".join(run))
+    return pieces if len(pieces) >= 2 else []
+
+
+def embed_with_pieces(embedder: Embedder, passages: Sequence[Passage]) -> list[np.ndarray]:
+    """Like `embedder.embed_passages`, with each passage's pieces (`pieces_of`) appended to its windows, up
+    to the embedder's `max_windows`. One embed call for everything, so batching stays the embedder's."""
+    expanded: list[Passage] = []
+    owners: list[int] = []
+    for i, p in enumerate(passages):
+        expanded.append(p)
+        owners.append(i)
+        for piece in pieces_of(p.body):
+            expanded.append(Passage(p.header, piece))
+            owners.append(i)
+    if not expanded:
+        return []
+    vectors = embedder.embed_passages(expanded)
+    parts: list[list[np.ndarray]] = [[] for _ in passages]
+    for owner, v in zip(owners, vectors):
+        parts[owner].append(v)
+    cap = embedder.max_windows
+    return [np.concatenate(p, axis=0)[:cap] for p in parts]
