@@ -111,3 +111,34 @@ def test_a_question_answered_by_one_paragraph_of_a_long_section_finds_it(notes: 
         assert float((whole @ q).max()) < float((other @ q).max())
     finally:
         index.close()
+
+
+def test_doctors_cost_counts_every_text_a_sync_sends(notes: Path, embedder):
+    from scree.doctor_api import check_cost
+
+    class Recording:
+        def __init__(self, inner):
+            self.inner, self.sent = inner, 0
+            self.id, self.dimensions, self.max_windows = inner.id, inner.dimensions, inner.max_windows
+
+        def embed_passages(self, passages):
+            self.sent += sum(len(p.text.encode()) for p in passages)
+            return self.inner.embed_passages(passages)
+
+    class Info:
+        usd_per_million = 1.0
+
+    class Api:
+        info, model = Info(), "m"
+
+    recording = Recording(embedder)
+    index = open_index(index_location(notes, load_config()), notes)
+    try:
+        sync(index, NotesPolicy.load(notes), recording)  # type: ignore[arg-type]
+    finally:
+        index.close()
+    check = check_cost(load_config().with_overrides(notes=notes), Api(), None)
+    file_bytes = sum(len(p.read_bytes()) for p in notes.glob("*.md"))
+    assert recording.sent > file_bytes, "the pieces send the long note's text a second time"
+    assert check.details["bytes_sent"] == recording.sent
+    assert check.details["tokens_upper_bound"] * 4 >= recording.sent

@@ -104,8 +104,13 @@ def check_key(e: object | None, env: Mapping[str, str]) -> Check:
 
 
 def check_cost(cfg: Config, e: object, cwd: Path | None) -> Check:
-    """An upper bound on embedding this folder's notes once: UTF-8 bytes / 4 tokens at the model's price."""
+    """An upper bound on embedding this folder's notes once: every text the sync would send (each chunk's
+    markup-free view, whole and in pieces, under its header), at 4 bytes per token."""
     from .embed.api import estimate_cost
+    from .embed.pieces import sent_texts
+    from .errors import FileSkipped
+    from .reader import read_note
+    from .sync import chunk_passages
     from .walk import walk_notes
     from .workspace import Workspace
 
@@ -115,15 +120,18 @@ def check_cost(cfg: Config, e: object, cwd: Path | None) -> Check:
     for item in walk_notes(policy):
         if isinstance(item, str):
             try:
-                total += (ws.folder / item).stat().st_size
-                files += 1
-            except OSError:
+                note = read_note(policy, item, max_bytes=cfg.max_file_bytes)
+            except FileSkipped:
                 continue
+            files += 1
+            total += sum(len(t.encode("utf-8", "surrogatepass")) for p in chunk_passages(item, note.text)
+                         for t in sent_texts(p))
     tokens, usd = estimate_cost(total, e.info)  # type: ignore[attr-defined]
-    details: dict[str, object] = {"files": files, "bytes": total, "tokens_upper_bound": tokens, "usd_upper_bound": usd}
-    size = f"{files} notes, {total / 1e6:.2f} MB, about {tokens:,} tokens"
+    details: dict[str, object] = {"files": files, "bytes_sent": total, "tokens_upper_bound": tokens,
+                                  "usd_upper_bound": usd}
+    size = f"{files} notes, {total / 1e6:.2f} MB to send, about {tokens:,} tokens"
     if usd is None:
         return Check("cost", INFO, f"{size}; scree does not know {e.model}'s price (free if it runs locally)", details)  # type: ignore[attr-defined]
     return Check("cost", INFO, f"{size}: at most ${usd:.4f} to embed them all once at "
-                 f"${e.info.usd_per_million:g} per million tokens (an upper bound: markup is not sent, and "  # type: ignore[attr-defined]
+                 f"${e.info.usd_per_million:g} per million tokens (an upper bound: each chunk is sent whole and in paragraph pieces, and "  # type: ignore[attr-defined]
                  "later syncs embed only changed sections)", details)

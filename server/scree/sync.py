@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
-from .chunker import CHUNKER_VERSION, chunk_markdown, embed_header
+from .chunker import CHUNKER_VERSION, Chunk, chunk_markdown, embed_header
 from .db import queries, writes
 from .embed import Embedder, Passage
 from .embedview import embed_body
@@ -203,6 +203,16 @@ def sync(
     return report
 
 
+def chunk_passage(path: str, chunk: Chunk) -> Passage:
+    """What the embedder reads of one chunk: its path and heading trail, then its markup-free view."""
+    return Passage(embed_header(path, chunk.heading), embed_body(chunk.text))
+
+
+def chunk_passages(path: str, text: str) -> list[Passage]:
+    """The passages of every chunk of a note's text, as a sync would embed them."""
+    return [chunk_passage(path, c) for c in chunk_markdown(text).chunks]
+
+
 # Passages gathered from several small files before one embed call: the model's length-sorted
 # batches pad less and keep both threads busy (18% faster on the bench corpus than file by file),
 # while memory stays bounded. Each file is still written in its own transaction, hash last.
@@ -238,8 +248,7 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
     # vectors (same path, same vector space: anything else was reset by ensure_embedder).
     known = queries.stored_chunk_vectors(index.conn, path, embedder.max_windows)
     todo = [i for i, c in enumerate(chunked.chunks) if (c.heading, c.text) not in known]
-    passages = [Passage(embed_header(path, chunked.chunks[i].heading), embed_body(chunked.chunks[i].text))
-                for i in todo]
+    passages = [chunk_passage(path, chunked.chunks[i]) for i in todo]
     version = writes.FileVersion(path=path, sha256=note.sha256, mtime_ns=note.mtime_ns, size=note.size,
                                  title=chunked.title)
     return PreparedNote(version, list(chunked.chunks), known, todo, passages)

@@ -509,8 +509,8 @@ def _cut(text: str, limit: int) -> str:
 
 
 def estimate_cost(total_bytes: int, info: ModelInfo | None) -> tuple[int, float | None]:
-    """(tokens, USD) for embedding `total_bytes` of UTF-8 notes once: bytes / 4 tokens at the model's
-    price per million; USD is None when scree does not know the price."""
+    """(tokens, USD) for sending `total_bytes` of UTF-8 text to the model: bytes / 4 tokens at the
+    model's price per million; USD is None when scree does not know the price."""
     tokens = math.ceil(total_bytes / 4)
     if info is None or info.usd_per_million is None:
         return tokens, None

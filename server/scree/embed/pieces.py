@@ -21,7 +21,7 @@ import numpy as np
 
 from .base import Embedder, Passage
 
-__all__ = ["PIECE_CHARS", "embed_with_pieces", "pieces_of"]
+__all__ = ["PIECE_CHARS", "embed_with_pieces", "pieces_of", "sent_texts"]
 
 PIECE_CHARS = 400
 
@@ -63,3 +63,9 @@ def embed_with_pieces(embedder: Embedder, passages: Sequence[Passage]) -> list[n
         parts[owner].append(v)
     cap = embedder.max_windows
     return [np.concatenate(p, axis=0)[:cap] for p in parts]
+
+
+def sent_texts(passage: Passage) -> list[str]:
+    """Every text the embedder reads for `passage`: the whole, then each piece under the same header (what
+    an embeddings API is sent and bills, for doctor's cost estimate)."""
+    return [passage.text, *(Passage(passage.header, piece).text for piece in pieces_of(passage.body))]
