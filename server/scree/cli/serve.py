@@ -13,6 +13,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 from dataclasses import replace
 from typing import Any, Mapping
 
@@ -98,19 +99,43 @@ def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
     return 0
 
 
+# A stop that has not ended the process by then ends it anyway (the lock is an flock: the OS frees it).
+STOP_DEADLINE_S = 5.0
+
+
 def _exit_on_signal(handle: Any) -> None:
     """End a stdio server at once on SIGINT or SIGTERM, after stopping the index (which releases the lock).
 
     Claude Code stops a stdio server with SIGINT and escalates to SIGTERM after a few seconds. A
     KeyboardInterrupt would not end this process: the SDK reads stdin on a worker thread blocked in
     read(), and the event loop waits for that thread before it returns.
+
+    The handler only starts a thread that stops the index and exits: a Python signal handler runs on
+    the main thread between two bytecodes, possibly while that thread holds a lock `stop` needs (seen:
+    SIGTERM arriving while the SIGINT handler was inside `Event.set` deadlocked the process, which then
+    held the writer lock for good). A second signal during the stop exits at once, and a stop that
+    takes longer than STOP_DEADLINE_S exits anyway.
     """
+    stopping = False
+
     def stop(signum: int, frame: object) -> None:
-        try:
-            handle.stop(timeout=2.0)
-        finally:
-            sys.stderr.flush()
+        nonlocal stopping
+        if stopping:
             os._exit(128 + signum)
+        stopping = True
+        code = 128 + signum
+        deadline = threading.Timer(STOP_DEADLINE_S, os._exit, (code,))
+        deadline.daemon = True
+        deadline.start()
+
+        def finish() -> None:
+            try:
+                handle.stop(timeout=2.0)
+            finally:
+                sys.stderr.flush()
+                os._exit(code)
+
+        threading.Thread(target=finish, name="scree-stop", daemon=True).start()
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
