@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import Future
 
-from scree.jobqueue import Job, JobQueue, merge_jobs
+from scree.jobqueue import Job, JobQueue, drop_stale_repair, merge_jobs, repair_job
 
 
 def test_path_jobs_merge_their_paths():
@@ -51,3 +52,23 @@ def test_a_queued_reindex_ends_a_pause_early():
     q.put(Job("reindex"))
     assert done.wait(10.0)
     t.join()
+
+
+def test_a_repair_of_damage_seen_before_the_last_repair_began_becomes_a_full_sync():
+    seen_by_search = repair_job()
+    began = time.monotonic()  # the worker takes that repair: deletes the file, builds a new one
+    seen_by_health_check = Job("repair", seen_at=seen_by_search.seen_at)  # the same damage, reported again
+    assert drop_stale_repair(seen_by_health_check, began).kind == "full"
+    f = Future()
+    later = repair_job([f], rebuild=True)  # damage seen after the repair began: the new file is damaged too
+    assert drop_stale_repair(later, began) is later
+    stale = drop_stale_repair(Job("repair", rebuild=True, futures=[f], seen_at=began - 1), began)
+    assert stale.futures == [f] and stale.rebuild, "its callers still get their answer"
+    assert drop_stale_repair(Job("reopen"), began).kind == "reopen"
+
+
+def test_merging_keeps_the_latest_sighting_of_damage():
+    old = Job("repair", seen_at=1.0)
+    new = Job("repair", seen_at=5.0)
+    assert merge_jobs(old, new).seen_at == 5.0
+    assert merge_jobs(new, Job("paths", {"a.md"})).seen_at == 5.0

@@ -30,14 +30,30 @@ class Job:
     paths: set[str] = field(default_factory=set)
     rebuild: bool = False
     futures: list[Future] = field(default_factory=list)
+    seen_at: float = 0.0  # a repair's: when the damage was seen (time.monotonic()); see `drop_stale_repair`
+
+
+def repair_job(futures: list[Future] | None = None, rebuild: bool = False) -> Job:
+    """A repair of damage seen now."""
+    return Job("repair", rebuild=rebuild, futures=list(futures or []), seen_at=time.monotonic())
 
 
 def merge_jobs(pending: Job, new: Job) -> Job:
     """The one job that does both: the higher kind, paths united only while both are path jobs, and
-    every caller's future kept."""
+    every caller's future kept (and the latest sighting of damage)."""
     kind = max(pending.kind, new.kind, key=_RANK.__getitem__)
     paths = pending.paths | new.paths if kind == "paths" else set()
-    return Job(kind, paths, pending.rebuild or new.rebuild, pending.futures + new.futures)
+    return Job(kind, paths, pending.rebuild or new.rebuild, pending.futures + new.futures,
+               max(pending.seen_at, new.seen_at))
+
+
+def drop_stale_repair(job: Job, last_repair_began: float) -> Job:
+    """A repair of damage seen before the last repair began is done already (the damaged file is gone):
+    it becomes a full sync, so a search and the health check both reporting one damage never delete the
+    index rebuilt for the first of them."""
+    if job.kind == "repair" and job.seen_at < last_repair_began:
+        return Job("full", rebuild=job.rebuild, futures=job.futures)
+    return job
 
 
 class JobQueue:

@@ -41,7 +41,7 @@ from .embed import Embedder
 from .errors import EmbedderUnavailable, IndexDamaged, IndexError_, LockHeld, ScreeError
 from .health import DEFAULT_INTERVAL, Change, HealthMonitor
 from .indexstatus import IndexStatus, Role, State, StatusChanges
-from .jobqueue import Job, JobQueue
+from .jobqueue import Job, JobQueue, drop_stale_repair, repair_job
 from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
 from .memory import release_memory
 from .policy import NotesPolicy
@@ -118,6 +118,7 @@ class LiveIndex:
         self._model_idle = model_idle
         self._damage_check = damage_check
         self._next_check = time.monotonic() + damage_check  # the writer checks at open; then this often
+        self._repair_began = float("-inf")  # when the worker last began a repair (see drop_stale_repair)
         self._model_used_at: float | None = None  # last embedding (sync or query) since the last release
         self._job_running = False
         self._outage_pause = outage_pause
@@ -459,7 +460,10 @@ class LiveIndex:
                     return
                 assert self._wx is not None
                 if job.kind == "reindex" and self._wx.damage() is not None:
-                    job = Job("repair", futures=job.futures, rebuild=job.rebuild)  # asked for: check too
+                    job = repair_job(job.futures, job.rebuild)  # asked for: check too
+                job = drop_stale_repair(job, self._repair_began)
+                if job.kind == "repair":
+                    self._repair_began = time.monotonic()
                 if job.kind in ("repair", "reopen"):
                     if self._wx.reopen(stop, repair=job.kind == "repair") is None:
                         return
@@ -536,7 +540,7 @@ class LiveIndex:
                 future.set_exception(explained or exc)
             if isinstance(explained, IndexDamaged):
                 log.warning("%s; rebuilding it now", explained)
-                self._queue(Job("repair"))
+                self._queue(repair_job())
                 return None
             log.warning("syncing %s failed (%s); retrying in %.0f s", self.folder, explained or exc,
                         self._lock_retry)
@@ -585,7 +589,7 @@ class LiveIndex:
             damage = self._reader.damage(QUICK_CHECK_SECONDS)
             if damage is not None:
                 log.warning("the index %s is damaged (%s); rebuilding it", self.workspace.location.db, damage)
-                self._queue(Job("repair"))
+                self._queue(repair_job())
 
     def _release_idle_model(self) -> None:
         """On the health thread's tick: drop the model once nothing embedded for `model_idle` seconds."""
@@ -609,7 +613,7 @@ class LiveIndex:
         with self._mu:
             writer = self._role == "writer"
         if writer and not replaced:
-            self._queue(Job("repair"))
+            self._queue(repair_job())
         log.warning("the index %s is damaged (%s)", self.workspace.location.db, exc)
         mode = route(q.text) if q.mode == "auto" else q.mode
         return SearchResult([], mode, [damaged_note(exc, writer, describe_holder(read_holder(self._lock.path)))])
