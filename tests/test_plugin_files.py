@@ -223,3 +223,14 @@ def test_uv_in_the_installers_folder_is_found_without_path(tmp_path: Path, fake_
     if shutil.which("uv", path="/usr/bin:/bin"):
         pytest.skip("uv is installed system-wide in /usr/bin here")
     assert proc.returncode == 0 and parsed(proc)[2][:2] == ["run", "--quiet"]
+
+
+def test_the_listing_icon_is_a_square_png_the_plugin_directory_accepts():
+    # Claude Code 2.1.332's validator looks for .claude-plugin/icon.png: a square PNG or JPEG, 512 to
+    # 2048 px a side, under 2 MB (SVG and WebP refused); without one it warns ICON_MISSING.
+    icon = REPO_ROOT / ".claude-plugin" / "icon.png"
+    data = icon.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert width == height and 512 <= width <= 2048
+    assert len(data) < 2 * 1024 * 1024
