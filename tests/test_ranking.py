@@ -91,3 +91,42 @@ def test_in_a_named_query_history_yields_only_to_hits_that_spell_as_many_names()
 def test_a_changelog_that_alone_spells_the_name_keeps_its_place():
     ranked = [("CHANGELOG.md", 1), ("guide.md", 0), ("faq.md", 0)]
     assert ranking.history_later_in_tier(ranked, lambda h: h[0] == "CHANGELOG.md", lambda h: h[1], 3) == ranked
+
+
+def _specific_first_by_definition(ranked, key, window):
+    """The rule as its docstring states it, quadratic: the reference the fast version must equal."""
+    from scree.ranking import _section, is_ancestor
+
+    items, out, placed, moved = list(ranked), [], [], set()
+    for i, item in enumerate(items):
+        if i in moved:
+            continue
+        parent = _section(key(item))
+        if parent is not None and not any(is_ancestor(parent, s) for s in placed):
+            for j in range(i + 1, min(len(items), i + 1 + window)):
+                child = _section(key(items[j]))
+                if j not in moved and child is not None and is_ancestor(parent, child):
+                    out.append(items[j])
+                    placed.append(child)
+                    moved.add(j)
+                    break
+        out.append(item)
+        if parent is not None:
+            placed.append(parent)
+    return out
+
+
+def test_specific_first_equals_its_definition_on_random_section_trees():
+    import random
+
+    rng = random.Random(5)
+    names = ["A", "B", "C", "a > b", ""]  # a heading may itself contain the separator
+    for _ in range(2000):
+        keys = []
+        for _ in range(rng.randint(0, 12)):
+            trail = " > ".join(rng.choice(names) for _ in range(rng.randint(0, 3)))
+            keys.append((rng.randint(1, 2), trail) if rng.random() > 0.05 else ("chunk", rng.randint(1, 9)))
+        ranked = list(enumerate(keys))
+        key = lambda item: item[1]  # noqa: E731
+        for window in (1, 2, 3):
+            assert specific_first(ranked, key, window) == _specific_first_by_definition(ranked, key, window)

@@ -46,23 +46,36 @@ def specific_first(ranked: Sequence[T], key: Callable[[T], Hashable], window: in
         return list(ranked)
     items = list(ranked)
     out: list[T] = []
-    placed: list[tuple[int, str]] = []
+    # Every section that has a placed descendant: "is an ancestor of something placed" in one lookup
+    # (the list is 4k sections deep and this runs on every query).
+    above_placed: set[tuple[int, str]] = set()
     moved: set[int] = set()
     for i, item in enumerate(items):
         if i in moved:
             continue
         parent = _section(key(item))
-        if parent is not None and not any(is_ancestor(parent, s) for s in placed):
+        if parent is not None and parent[1] and parent not in above_placed:
             for j in range(i + 1, min(len(items), i + 1 + window)):
                 child = _section(key(items[j]))
                 if j not in moved and child is not None and is_ancestor(parent, child):
                     out.append(items[j])
-                    placed.append(child)
+                    above_placed.update(_ancestors(child))
                     moved.add(j)
                     break
         out.append(item)
         if parent is not None:
-            placed.append(parent)
+            above_placed.update(_ancestors(parent))
+    return out
+
+
+def _ancestors(section: tuple[int, str]) -> list[tuple[int, str]]:
+    """Every (file, trail) that `is_ancestor` of `section`: its trail cut at each separator."""
+    f, trail = section
+    out: list[tuple[int, str]] = []
+    at = trail.find(TRAIL_SEPARATOR)
+    while at > 0:
+        out.append((f, trail[:at]))
+        at = trail.find(TRAIL_SEPARATOR, at + 1)
     return out
 
 
