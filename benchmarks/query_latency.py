@@ -29,18 +29,18 @@ from scree.store import ensure_embedder, open_index  # noqa: E402
 from scree.db import queries  # noqa: E402
 
 
-def build(size: int, out: Path, embedder) -> tuple:
+def build(size: int, out: Path, embedder, windows: int) -> tuple:
     folder = (out / f"folder-{size}").resolve()
     (folder / "synthetic").mkdir(parents=True, exist_ok=True)
-    db = out / f"synthetic-v2-{size}.db"
-    loc = IndexLocation(dir=out, db=db, lock=out / f"synthetic-v2-{size}.lock",
-                        root_file=out / f"synthetic-v2-{size}.root")
+    name = f"synthetic-v3-{size}x{windows}"
+    db = out / f"{name}.db"
+    loc = IndexLocation(dir=out, db=db, lock=out / f"{name}.lock", root_file=out / f"{name}.root")
     index = open_index(loc, folder)
     ensure_embedder(index, embedder.id, embedder.dimensions, embedder.max_windows)
     have = queries.counts(index.conn).chunks
     if have != size:
         t = time.perf_counter()
-        fill_index(index, size, embedder.dimensions, embedder.max_windows)
+        fill_index(index, size, embedder.dimensions, embedder.max_windows, windows=windows)
         print(f"  built {size} synthetic chunks in {time.perf_counter() - t:.1f}s", file=sys.stderr)
     # Hits are re-checked against the disk: make the synthetic files exist (empty is enough).
     for _, path in queries.file_paths(index.conn):
@@ -54,6 +54,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     ap.add_argument("--queries", type=int, default=50)
+    ap.add_argument("--windows", type=int, default=3,
+                    help="vectors per chunk (the bench corpus averages 2.6: whole windows plus paragraph pieces)")
     args = ap.parse_args()
     out = Path(__file__).resolve().parent / "out"
     out.mkdir(exist_ok=True)
@@ -63,7 +65,7 @@ def main() -> None:
     texts = [" ".join(rng.choice(VOCABULARY[50:5000]) for _ in range(rng.randint(2, 5))) for _ in range(args.queries)]
     print(f"{'chunks':>8} {'mode':>9} {'p50 ms':>8} {'p95 ms':>8}")
     for size in args.sizes:
-        index, policy = build(size, out, embedder)
+        index, policy = build(size, out, embedder, args.windows)
         for mode in ("keyword", "semantic", "hybrid"):
             for t in texts[:5]:  # warm: model loaded, pages cached
                 search(index, policy, embedder, Query(t, k=5, mode=mode))

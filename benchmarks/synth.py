@@ -60,8 +60,10 @@ def write_corpus(root: Path, files: int, seed: int = 7, sections: int = 4) -> Pa
     return root
 
 
-def fill_index(index, chunks: int, dimensions: int, max_windows: int, seed: int = 7, per_file: int = 10) -> None:
-    """Write `chunks` synthetic chunks with random unit vectors straight through the store's writer."""
+def fill_index(index, chunks: int, dimensions: int, max_windows: int, seed: int = 7, per_file: int = 10,
+               windows: int = 1) -> None:
+    """Write `chunks` synthetic chunks with `windows` random unit vectors each straight through the store's
+    writer (a real index averages about 2.6 windows per chunk: whole-chunk windows and paragraph pieces)."""
     from scree.db import writes
     from scree.records import Chunk
 
@@ -71,7 +73,7 @@ def fill_index(index, chunks: int, dimensions: int, max_windows: int, seed: int 
         n = min(per_file, chunks - f)
         cs = [Chunk(heading=f"Note {f} > Part {j}", text=" ".join(sentence(rng) for _ in range(5)),
                     start_line=1 + 10 * j, end_line=9 + 10 * j) for j in range(n)]
-        vecs = nprng.standard_normal((n, dimensions)).astype(np.float32)
-        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        vecs = nprng.standard_normal((n, windows, dimensions)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=2, keepdims=True)
         version = writes.FileVersion(path=f"synthetic/f{f:07}.md", sha256=f"{f:064x}", mtime_ns=0, size=0, title=None)
-        writes.replace_file(index.conn, version, cs, [v[None, :] for v in vecs], max_windows)
+        writes.replace_file(index.conn, version, cs, list(vecs), max_windows)

@@ -82,7 +82,7 @@ def semantic_ranking(index: Index, embedder: Embedder, text: str, depth: int,
     limit = min(MAX_VECTOR_FETCH, max(4 * depth, 10))
     out: list[tuple[int, float]] = []
     seen: set[int] = set()
-    nearest = index.vectors.knn(index.conn, qvec, limit, file_ids)
+    nearest = index.vectors.knn(index.conn, qvec, limit, file_ids, stride=embedder.max_windows)
     if nearest is None:  # not cached (over the memory budget): sqlite-vec scans the table
         nearest = queries.vector_search(index.conn, qvec.tobytes(), limit, file_ids)
     for rowid, distance in nearest:

@@ -20,7 +20,7 @@ from .errors import IndexDamaged, IndexError_, IndexMismatchError
 from .locate import IndexLocation, prepare_index_dir
 from .vectors import VectorCache
 
-DEFAULT_VECTOR_CACHE_BYTES = 200 * 1024 * 1024
+DEFAULT_VECTOR_CACHE_BYTES = 400 * 1024 * 1024
 
 log = logging.getLogger(__name__)
 
