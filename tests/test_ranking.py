@@ -130,3 +130,15 @@ def test_specific_first_equals_its_definition_on_random_section_trees():
         key = lambda item: item[1]  # noqa: E731
         for window in (1, 2, 3):
             assert specific_first(ranked, key, window) == _specific_first_by_definition(ranked, key, window)
+
+
+@pytest.mark.parametrize("trail, titled", [
+    ("Settings > `CACHE_DIR`", True),
+    ("cache_dir", True),
+    ("`CACHE_DIR` > Defaults", True),  # a parent titled by the name: its subsections are its home too
+    ("Moving CACHE_DIR and LOG_DIR", False),
+    ("Settings > CACHE_DIRS", False),
+    ("", False),
+])
+def test_a_section_is_titled_by_a_name_only_when_a_heading_is_the_name(trail, titled):
+    assert ranking.titled_by(trail, ["CACHE_DIR"]) is titled

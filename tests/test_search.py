@@ -250,3 +250,23 @@ def test_a_how_to_question_finds_the_guide_before_the_changelog_entry_that_names
         assert ask("which release added compressed archive search")[0] == "CHANGELOG.md"
     finally:
         index.close()
+
+
+def test_a_name_lookup_finds_the_section_titled_by_the_name_before_one_mentioning_it(tmp_path, embedder):
+    root = tmp_path / "notes"
+    write(root, "moving.md", "# Moving CACHE_DIR and LOG_DIR\n\nSet CACHE_DIR before the move.\n")
+    write(root, "settings.md", "# Settings\n\n## `CACHE_DIR`\n\nWhere downloaded artefacts are kept between "
+                               "runs; the default is a folder in the user's cache, and CACHE_DIR may point "
+                               "anywhere writable. Nothing else is stored there.\n")
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        policy = NotesPolicy.load(root)
+        sync(index, policy, embedder)
+        lookup = search(index, policy, embedder, Query("CACHE_DIR", k=2))
+        question = search(index, policy, embedder, Query("why would I move CACHE_DIR", k=2, mode="keyword"))
+    finally:
+        index.close()
+    assert lookup.mode == "keyword"
+    assert [h.path for h in lookup.hits] == ["settings.md", "moving.md"]
+    # BM25's own order (the short note spelling the name twice) stands for a question naming it.
+    assert [h.path for h in question.hits] == ["moving.md", "settings.md"]

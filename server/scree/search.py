@@ -34,7 +34,7 @@ from .ftsquery import search_match
 from . import ranking
 from .policy import NotesPolicy
 from .records import Hit, SearchResult
-from .route import named_identifiers, route
+from .route import is_lookup, named_identifiers, route
 from .store import Index, vectors_usable
 
 log = logging.getLogger(__name__)
@@ -114,17 +114,21 @@ def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
 
 
 def _names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
-                names: Sequence[str]) -> list[tuple[int, float]]:
+                names: Sequence[str], titled_first: bool = False) -> list[tuple[int, float]]:
     """`ranked` re-ordered by how many of `names` (case-folded) each chunk's text spells verbatim,
-    most first; equal counts keep their order (BM25's).
+    most first; equal counts keep their order (BM25's), except that with `titled_first` a section
+    whose heading trail has a heading that is one of the names comes first among equals
+    (`ranking.titled_by`).
 
     Scores stay in step with the order: each name spelled adds the pool's whole BM25 range, so a
     fusion that reads scores (not only ranks) sees the verbatim tier as far above the rest."""
+    if not ranked:
+        return []
     spelled = spelled_counter(names)
     counts = {cid: spelled(texts.get(cid, "")) for cid, _ in ranked}
-    ordered = sorted(ranked, key=lambda item: -counts[item[0]])
-    if not ordered:
-        return ordered
+    titled = ({cid: ranking.titled_by(texts.get(cid, "").split("\n", 1)[0], names) for cid, _ in ranked}
+              if titled_first else {})
+    ordered = sorted(ranked, key=lambda item: (-counts[item[0]], not titled.get(item[0], False)))
     span = max(s for _, s in ranked) - min(s for _, s in ranked) or 1.0
     return [(cid, s + counts[cid] * span) for cid, s in ordered]
 
@@ -139,7 +143,8 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
     pool = max(2 * depth, NAME_POOL) if names else 2 * depth
     ranked = queries.keyword_search(index.conn, match, pool, file_ids)
     if names and ranked:
-        ranked = _names_first(ranked, queries.chunk_texts(index.conn, [cid for cid, _ in ranked]), names)
+        ranked = _names_first(ranked, queries.chunk_texts(index.conn, [cid for cid, _ in ranked]), names,
+                              titled_first=ranking.TITLED_FIRST and is_lookup(text))
     return ranked
 
 
