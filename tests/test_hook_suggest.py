@@ -390,3 +390,23 @@ def test_hook_code_parses_as_python_3_8() -> None:
 
 def test_a_docs_search_without_words_gets_no_hint(project: Project) -> None:
     assert hint_of(bash(project, "grep -rnE '[0-9]+\\.[0-9]+' docs/")) is None
+
+
+def test_a_section_titled_by_the_pattern_is_named_first(tmp_path: Path) -> None:
+    from notes_index import build_index
+
+    db = tmp_path / "index.db"
+    build_index(db, {
+        "docs/moving.md": "# Moving CACHE_DIR and LOG_DIR\n\nSet CACHE_DIR before the move.\n",
+        "docs/settings.md": "# Settings\n\n## `CACHE_DIR`\n\nWhere downloaded artefacts are kept between runs; the "
+                            "default is a folder in the user's cache, and CACHE_DIR may point anywhere.\n",
+    })
+    notes_index = hint.open_notes(str(db))
+    try:
+        tiers = [('"CACHE_DIR"', True)]
+        ranked = [s.path for s in notes_index.rank(tiers, ["CACHE_DIR"], None)]
+        by_bm25 = [row[0] for row in notes_index._rows('"CACHE_DIR"', None, 10)]
+    finally:
+        notes_index.close()
+    assert by_bm25[0] == "docs/moving.md", "BM25 alone prefers the short note mentioning it"
+    assert ranked == ["docs/settings.md", "docs/moving.md"]

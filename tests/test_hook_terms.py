@@ -80,3 +80,15 @@ def test_the_hint_path_imports_neither_json_nor_re() -> None:
             % str(Path(__file__).resolve().parents[1] / "server"))
     out = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_hooks_titled_by_is_rankings() -> None:
+    from scree import ranking
+    from scree.hookkit import hint
+
+    rng = random.Random(9)
+    headings = ["`CACHE_DIR`", "cache_dir", " Settings ", "CACHE_DIRS", "Moving CACHE_DIR and LOG_DIR", "a > b", ""]
+    for _ in range(500):
+        trail = " > ".join(rng.choice(headings) for _ in range(rng.randint(0, 3)))
+        names = rng.sample(["CACHE_DIR", "Settings", "b", "LOG_DIR"], rng.randint(1, 2))
+        assert hint.titled_by(trail, names) is ranking.titled_by(trail, names)

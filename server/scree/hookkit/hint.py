@@ -150,6 +150,13 @@ def render(query: str, reason: str, sections: Sequence[Section], folder: str, sh
 # ---------------------------------------------------------------- the index, read-only
 
 
+def titled_by(trail: str, names: Sequence[str]) -> bool:
+    """`scree.ranking.titled_by`, copied: that module's imports (typing, re) would cost every hook call
+    (tests/test_hook_terms.py holds the two equal)."""
+    wanted = {n.casefold() for n in names}
+    return any(h.strip().strip("`").strip().casefold() in wanted for h in trail.split(" > "))
+
+
 def phrase(literal: str) -> str:
     """An FTS5 phrase query for `literal` (its tokens, adjacent and in order); no FTS5 syntax survives."""
     return '"' + literal.replace('"', '""') + '"'
@@ -209,7 +216,10 @@ class NotesIndex:
         for match, verbatim_only, where in passes:
             if len(order) >= limit:
                 break
-            for path, start, end, heading, title, text in self._rows(match, where, limit * 4):
+            rows = self._rows(match, where, limit * 4)
+            if verbatim_only:  # a section titled by the pattern (its reference entry) first, as search does
+                rows.sort(key=lambda r: not titled_by(str(r[3] or r[4]), literals))
+            for path, start, end, heading, title, text in rows:
                 trail = str(heading or title)
                 key = (str(path), trail)
                 body = (trail + "\n" + str(text)).casefold()
