@@ -56,8 +56,9 @@ class VectorCache:
         # float16 only when float32 would not fit: converting the rows read costs ~2.5 ns per number.
         rest_type = np.float32 if rows * dims * 4 <= self.max_bytes else np.float16
         rowids, file_ids, matrix = queries.all_vectors(conn, dims)
-        order = np.argsort(rowids, kind="stable")  # a chunk's windows become one run of rows
-        rowids, file_ids, matrix = rowids[order], file_ids[order], matrix[order]
+        if len(rowids) > 1 and not bool(np.all(rowids[1:] > rowids[:-1])):  # vec0 usually reads in rowid order
+            order = np.argsort(rowids, kind="stable")  # a chunk's windows become one run of rows
+            rowids, file_ids, matrix = rowids[order], file_ids[order], matrix[order]
         cids = rowids // stride
         starts = np.flatnonzero(np.r_[True, cids[1:] != cids[:-1]]) if len(cids) else _EMPTY_IDS
         ends = np.r_[starts[1:], len(cids)]
