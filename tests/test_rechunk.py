@@ -103,3 +103,16 @@ def test_a_new_index_records_the_version_without_a_notice(tmp_path: Path, embedd
     assert report.rechunked is None and report.added == ["guide.md"]
     assert index.meta()["chunker"] == CHUNKER_VERSION
     index.close()
+
+
+def test_a_new_view_and_a_new_chunker_together_say_everything_is_re_embedded(old_index, embedder, monkeypatch):
+    """The upgrade every existing index met with paragraph pieces: embedded view and chunker both new."""
+    from scree import embedview
+
+    root, index = old_index
+    monkeypatch.setattr(embedview, "VIEW", embedview.VIEW + "-next")
+    report = sync(index, NotesPolicy.load(root), embedder)
+    assert report.reset and "re-embedding every file" in report.reset
+    assert report.rechunked and "re-chunking every file" in report.rechunked
+    assert "only chunks whose text changed" not in report.rechunked, "no promise the reset breaks"
+    assert report.chunks == 3  # every chunk of both notes, embedded again

@@ -209,10 +209,11 @@ def ensure_embedder(index: Index, embedder_id: str, dimensions: int, max_windows
     return None
 
 
-def ensure_chunker(index: Index, version: str) -> str | None:
+def ensure_chunker(index: Index, version: str, *, reembedding: bool = False) -> str | None:
     """A message when the index holds notes chunked by another chunker `version` (indexes from before
     versions were recorded count as version 1): the sync then re-chunks every file, only chunks whose
-    text changed are re-embedded, and it records `version` once every file is done. An index with no
+    text changed are re-embedded (unless `reembedding`: the vectors were reset anyway, and the message
+    does not promise otherwise), and it records `version` once every file is done. An index with no
     files records `version` at once, so a first sync killed midway is not mistaken for an old index."""
     recorded = index.meta().get("chunker")
     if recorded == version:
@@ -221,7 +222,7 @@ def ensure_chunker(index: Index, version: str) -> str | None:
         writes.set_meta(index.conn, {"chunker": version})
         return None
     return (f"the index was chunked by chunker version {recorded or '1'}; re-chunking every file with "
-            f"version {version} (only chunks whose text changed are re-embedded)")
+            f"version {version}" + ("" if reembedding else " (only chunks whose text changed are re-embedded)"))
 
 
 def vectors_usable(index: Index, embedder_id: str, dimensions: int, max_windows: int) -> bool:

@@ -153,7 +153,8 @@ def sync(
     progress = progress or NoProgress()
     report = SyncReport()
     report.reset = ensure_embedder(index, embedder.id, embedder.dimensions, embedder.max_windows)
-    report.rechunked = ensure_chunker(index, CHUNKER_VERSION)  # then every file, whatever `only` says
+    report.rechunked = ensure_chunker(index, CHUNKER_VERSION,  # then every file, whatever `only` says
+                                      reembedding=report.reset is not None)
     only_list = None if only is None or report.rechunked else list(only)
     plan = plan_sync(index, policy, max_file_bytes=max_file_bytes, only=only_list,
                      rechunk=report.rechunked is not None)
