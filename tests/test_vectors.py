@@ -141,12 +141,12 @@ def test_over_the_float32_budget_the_later_windows_are_kept_as_float16(tmp_path)
     rng = np.random.default_rng(4)
     index, _, _ = _index(tmp_path, "half")
     _add_windows(index, "h.md", [4] * 10, rng)  # 10 chunks, 40 windows
-    index.vectors = VectorCache(max_bytes=(10 * 4 + 30 * 2) * DIMS)  # float32 firsts + float16 rest fit
+    index.vectors = VectorCache(max_bytes=(10 * 4 + 40 * 2) * DIMS)  # float32 first windows + every window in float16
     q = rng.standard_normal(DIMS).astype(np.float32)
     q /= np.linalg.norm(q)
     got = index.vectors.knn(index.conn, q, 40, stride=MAX_WINDOWS)
     assert got is not None and len(got) == 40
     want = dict(queries.vector_search(index.conn, q.astype("<f4").tobytes(), 40))
     assert all(abs(want[r] - d) < 2e-3 for r, d in got)  # float16's precision
-    index.vectors = VectorCache(max_bytes=(10 * 4 + 30 * 2) * DIMS - 1)
+    index.vectors = VectorCache(max_bytes=(10 * 4 + 40 * 2) * DIMS - 1)
     assert index.vectors.knn(index.conn, q, 40, stride=MAX_WINDOWS) is None

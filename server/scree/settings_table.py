@@ -77,9 +77,9 @@ FIRST_SYNC_MB = Setting(
 LOG_LEVEL = Setting("SCREE_LOG_LEVEL", "log_level", "str", "", "`WARNING`", "stderr logging level")
 VECTOR_CACHE_MB = Setting(
     "SCREE_VECTOR_CACHE_MB", "vector_cache_mb", "float", "", "`400`",
-    "vectors kept in memory for fast KNN (loaded on the first semantic query; about 4 KB per chunk, 2.8 KB "
-    "once it must store all but each chunk's first window as float16: the default holds about 150,000 "
-    "chunks); above it, or at `0`, sqlite-vec scans the table")
+    "vectors kept in memory for fast KNN (loaded on the first semantic query; about 5.5 KB per chunk, "
+    "3.5 KB once float32 would not fit and float16 is used: the default holds about 115,000 chunks); "
+    "above it, or at `0`, sqlite-vec scans the table")
 SQLITE = Setting(
     "SCREE_SQLITE", None, "str", "", "automatic", "force `stdlib` or `sqlean` as the SQLite driver",
     owner="db/connect.py")

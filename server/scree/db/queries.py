@@ -120,15 +120,15 @@ def vector_table_size(conn: Any) -> tuple[int, int]:
     return int(rows), int(dims[0]) if dims else 0
 
 
-def all_vectors(conn: Any, dimensions: int):  # -> tuple[np.ndarray, np.ndarray, np.ndarray]
-    """Every vector row: (rowids int64, file ids int64, float32 matrix rows x dimensions)."""
-    import numpy as np
-
-    rows = conn.execute("select rowid, file_id, embedding from chunks_vec").fetchall()
-    rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-    file_ids = np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows))
-    matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype="<f4").reshape(len(rows), dimensions)
-    return rowids, file_ids, matrix
+def vector_rows(conn: Any, batch: int = 4096):  # -> Iterator[list[tuple[int, int, bytes]]]
+    """Every vector row as (rowid, file id, float32 blob), in batches: a caller filling its own arrays
+    never holds more than one batch of blobs (at 100k chunks the whole table is 400+ MB)."""
+    cur = conn.execute("select rowid, file_id, embedding from chunks_vec")
+    while True:
+        rows = cur.fetchmany(batch)
+        if not rows:
+            return
+        yield rows
 
 
 def stored_chunk_vectors(conn: Any, path: str, max_windows: int):  # -> dict[tuple[str, str], np.ndarray]
