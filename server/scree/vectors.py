@@ -70,6 +70,7 @@ class VectorCache:
         starts = np.flatnonzero(np.r_[True, cids[1:] != cids[:-1]])
         self._ids, self._matrix = rowids, matrix
         self._first_ids, self._first_files = rowids[starts], file_ids[starts]
+        # float32 for BLAS's speed (with a float16 matrix its values keep float16's precision, ~1e-3).
         self._firsts = np.ascontiguousarray(matrix[starts], dtype=np.float32)
         # Chunk i's later windows are matrix rows [starts[i] + 1, ends[i]).
         self._rest_from, self._rest_to = starts + 1, np.r_[starts[1:], len(rowids)]
