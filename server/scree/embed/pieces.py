@@ -21,7 +21,7 @@ import numpy as np
 
 from .base import Embedder, Passage
 
-__all__ = ["PIECE_CHARS", "embed_with_pieces", "pieces_of", "sent_texts"]
+__all__ = ["PIECE_CHARS", "embed_with_pieces", "pieces_of", "sent_texts", "with_pieces"]
 
 PIECE_CHARS = 400
 
@@ -44,28 +44,31 @@ def pieces_of(body: str, min_chars: int = PIECE_CHARS) -> list[str]:
     return pieces if len(pieces) >= 2 else []
 
 
+def with_pieces(passage: Passage) -> list[Passage]:
+    """What the embedder reads for `passage`: the passage itself, then each of its pieces under the same
+    header. The one definition both embedding and doctor's cost estimate (`sent_texts`) use."""
+    return [passage, *(Passage(passage.header, piece) for piece in pieces_of(passage.body))]
+
+
 def embed_with_pieces(embedder: Embedder, passages: Sequence[Passage]) -> list[np.ndarray]:
-    """Like `embedder.embed_passages`, with each passage's pieces (`pieces_of`) appended to its windows, up
+    """Like `embedder.embed_passages`, with each passage's pieces (`with_pieces`) appended to its windows, up
     to the embedder's `max_windows`. One embed call for everything, so batching stays the embedder's."""
     expanded: list[Passage] = []
     owners: list[int] = []
     for i, p in enumerate(passages):
-        expanded.append(p)
-        owners.append(i)
-        for piece in pieces_of(p.body):
-            expanded.append(Passage(p.header, piece))
-            owners.append(i)
+        parts = with_pieces(p)
+        expanded.extend(parts)
+        owners.extend([i] * len(parts))
     if not expanded:
         return []
     vectors = embedder.embed_passages(expanded)
-    parts: list[list[np.ndarray]] = [[] for _ in passages]
+    per_passage: list[list[np.ndarray]] = [[] for _ in passages]
     for owner, v in zip(owners, vectors):
-        parts[owner].append(v)
+        per_passage[owner].append(v)
     cap = embedder.max_windows
-    return [np.concatenate(p, axis=0)[:cap] for p in parts]
+    return [np.concatenate(p, axis=0)[:cap] for p in per_passage]
 
 
 def sent_texts(passage: Passage) -> list[str]:
-    """Every text the embedder reads for `passage`: the whole, then each piece under the same header (what
-    an embeddings API is sent and bills, for doctor's cost estimate)."""
-    return [passage.text, *(Passage(passage.header, piece).text for piece in pieces_of(passage.body))]
+    """Every text the embedder reads for `passage` (what an embeddings API is sent and bills)."""
+    return [p.text for p in with_pieces(passage)]
