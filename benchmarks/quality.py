@@ -1,6 +1,6 @@
 """Retrieval quality on every dev set, in process: semantic / keyword / hybrid / auto per stratum.
 
-    uv run --frozen python benchmarks/quality.py [--sets dev httpx] [--modes auto hybrid]
+    uv run --frozen python benchmarks/quality.py [--sets dev httpx starlette] [--modes auto hybrid]
         [--embedder local] [--cache /tmp/scree-quality] [--show-misses auto] [--json out.json]
         [--set MODULE.NAME=VALUE ...]
 
@@ -10,6 +10,9 @@ Each set's index is built once through the real sync into the cache folder and r
 that decides its content (everything but the ranking modules) is unchanged. Passage and query
 vectors are cached by their exact text, so a chunking experiment re-embeds only the passages whose
 text changed and a ranking experiment loads no model at all.
+
+Sets: `dev` (shared/bench/queries_dev.json), `httpx` (shared/bench/repos/httpx) and this repo's own
+benchmarks/sets/* (`starlette`: its corpus is a pinned PyPI sdist, fetched once into the cache).
 
 `--set` overrides a module constant for one run (`--set ranking.SPECIFICITY=0`), to measure an idea
 before it is made the default; the value is a Python literal.
@@ -42,6 +45,9 @@ from scree.vocabsearch import search_with_names
 from scree.store import Index, open_index
 from scree.sync import sync
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sdist_corpus import ensure_corpus, sdist_sets  # noqa: E402
+
 REPO = Path(__file__).resolve().parent.parent
 PKG = REPO / "server" / "scree"
 BENCH = REPO.parent / "shared" / "bench"
@@ -57,11 +63,17 @@ class DevSet:
     corpus: Path
 
 
-def dev_sets(bench: Path) -> dict[str, DevSet]:
-    return {
+def dev_sets(bench: Path, cache: Path | None = None, wanted: Sequence[str] = ()) -> dict[str, DevSet]:
+    """The shared benchmark's sets, plus this repo's own sets under benchmarks/sets/, whose corpora are
+    published sdists unpacked into `cache` on first use (`sdist_corpus`; only the `wanted` ones)."""
+    sets = {
         "dev": DevSet("dev", bench / "queries_dev.json", bench / "corpus"),
         "httpx": DevSet("httpx", bench / "repos" / "httpx" / "queries.json", bench / "repos" / "httpx" / "corpus"),
     }
+    for s in sdist_sets():
+        if cache is not None and s.name in wanted:
+            sets[s.name] = DevSet(s.name, s.queries, ensure_corpus(s, cache))
+    return sets
 
 
 def load_scorer(bench: Path) -> Any:
@@ -214,7 +226,7 @@ def misses(rows: list[Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--bench", type=Path, default=BENCH, help="the shared benchmark folder")
-    ap.add_argument("--sets", nargs="+", default=["dev", "httpx"])
+    ap.add_argument("--sets", nargs="+", default=["dev", "httpx", "starlette"])
     ap.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
     ap.add_argument("--embedder", default="local", help="local, or api (configured by SCREE_API_* as usual)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/scree-quality"))
@@ -231,10 +243,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.cache.mkdir(parents=True, exist_ok=True)
     inner = make_embedder(args.embedder, config=load_config())  # `api`: the SCREE_API_* settings
     embedder = CachedEmbedder(inner, args.cache / f"vectors-{hashlib.sha256(inner.id.encode()).hexdigest()[:10]}.pkl")
-    sets = dev_sets(args.bench)
+    sets = dev_sets(args.bench, args.cache, args.sets)
     out: dict[str, Any] = {}
     try:
         for name in args.sets:
+            if name not in sets:
+                raise SystemExit(f"no dev set {name!r}: choose from dev, httpx and benchmarks/sets/*")
             ds = sets[name]
             cases = scorer.load_queries(ds.queries)
             index = open_set_index(ds, args.cache, embedder)
