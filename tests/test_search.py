@@ -252,6 +252,28 @@ def test_a_how_to_question_finds_the_guide_before_the_changelog_entry_that_names
         index.close()
 
 
+def test_changelog_entries_demoted_from_between_a_section_and_its_subsection_let_the_subsection_go_first(
+        tmp_path, embedder):
+    # BM25 ranks the parent's introduction, then two release entries, then the subsection that answers:
+    # the entries move down (the question does not ask about releases), so the subsection is right below
+    # its parent among the hits that stay, and takes the parent's place.
+    root = tmp_path / "repo"
+    write(root, "guide.md", "# Widgets\n\nWidgets resize, widgets resize, widgets resize and redraw on every "
+                            "frame; resize widgets freely.\n\n## Layout\n\nA widget keeps its aspect when it is "
+                            "asked to resize.\n")
+    write(root, "CHANGELOG.md", "# Changelog\n\n## 3.0\n\nWidgets resize faster; resize widgets.\n\n"
+                                "## 2.0\n\nWidgets resize without flicker; resize widgets.\n")
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        sync(index, NotesPolicy.load(root), embedder)
+        hits = search(index, NotesPolicy.load(root), embedder,
+                      Query("how do widgets resize", mode="keyword")).hits
+        assert [(h.path, h.heading) for h in hits[:2]] == [("guide.md", "Widgets > Layout"), ("guide.md", "Widgets")]
+        assert {h.path for h in hits[2:]} == {"CHANGELOG.md"}
+    finally:
+        index.close()
+
+
 def test_a_name_lookup_finds_the_section_titled_by_the_name_before_one_mentioning_it(tmp_path, embedder):
     root = tmp_path / "notes"
     write(root, "moving.md", "# Moving CACHE_DIR and LOG_DIR\n\nSet CACHE_DIR before the move.\n")

@@ -236,8 +236,6 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
             ranked = [(cid, score) for (cid, _), score in rrf_grouped(halves, section, k=RRF_K, weights=HYBRID_WEIGHTS)]
         if mode == "keyword":  # fell back: rank by BM25 alone, not by a fusion with an empty half
             ranked = halves[1]
-    ranked = ranking.specific_first(ranked, section, ranking.SPECIFIC_WINDOW)
-
     rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
     # A changelog entry names the feature it changed, so it matches a how-to question as well as the page
     # documenting it, but answers "when". For a query naming something it only yields to hits that spell
@@ -253,6 +251,10 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
             tiers = {cid: spelled(row.text) for cid, row in rows.items()}  # each text read once
             ranked = ranking.history_later_in_tier(ranked, in_history, lambda item: tiers.get(item[0], 0),
                                                    ranking.HISTORY_DEMOTE)
+    # After the histories have moved: a subsection "close behind" its parent is counted among the hits
+    # that stay, so changelog entries demoted from between them no longer hide it (measured: one more
+    # plain top1 on the starlette set, the others unchanged).
+    ranked = ranking.specific_first(ranked, section, ranking.SPECIFIC_WINDOW)
     check = _PolicyCheck(policy)
     hits: list[Hit] = []
     for cid, score in ranked:
