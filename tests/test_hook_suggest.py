@@ -410,3 +410,22 @@ def test_a_section_titled_by_the_pattern_is_named_first(tmp_path: Path) -> None:
         notes_index.close()
     assert by_bm25[0] == "docs/moving.md", "BM25 alone prefers the short note mentioning it"
     assert ranked == ["docs/settings.md", "docs/moving.md"]
+
+
+def test_a_section_using_the_pattern_in_prose_is_named_before_a_list_of_names(tmp_path: Path) -> None:
+    from notes_index import build_index
+
+    db = tmp_path / "index.db"
+    build_index(db, {
+        "docs/errors.md": "# Errors\n\n* NetworkError\n* PoolTimeout\n* ProtocolError\n",
+        "docs/limits.md": "# Limits\n\nWhen every connection of the pool is busy for longer than the pool timeout "
+                          "allows, the request fails with PoolTimeout; raise the pool size when that happens.\n",
+    })
+    notes_index = hint.open_notes(str(db))
+    try:
+        ranked = [s.path for s in notes_index.rank([('"PoolTimeout"', True)], ["PoolTimeout"], None)]
+        by_bm25 = [row[0] for row in notes_index._rows('"PoolTimeout"', None, 10)]
+    finally:
+        notes_index.close()
+    assert by_bm25[0] == "docs/errors.md", "BM25 alone prefers the short list"
+    assert ranked == ["docs/limits.md", "docs/errors.md"]

@@ -92,3 +92,15 @@ def test_the_hooks_titled_by_is_rankings() -> None:
         trail = " > ".join(rng.choice(headings) for _ in range(rng.randint(0, 3)))
         names = rng.sample(["CACHE_DIR", "Settings", "b", "LOG_DIR"], rng.randint(1, 2))
         assert hint.titled_by(trail, names) is ranking.titled_by(trail, names)
+
+
+def test_the_hooks_mostly_list_is_rankings() -> None:
+    from scree import ranking
+    from scree.hookkit import hint
+
+    rng = random.Random(11)
+    lines = ["* item", "- item", "+ item", "| a | b |", "1. step", "12) step", "2024. a year", "prose line",
+             "## heading", "```", "~~~", "", "  - nested", "-not an item", "*emphasis*"]
+    for _ in range(2000):
+        text = "\n".join(rng.choice(lines) for _ in range(rng.randint(0, 8)))
+        assert hint.mostly_list(text) is ranking.mostly_list(text), text

@@ -142,3 +142,18 @@ def test_specific_first_equals_its_definition_on_random_section_trees():
 ])
 def test_a_section_is_titled_by_a_name_only_when_a_heading_is_the_name(trail, titled):
     assert ranking.titled_by(trail, ["CACHE_DIR"]) is titled
+
+
+@pytest.mark.parametrize("text, listed", [
+    ("## Exceptions\n\n* HTTPError\n    * RequestError\n    * HTTPStatusError\n", True),
+    ("| name | default |\n|---|---|\n| CACHE_DIR | ~/.cache |\n", True),
+    ("1. install\n2) configure\n\nthen run it.\n", True),
+    ("Raise HTTPStatusError with `raise_for_status()`:\n\n* on 4xx\n* on 5xx\n\nIt carries the response.\n", False),
+    ("Two lines of prose.\nAnd one more, with -flag and *emphasis*.\n", False),
+    # Fenced code is neither: a diff's `- ` lines and a shell prompt's `$` are not list items or prose.
+    ("Run it:\n\n```diff\n- old\n- old\n- old\n+ new\n```\n", False),
+    ("## Heading only\n\n", False),
+    ("2024. A year-long migration.\nIt ended.\n", False),  # a number and a full stop, not a numbered item
+])
+def test_a_section_is_mostly_a_list_when_more_than_half_its_lines_are_items_or_rows(text, listed):
+    assert ranking.mostly_list(text) is listed

@@ -252,6 +252,26 @@ def test_a_how_to_question_finds_the_guide_before_the_changelog_entry_that_names
         index.close()
 
 
+def test_a_name_lookup_finds_the_section_explaining_the_name_before_a_list_that_names_it(tmp_path, embedder):
+    # BM25 prefers the short list (the name is a larger share of it); for a lookup the section that uses
+    # the name in prose goes first among sections spelling it as often, and neither is titled by it.
+    root = tmp_path / "notes"
+    write(root, "reference.md", "# Errors\n\n* NetworkError\n* PoolTimeout\n* ProtocolError\n")
+    write(root, "guide.md", "# Limits\n\nWhen every connection of the pool is busy for longer than the pool "
+                            "timeout allows, the request fails with PoolTimeout; raise the pool size or the "
+                            "timeout when that happens under normal load.\n")
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        policy = NotesPolicy.load(root)
+        sync(index, policy, embedder)
+        lookup = search(index, policy, embedder, Query("PoolTimeout", k=2))
+        question = search(index, policy, embedder, Query("when is PoolTimeout raised", k=2, mode="keyword"))
+    finally:
+        index.close()
+    assert [h.path for h in lookup.hits] == ["guide.md", "reference.md"]
+    assert [h.path for h in question.hits] == ["reference.md", "guide.md"]  # a question keeps BM25's order
+
+
 def test_changelog_entries_demoted_from_between_a_section_and_its_subsection_let_the_subsection_go_first(
         tmp_path, embedder):
     # BM25 ranks the parent's introduction, then two release entries, then the subsection that answers:

@@ -114,11 +114,12 @@ def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
 
 
 def _names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
-                names: Sequence[str], titled_first: bool = False) -> list[tuple[int, float]]:
+                names: Sequence[str], lookup: bool = False) -> list[tuple[int, float]]:
     """`ranked` re-ordered by how many of `names` (case-folded) each chunk's text spells verbatim,
-    most first; equal counts keep their order (BM25's), except that with `titled_first` a section
-    whose heading trail has a heading that is one of the names comes first among equals
-    (`ranking.titled_by`).
+    most first; equal counts keep their order (BM25's), except that for a `lookup` a section whose
+    heading trail has a heading that is one of the names comes first among equals
+    (`ranking.titled_by`), and a section that is mostly a list comes after the others
+    (`ranking.mostly_list`).
 
     Scores stay in step with the order: each name spelled adds the pool's whole BM25 range, so a
     fusion that reads scores (not only ranks) sees the verbatim tier as far above the rest."""
@@ -126,9 +127,15 @@ def _names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
         return []
     spelled = spelled_counter(names)
     counts = {cid: spelled(texts.get(cid, "")) for cid, _ in ranked}
-    titled = ({cid: ranking.titled_by(texts.get(cid, "").split("\n", 1)[0], names) for cid, _ in ranked}
-              if titled_first else {})
-    ordered = sorted(ranked, key=lambda item: (-counts[item[0]], not titled.get(item[0], False)))
+    titled: dict[int, bool] = {}
+    listed: dict[int, bool] = {}
+    if lookup:
+        for cid, _ in ranked:
+            trail, _, body = texts.get(cid, "").partition("\n")
+            titled[cid] = ranking.TITLED_FIRST and ranking.titled_by(trail, names)
+            listed[cid] = ranking.LISTS_LAST and ranking.mostly_list(body)
+    ordered = sorted(ranked, key=lambda item: (-counts[item[0]], not titled.get(item[0], False),
+                                               listed.get(item[0], False)))
     span = max(s for _, s in ranked) - min(s for _, s in ranked) or 1.0
     return [(cid, s + counts[cid] * span) for cid, s in ordered]
 
@@ -144,7 +151,7 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
     ranked = queries.keyword_search(index.conn, match, pool, file_ids)
     if names and ranked:
         ranked = _names_first(ranked, queries.chunk_texts(index.conn, [cid for cid, _ in ranked]), names,
-                              titled_first=ranking.TITLED_FIRST and is_lookup(text))
+                              lookup=is_lookup(text))
     return ranked
 
 

@@ -157,6 +157,28 @@ def titled_by(trail: str, names: Sequence[str]) -> bool:
     return any(h.strip().strip("`").strip().casefold() in wanted for h in trail.split(" > "))
 
 
+def mostly_list(text: str) -> bool:
+    """`scree.ranking.mostly_list`, copied for the same reason as `titled_by` (tests hold them equal)."""
+    items = lines = 0
+    fence = ""
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if fence:
+            if line.startswith(fence):
+                fence = ""
+            continue
+        if line.startswith(("```", "~~~")):
+            fence = line[:3]
+            continue
+        if not line or line.startswith("#"):
+            continue
+        lines += 1
+        digits = len(line) - len(line.lstrip("0123456789"))
+        if line.startswith(("- ", "* ", "+ ", "|")) or (0 < digits < 10 and line[digits:digits + 2] in (". ", ") ")):
+            items += 1
+    return 2 * items > lines
+
+
 def phrase(literal: str) -> str:
     """An FTS5 phrase query for `literal` (its tokens, adjacent and in order); no FTS5 syntax survives."""
     return '"' + literal.replace('"', '""') + '"'
@@ -217,8 +239,8 @@ class NotesIndex:
             if len(order) >= limit:
                 break
             rows = self._rows(match, where, limit * 4)
-            if verbatim_only:  # a section titled by the pattern (its reference entry) first, as search does
-                rows.sort(key=lambda r: not titled_by(str(r[3] or r[4]), literals))
+            if verbatim_only:  # titled by the pattern (its reference entry) first, lists last, as search does
+                rows.sort(key=lambda r: (not titled_by(str(r[3] or r[4]), literals), mostly_list(str(r[5]))))
             for path, start, end, heading, title, text in rows:
                 trail = str(heading or title)
                 key = (str(path), trail)
