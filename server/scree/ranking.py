@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Callable, Hashable, Sequence, TypeVar
 
-T = TypeVar("T")
+# The predicates on a section's trail and text live in an import-free module the grep hint shares;
+# search reaches them here, beside the rules that use them.
+from .sectiontext import TRAIL_SEPARATOR, mostly_list, titled_by  # noqa: F401
 
-TRAIL_SEPARATOR = " > "
+T = TypeVar("T")
 
 # How far below a section its own subsection may rank and still be moved above it (0 = off).
 SPECIFIC_WINDOW = 2
@@ -95,38 +97,6 @@ TITLED_FIRST = True
 # 76% (92) -> 80% (96), three lookups each one place better; the other two sets unchanged, at thresholds
 # from a half to 0.7 of the lines; a third of the lines cost queries_dev two lookups.
 LISTS_LAST = True
-_LIST_MARKS = ("- ", "* ", "+ ", "|")
-
-
-def mostly_list(text: str) -> bool:
-    """True when more than half of a section's lines are list items or table rows (blank lines, headings
-    and fenced code aside): the section lists things rather than explains one."""
-    items = lines = 0
-    fence = ""
-    for raw in text.split("\n"):
-        line = raw.strip()
-        if fence:
-            if line.startswith(fence):
-                fence = ""
-            continue
-        if line.startswith(("```", "~~~")):
-            fence = line[:3]
-            continue
-        if not line or line.startswith("#"):
-            continue
-        lines += 1
-        digits = len(line) - len(line.lstrip("0123456789"))
-        if line.startswith(_LIST_MARKS) or (0 < digits < 10 and line[digits:digits + 2] in (". ", ") ")):
-            items += 1
-    return 2 * items > lines
-
-
-def titled_by(trail: str, names: Sequence[str]) -> bool:
-    """True when one heading of `trail` (" > "-joined) is one of `names`, ignoring case and backticks:
-    "Settings > `CACHE_DIR`" is titled by CACHE_DIR; "Moving CACHE_DIR and LOG_DIR" is not (it is about
-    more than the name)."""
-    wanted = {n.casefold() for n in names}
-    return any(h.strip().strip("`").strip().casefold() in wanted for h in trail.split(TRAIL_SEPARATOR))
 
 
 # How many places a release history's section moves down when a plain question does not ask about

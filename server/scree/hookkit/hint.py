@@ -12,6 +12,7 @@ import os
 import _sqlite3 as sqlite3  # `sqlite3` itself also imports datetime, which the hooks never need
 from collections import namedtuple
 
+from ..sectiontext import mostly_list, titled_by
 from . import SEARCH_TOOL
 from .grepparse import GrepCall
 from .patterns import pattern_words
@@ -148,35 +149,6 @@ def render(query: str, reason: str, sections: Sequence[Section], folder: str, sh
 
 
 # ---------------------------------------------------------------- the index, read-only
-
-
-def titled_by(trail: str, names: Sequence[str]) -> bool:
-    """`scree.ranking.titled_by`, copied: that module's imports (typing, re) would cost every hook call
-    (tests/test_hook_terms.py holds the two equal)."""
-    wanted = {n.casefold() for n in names}
-    return any(h.strip().strip("`").strip().casefold() in wanted for h in trail.split(" > "))
-
-
-def mostly_list(text: str) -> bool:
-    """`scree.ranking.mostly_list`, copied for the same reason as `titled_by` (tests hold them equal)."""
-    items = lines = 0
-    fence = ""
-    for raw in text.split("\n"):
-        line = raw.strip()
-        if fence:
-            if line.startswith(fence):
-                fence = ""
-            continue
-        if line.startswith(("```", "~~~")):
-            fence = line[:3]
-            continue
-        if not line or line.startswith("#"):
-            continue
-        lines += 1
-        digits = len(line) - len(line.lstrip("0123456789"))
-        if line.startswith(("- ", "* ", "+ ", "|")) or (0 < digits < 10 and line[digits:digits + 2] in (". ", ") ")):
-            items += 1
-    return 2 * items > lines
 
 
 def phrase(literal: str) -> str:
