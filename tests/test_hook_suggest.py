@@ -392,40 +392,34 @@ def test_a_docs_search_without_words_gets_no_hint(project: Project) -> None:
     assert hint_of(bash(project, "grep -rnE '[0-9]+\\.[0-9]+' docs/")) is None
 
 
-def test_a_section_titled_by_the_pattern_is_named_first(tmp_path: Path) -> None:
+HINT_ORDER_CASES = {
+    # A section titled by the pattern (its reference entry) first, though BM25 prefers the short mention.
+    "titled": ({"docs/moving.md": "# Moving CACHE_DIR and LOG_DIR\n\nSet CACHE_DIR before the move.\n",
+                "docs/settings.md": "# Settings\n\n## `CACHE_DIR`\n\nWhere downloaded artefacts are kept between "
+                                    "runs; the default is a folder in the user's cache, and CACHE_DIR may point "
+                                    "anywhere.\n"},
+               "CACHE_DIR", ["docs/settings.md", "docs/moving.md"]),
+    # A section using the pattern in prose before a list naming it, though BM25 prefers the short list.
+    "list": ({"docs/errors.md": "# Errors\n\n* NetworkError\n* PoolTimeout\n* ProtocolError\n",
+              "docs/limits.md": "# Limits\n\nWhen every connection of the pool is busy for longer than the pool "
+                                "timeout allows, the request fails with PoolTimeout; raise the pool size when that "
+                                "happens.\n"},
+             "PoolTimeout", ["docs/limits.md", "docs/errors.md"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HINT_ORDER_CASES))
+def test_the_hint_orders_sections_spelling_the_pattern_as_search_orders_a_lookup(tmp_path: Path, case: str) -> None:
     from notes_index import build_index
 
+    notes, pattern, expected = HINT_ORDER_CASES[case]
     db = tmp_path / "index.db"
-    build_index(db, {
-        "docs/moving.md": "# Moving CACHE_DIR and LOG_DIR\n\nSet CACHE_DIR before the move.\n",
-        "docs/settings.md": "# Settings\n\n## `CACHE_DIR`\n\nWhere downloaded artefacts are kept between runs; the "
-                            "default is a folder in the user's cache, and CACHE_DIR may point anywhere.\n",
-    })
+    build_index(db, notes)
     notes_index = hint.open_notes(str(db))
     try:
-        tiers = [('"CACHE_DIR"', True)]
-        ranked = [s.path for s in notes_index.rank(tiers, ["CACHE_DIR"], None)]
-        by_bm25 = [row[0] for row in notes_index._rows('"CACHE_DIR"', None, 10)]
+        ranked = [s.path for s in notes_index.rank([(f'"{pattern}"', True)], [pattern], None)]
+        by_bm25 = [row[0] for row in notes_index._rows(f'"{pattern}"', None, 10)]
     finally:
         notes_index.close()
-    assert by_bm25[0] == "docs/moving.md", "BM25 alone prefers the short note mentioning it"
-    assert ranked == ["docs/settings.md", "docs/moving.md"]
-
-
-def test_a_section_using_the_pattern_in_prose_is_named_before_a_list_of_names(tmp_path: Path) -> None:
-    from notes_index import build_index
-
-    db = tmp_path / "index.db"
-    build_index(db, {
-        "docs/errors.md": "# Errors\n\n* NetworkError\n* PoolTimeout\n* ProtocolError\n",
-        "docs/limits.md": "# Limits\n\nWhen every connection of the pool is busy for longer than the pool timeout "
-                          "allows, the request fails with PoolTimeout; raise the pool size when that happens.\n",
-    })
-    notes_index = hint.open_notes(str(db))
-    try:
-        ranked = [s.path for s in notes_index.rank([('"PoolTimeout"', True)], ["PoolTimeout"], None)]
-        by_bm25 = [row[0] for row in notes_index._rows('"PoolTimeout"', None, 10)]
-    finally:
-        notes_index.close()
-    assert by_bm25[0] == "docs/errors.md", "BM25 alone prefers the short list"
-    assert ranked == ["docs/limits.md", "docs/errors.md"]
+    assert by_bm25[0] == expected[1], "BM25 alone prefers the other section"
+    assert ranked == expected

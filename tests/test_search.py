@@ -252,26 +252,6 @@ def test_a_how_to_question_finds_the_guide_before_the_changelog_entry_that_names
         index.close()
 
 
-def test_a_name_lookup_finds_the_section_explaining_the_name_before_a_list_that_names_it(tmp_path, embedder):
-    # BM25 prefers the short list (the name is a larger share of it); for a lookup the section that uses
-    # the name in prose goes first among sections spelling it as often, and neither is titled by it.
-    root = tmp_path / "notes"
-    write(root, "reference.md", "# Errors\n\n* NetworkError\n* PoolTimeout\n* ProtocolError\n")
-    write(root, "guide.md", "# Limits\n\nWhen every connection of the pool is busy for longer than the pool "
-                            "timeout allows, the request fails with PoolTimeout; raise the pool size or the "
-                            "timeout when that happens under normal load.\n")
-    index = open_index(index_location(root, load_config()), root)
-    try:
-        policy = NotesPolicy.load(root)
-        sync(index, policy, embedder)
-        lookup = search(index, policy, embedder, Query("PoolTimeout", k=2))
-        question = search(index, policy, embedder, Query("when is PoolTimeout raised", k=2, mode="keyword"))
-    finally:
-        index.close()
-    assert [h.path for h in lookup.hits] == ["guide.md", "reference.md"]
-    assert [h.path for h in question.hits] == ["reference.md", "guide.md"]  # a question keeps BM25's order
-
-
 def test_changelog_entries_demoted_from_between_a_section_and_its_subsection_let_the_subsection_go_first(
         tmp_path, embedder):
     # BM25 ranks the parent's introduction, then two release entries, then the subsection that answers:
@@ -294,21 +274,38 @@ def test_changelog_entries_demoted_from_between_a_section_and_its_subsection_let
         index.close()
 
 
-def test_a_name_lookup_finds_the_section_titled_by_the_name_before_one_mentioning_it(tmp_path, embedder):
-    root = tmp_path / "notes"
-    write(root, "moving.md", "# Moving CACHE_DIR and LOG_DIR\n\nSet CACHE_DIR before the move.\n")
-    write(root, "settings.md", "# Settings\n\n## `CACHE_DIR`\n\nWhere downloaded artefacts are kept between "
+LOOKUP_ORDER_CASES = {
+    # A section titled by the name (its reference entry) before a short note that mentions it twice.
+    "titled": ({"moving.md": "# Moving CACHE_DIR and LOG_DIR\n\nSet CACHE_DIR before the move.\n",
+                "settings.md": "# Settings\n\n## `CACHE_DIR`\n\nWhere downloaded artefacts are kept between "
                                "runs; the default is a folder in the user's cache, and CACHE_DIR may point "
-                               "anywhere writable. Nothing else is stored there.\n")
+                               "anywhere writable. Nothing else is stored there.\n"},
+               "CACHE_DIR", "why would I move CACHE_DIR", ["settings.md", "moving.md"]),
+    # Neither titled: the section using the name in prose before a list naming it among others.
+    "list": ({"reference.md": "# Errors\n\n* NetworkError\n* PoolTimeout\n* ProtocolError\n",
+              "guide.md": "# Limits\n\nWhen every connection of the pool is busy for longer than the pool "
+                          "timeout allows, the request fails with PoolTimeout; raise the pool size or the "
+                          "timeout when that happens under normal load.\n"},
+             "PoolTimeout", "when is PoolTimeout raised", ["guide.md", "reference.md"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LOOKUP_ORDER_CASES))
+def test_a_name_lookup_orders_equal_sections_by_what_they_say_of_the_name(tmp_path, embedder, case):
+    notes, name, question_text, lookup_order = LOOKUP_ORDER_CASES[case]
+    root = tmp_path / "notes"
+    for rel_path, text in notes.items():
+        write(root, rel_path, text)
     index = open_index(index_location(root, load_config()), root)
     try:
         policy = NotesPolicy.load(root)
         sync(index, policy, embedder)
-        lookup = search(index, policy, embedder, Query("CACHE_DIR", k=2))
-        question = search(index, policy, embedder, Query("why would I move CACHE_DIR", k=2, mode="keyword"))
+        lookup = search(index, policy, embedder, Query(name, k=2))
+        question = search(index, policy, embedder, Query(question_text, k=2, mode="keyword"))
     finally:
         index.close()
     assert lookup.mode == "keyword"
-    assert [h.path for h in lookup.hits] == ["settings.md", "moving.md"]
-    # BM25's own order (the short note spelling the name twice) stands for a question naming it.
-    assert [h.path for h in question.hits] == ["moving.md", "settings.md"]
+    assert [h.path for h in lookup.hits] == lookup_order
+    # BM25's own order (the short note, the short list) stands for a question naming it: there the
+    # name is context.
+    assert [h.path for h in question.hits] == lookup_order[::-1]
