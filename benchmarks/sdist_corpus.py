@@ -71,7 +71,11 @@ def ensure_corpus(s: SdistSet, cache: Path) -> Path:
     done = dest / ".complete"
     if done.exists():
         return dest / "corpus"
-    data = _download(s)
+    try:
+        data = _download(s)
+    except httpx.HTTPError as exc:
+        raise SystemExit(f"{s.sdist} could not be fetched from PyPI ({type(exc).__name__}: {exc}); the set "
+                         f"{s.name!r} needs it once; without the network run `--sets dev httpx`") from None
     digest = hashlib.sha256(data).hexdigest()
     if digest != s.sha256:
         raise SystemExit(f"{s.sdist}: sha256 {digest} is not the pinned {s.sha256}; refusing to use it")
