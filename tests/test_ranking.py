@@ -62,13 +62,20 @@ def test_other_notes_are_not_histories(path):
 
 
 @pytest.mark.parametrize("query", ["which release added gzip support", "what changed in 0.8", "since v14.1.1?",
-                                   "was this fixed", "when did the flag appear"])
+                                   "in which version was this fixed", "when did the flag appear",
+                                   "since when does the client follow redirects", "when was --pre added",
+                                   "is this a regression?", "is the wrapper deprecated", "see the CHANGELOG"])
 def test_questions_about_releases_are_recognised(query):
     assert ranking.asks_about_releases(query)
 
 
+# How-to words that release notes also use are no release intent: "inspect or change models" read as one
+# put a changelog entry first (issue 19).
 @pytest.mark.parametrize("query", ["how do I search compressed files", "stream a download piece by piece",
-                                   "retry on read errors"])
+                                   "retry on read errors", "inspect or change models", "how do I fix a stale lock",
+                                   "add a new subcommand", "what happens when a header is added",
+                                   "when should I retry", "since the pool is shared, is it thread safe",
+                                   "when was the request sent", "show the command history"])
 def test_how_to_questions_do_not_ask_about_releases(query):
     assert not ranking.asks_about_releases(query)
 

@@ -105,10 +105,17 @@ LISTS_LAST = True
 HISTORY_DEMOTE = 3
 _HISTORY_NAMES = {"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes",
                   "whatsnew", "whats-new"}
-_RELEASE_WORDS = {"release", "released", "releases", "version", "versions", "changelog", "changed", "change",
-                  "changes", "fixed", "fix", "fixes", "added", "deprecated", "deprecation", "removed", "since",
-                  "upgrade", "upgrading", "breaking", "history", "new", "introduced", "when", "migrate",
-                  "migration", "regression"}
+# Release intent is decided on strong signals only: words that name releases themselves, a version
+# number, or a "when" question about a change. How-to words that also appear in release notes ("change",
+# "new", "fix", "added", "since", "when" alone) are ordinary in questions: "inspect or change models" asks
+# how, and read as release intent it let a changelog entry rank first.
+_RELEASE_WORDS = {"release", "released", "releases", "releasing", "version", "versions", "versioned",
+                  "changelog", "changelogs", "regression", "regressions", "deprecated", "deprecation",
+                  "deprecations"}
+# A "when" question is about history only in the past tense, asking when something happened to the
+# project: "when did the library stop guessing charsets", "when was the flag added". "When a header is
+# added", "when should I retry" and "when the pool is full" ask how it behaves, not when it changed.
+_CHANGE_EVENTS = {"added", "introduced", "removed", "dropped", "changed", "fixed", "renamed", "deprecated"}
 
 
 def is_history_file(path: str) -> bool:
@@ -119,16 +126,31 @@ def is_history_file(path: str) -> bool:
     return stem in _HISTORY_NAMES or any(p in _HISTORY_NAMES for p in parts[:-1])
 
 
+def _words(query: str) -> list[str]:
+    return [w for w in (raw.strip("\"'`()[]{}<>,;:!?.") for raw in query.casefold().split()) if w]
+
+
+def _is_version_number(word: str) -> bool:
+    """`0.8`, `v14.1.1`: dotted numbers, optionally after a `v`."""
+    bare = word[1:] if word.startswith("v") else word
+    nums = bare.split(".")
+    return len(nums) >= 2 and nums[0].isdigit() and all(n.isdigit() for n in nums if n)
+
+
 def asks_about_releases(query: str) -> bool:
-    """True when a query asks about history: a release word, or a version number (`0.8`, `v14.1.1`)."""
-    for raw in query.casefold().split():
-        w = raw.strip("\"'`()[]{}<>,;:!?.")
-        if w in _RELEASE_WORDS:
+    """True when a query asks about history: a release word (release, version, changelog, regression,
+    deprecated), a version number (`0.8`, `v14.1.1`), "since when", or a past-tense "when" question
+    about the project ("when did the option appear", "when was the flag added")."""
+    words = _words(query)
+    if any(w in _RELEASE_WORDS or _is_version_number(w) for w in words):
+        return True
+    for i, w in enumerate(words):
+        if w == "since" and i + 1 < len(words) and words[i + 1] == "when":
             return True
-        bare = w[1:] if w.startswith("v") else w
-        nums = bare.split(".")
-        if len(nums) >= 2 and all(n.isdigit() for n in nums if n) and nums[0].isdigit():
-            return True
+        if w == "when" and i + 1 < len(words):
+            aux = words[i + 1]
+            if aux == "did" or (aux in ("was", "were") and any(e in _CHANGE_EVENTS for e in words[i + 2:])):
+                return True
     return False
 
 
