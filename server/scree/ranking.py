@@ -182,3 +182,17 @@ def history_later_in_tier(ranked: Sequence[T], is_history: Callable[[T], bool], 
             items[j], items[j + 1] = items[j + 1], items[j]
             j += 1
     return items
+
+
+def place_scores(scores: Sequence[float]) -> list[float]:
+    """Scores as shown beside hits in rank order: each at most the one above it (a running minimum).
+
+    The rules that reorder after fusion (names first, release histories later, subsections first)
+    move hits without rescoring them, and a deeper search's extra hits come after the fixed depth's
+    on a scale of their own, so raw scores can rise down the list (1.004, 0.856, 0.959) and read as
+    a ranking that disagrees with the order. Capping keeps every hit at or below its own evidence.
+    """
+    out: list[float] = []
+    for s in scores:
+        out.append(min(s, out[-1]) if out else s)
+    return out

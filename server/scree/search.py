@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import AbstractSet, Callable, Hashable, Sequence
 
 import numpy as np
@@ -39,10 +39,15 @@ from .store import Index, vectors_usable
 
 log = logging.getLogger(__name__)
 
-# Each half is searched 4*k sections deep (hybrid fuses them; a single half has room for the hits
-# the policy re-check drops).
-HYBRID_DEPTH_FACTOR = 4
-MAX_VECTOR_FETCH = 100
+# Each half is searched a fixed number of sections deep whatever k is, so the order is k's prefix: the
+# first n results are the same for every k >= n. (Searched 4*k deep, the fused order changed with k and
+# asking for more results could lower the top 5: issue 18.) 20 is the depth k=5 always had.
+CANDIDATE_SECTIONS = 20
+# When the fixed depth cannot fill k (k above it, or the policy re-check dropped hits), the halves are
+# searched this deep (the CLI's largest k) and the sections that adds follow the fixed depth's results.
+DEEP_SECTIONS = 100
+# Vector windows fetched at most: 4 per section wanted (a section may have several chunks and windows).
+MAX_VECTOR_FETCH = 4 * DEEP_SECTIONS
 # Keyword candidates looked at for a verbatim name before the top is kept, so a chunk holding the
 # exact name is found even when BM25 ranks chunks full of its parts higher.
 NAME_POOL = 100
@@ -73,12 +78,14 @@ def matching_file_ids(files: Sequence[tuple[int, str]], globs: Sequence[str]) ->
 
 
 def semantic_ranking(index: Index, embedder: Embedder, text: str, depth: int,
-                     file_ids: Sequence[int] | None) -> list[tuple[int, float]]:
-    """(chunk id, cosine similarity) best first; a chunk's score is its best window's.
+                     file_ids: Sequence[int] | None, qvec: np.ndarray | None = None) -> list[tuple[int, float]]:
+    """(chunk id, cosine similarity) best first; a chunk's score is its best window's. `qvec` is the
+    query's vector when it is already embedded.
 
     Enough windows are fetched for `depth` sections even when some have several chunks and windows.
     """
-    qvec = np.asarray(embedder.embed_query(text), dtype="<f4")
+    if qvec is None:
+        qvec = np.asarray(embedder.embed_query(text), dtype="<f4")
     limit = min(MAX_VECTOR_FETCH, max(4 * depth, 10))
     out: list[tuple[int, float]] = []
     seen: set[int] = set()
@@ -175,6 +182,119 @@ class _PolicyCheck:
         return self.cache[path]
 
 
+def _admitted(ranked: Sequence[tuple[int, float]], rows: dict[int, queries.ChunkRow], check: _PolicyCheck,
+              k: int) -> list[Hit]:
+    """The first `k` ranked chunks whose file the current policy still admits, as hits."""
+    hits: list[Hit] = []
+    for cid, score in ranked:
+        if len(hits) == k:
+            break
+        row = rows.get(cid)
+        if row is None or not check.ok(row.path):
+            continue
+        hits.append(Hit(path=row.path, heading=row.heading, start_line=row.start_line, end_line=row.end_line,
+                        score=round(float(score), 6), text=row.text))
+    return hits
+
+
+@dataclass(frozen=True)
+class _Ranked:
+    ranked: list[tuple[int, float]]  # (chunk id, score) best first
+    mode: str  # the mode that answered (keyword when the embedder failed)
+    section: Callable[[tuple[int, float]], Hashable]  # a ranked chunk's section key
+    rows: dict[int, queries.ChunkRow]
+
+
+class _Ranker:
+    """One query's ranking, at any candidate depth: the query is embedded once for every depth, and a
+    fallback (the embedder down) is noted once and then kept as the mode."""
+
+    def __init__(self, index: Index, embedder: Embedder, text: str, asked: str, file_ids: Sequence[int] | None,
+                 vocabulary: AbstractSet[str], notes: list[str]) -> None:
+        self.index, self.embedder, self.text, self.asked = index, embedder, text, asked
+        self.file_ids, self.vocabulary, self.notes = file_ids, vocabulary, notes
+        self.qvec: np.ndarray | None = None
+
+    def _semantic(self, depth: int) -> list[tuple[int, float]]:
+        if self.qvec is None:
+            self.qvec = np.asarray(self.embedder.embed_query(self.text), dtype="<f4")
+        return semantic_ranking(self.index, self.embedder, self.text, depth, self.file_ids, self.qvec)
+
+    def _keyword(self, depth: int) -> list[tuple[int, float]]:
+        return keyword_ranking(self.index, self.text, depth, self.file_ids, self.vocabulary)
+
+    def rank(self, mode: str, depth: int) -> _Ranked:
+        """The ranking with `depth` sections per half, in the mode that answered."""
+        index, text, embedder = self.index, self.text, self.embedder
+        notes = self.notes
+        kw: list[tuple[int, float]] | None = None
+        if mode == "keyword":
+            kw = self._keyword(depth)
+            if not kw and self.asked == "auto" and vectors_usable(index, embedder.id, embedder.dimensions,
+                                                                  embedder.max_windows):
+                mode = "hybrid"  # a lookup the notes never spell: the vectors may still know its topic
+        ranked: list[tuple[int, float]]
+        if mode == "keyword":
+            kw = kw or []
+            section = _by_section(index, kw)
+            ranked = collapse(kw, section)[:depth]
+        elif mode == "semantic":
+            try:
+                sem = self._semantic(depth)
+            except EmbedderUnavailable as exc:  # the API is down: answer from BM25 and say so (see below)
+                notes.append(f"keyword results only: {exc}")
+                mode, sem = "keyword", self._keyword(depth)
+            section = _by_section(index, sem)
+            ranked = collapse(sem, section)[:depth]
+        else:
+            try:
+                sem = self._semantic(depth)
+            except EmbedderError as exc:
+                # An unreachable API is passing weather: every mode answers from BM25 and says so. A broken
+                # model or a refused key needs a fix: a mode the user chose says exactly that; auto, which
+                # promised an answer, falls back and says why.
+                if self.asked != "auto" and not isinstance(exc, EmbedderUnavailable):
+                    raise
+                notes.append(f"keyword results only: {exc}")
+                mode, sem = "keyword", []
+            if kw is None:
+                kw = self._keyword(depth)
+            section = _by_section(index, sem, kw)
+            halves = [collapse(sem, section)[:depth], collapse(kw, section)[:depth]]
+            if FUSION == "dbsf":
+                ranked = dbsf(halves, lambda cid: section((cid, 0.0)), DBSF_WEIGHTS)
+            else:
+                ranked = [(cid, score) for (cid, _), score in rrf_grouped(halves, section, k=RRF_K,
+                                                                          weights=HYBRID_WEIGHTS)]
+            if mode == "keyword":  # fell back: rank by BM25 alone, not by a fusion with an empty half
+                ranked = halves[1]
+        rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
+        return _Ranked(self._reorder(ranked, section, rows), mode, section, rows)
+
+    def _reorder(self, ranked: list[tuple[int, float]], section: Callable[[tuple[int, float]], Hashable],
+                 rows: dict[int, queries.ChunkRow]) -> list[tuple[int, float]]:
+        """The rules applied after fusion: release histories later, subsections before their parents."""
+        text, vocabulary = self.text, self.vocabulary
+        # A changelog entry names the feature it changed, so it matches a how-to question as well as the
+        # page documenting it, but answers "when". For a query naming something it only yields to hits
+        # that spell as many of the names: a changelog may be the only note that spells a name.
+        history = {cid for cid, row in rows.items() if ranking.is_history_file(row.path)}
+        if history and ranking.HISTORY_DEMOTE and not ranking.asks_about_releases(text):
+            in_history = lambda item: item[0] in history  # noqa: E731
+            names = named_identifiers(text, vocabulary)
+            if not names:
+                ranked = ranking.history_later(ranked, in_history, ranking.HISTORY_DEMOTE)
+            elif HISTORY_IN_TIER:
+                spelled = spelled_counter(names)
+                tiers = {cid: spelled(row.text) for cid, row in rows.items()}  # each text read once
+                ranked = ranking.history_later_in_tier(ranked, in_history, lambda item: tiers.get(item[0], 0),
+                                                       ranking.HISTORY_DEMOTE)
+        # After the histories have moved: a subsection "close behind" its parent is counted among the hits
+        # that stay, so changelog entries demoted from between them no longer hide it (measured: one more
+        # plain top1 on the starlette set, the others unchanged).
+        return ranking.specific_first(ranked, section, ranking.SPECIFIC_WINDOW)
+
+
 def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
            vocabulary: AbstractSet[str] = frozenset()) -> SearchResult:
     """Run one query. Never loads the model for a keyword search or an empty index.
@@ -203,75 +323,19 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         notes.append("vectors are missing or from another embedder until the next sync: keyword results only")
         mode = "keyword"
 
-    depth = q.k * HYBRID_DEPTH_FACTOR
-    kw: list[tuple[int, float]] | None = None
-    if mode == "keyword":
-        kw = keyword_ranking(index, text, depth, file_ids, vocabulary)
-        if not kw and q.mode == "auto" and vectors_usable(index, embedder.id, embedder.dimensions, embedder.max_windows):
-            mode = "hybrid"  # a lookup the notes never spell: the vectors may still know its topic
-    ranked: list[tuple[int, float]]
-    if mode == "keyword":
-        kw = kw or []
-        section = _by_section(index, kw)
-        ranked = collapse(kw, section)[:depth]
-    elif mode == "semantic":
-        try:
-            sem = semantic_ranking(index, embedder, text, depth, file_ids)
-        except EmbedderUnavailable as exc:  # the API is down: answer from BM25 and say so (see below)
-            notes.append(f"keyword results only: {exc}")
-            mode, sem = "keyword", keyword_ranking(index, text, depth, file_ids, vocabulary)
-        section = _by_section(index, sem)
-        ranked = collapse(sem, section)[:depth]
-    else:
-        try:
-            sem = semantic_ranking(index, embedder, text, depth, file_ids)
-        except EmbedderError as exc:
-            # An unreachable API is passing weather: every mode answers from BM25 and says so. A broken
-            # model or a refused key needs a fix: a mode the user chose says exactly that; auto, which
-            # promised an answer, falls back and says why.
-            if q.mode != "auto" and not isinstance(exc, EmbedderUnavailable):
-                raise
-            notes.append(f"keyword results only: {exc}")
-            mode, sem = "keyword", []
-        if kw is None:
-            kw = keyword_ranking(index, text, depth, file_ids, vocabulary)
-        section = _by_section(index, sem, kw)
-        halves = [collapse(sem, section)[:depth], collapse(kw, section)[:depth]]
-        if FUSION == "dbsf":
-            ranked = dbsf(halves, lambda cid: section((cid, 0.0)), DBSF_WEIGHTS)
-        else:
-            ranked = [(cid, score) for (cid, _), score in rrf_grouped(halves, section, k=RRF_K, weights=HYBRID_WEIGHTS)]
-        if mode == "keyword":  # fell back: rank by BM25 alone, not by a fusion with an empty half
-            ranked = halves[1]
-    rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
-    # A changelog entry names the feature it changed, so it matches a how-to question as well as the page
-    # documenting it, but answers "when". For a query naming something it only yields to hits that spell
-    # as many of the names: a changelog may be the only note that spells a name.
-    history = {cid for cid, row in rows.items() if ranking.is_history_file(row.path)}
-    if history and ranking.HISTORY_DEMOTE and not ranking.asks_about_releases(text):
-        in_history = lambda item: item[0] in history  # noqa: E731
-        names = named_identifiers(text, vocabulary)
-        if not names:
-            ranked = ranking.history_later(ranked, in_history, ranking.HISTORY_DEMOTE)
-        elif HISTORY_IN_TIER:
-            spelled = spelled_counter(names)
-            tiers = {cid: spelled(row.text) for cid, row in rows.items()}  # each text read once
-            ranked = ranking.history_later_in_tier(ranked, in_history, lambda item: tiers.get(item[0], 0),
-                                                   ranking.HISTORY_DEMOTE)
-    # After the histories have moved: a subsection "close behind" its parent is counted among the hits
-    # that stay, so changelog entries demoted from between them no longer hide it (measured: one more
-    # plain top1 on the starlette set, the others unchanged).
-    ranked = ranking.specific_first(ranked, section, ranking.SPECIFIC_WINDOW)
+    ranker = _Ranker(index, embedder, text, q.mode, file_ids, vocabulary, notes)
+    fixed = ranker.rank(mode, CANDIDATE_SECTIONS)
+    mode = fixed.mode
     check = _PolicyCheck(policy)
-    hits: list[Hit] = []
-    for cid, score in ranked:
-        row = rows.get(cid)
-        if row is None or not check.ok(row.path):
-            continue
-        hits.append(Hit(path=row.path, heading=row.heading, start_line=row.start_line, end_line=row.end_line,
-                        score=round(float(score), 6), text=row.text))
-        if len(hits) == q.k:
-            break
+    hits = _admitted(fixed.ranked, fixed.rows, check, q.k)
+    if len(hits) < q.k:
+        # The deeper search only adds: its own order may differ above the fixed depth, but the sections
+        # the fixed depth ranked keep their places, so the first n results never depend on k.
+        placed = {fixed.section(item) for item in fixed.ranked}
+        deep = ranker.rank(mode, max(DEEP_SECTIONS, q.k))
+        extra = [item for item in deep.ranked if deep.section(item) not in placed]
+        hits += _admitted(extra, deep.rows, check, q.k - len(hits))
+    hits = [replace(h, score=s) for h, s in zip(hits, ranking.place_scores([h.score for h in hits]))]
     if not hits:
         notes.append("no note matches this query" + (" within the path filter" if q.paths else "")
                      + ("; try other words or --mode semantic" if mode == "keyword" else "; try other words"))
