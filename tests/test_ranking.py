@@ -164,3 +164,13 @@ def test_a_section_is_titled_by_a_name_only_when_a_heading_is_the_name(trail, ti
 ])
 def test_a_section_is_mostly_a_list_when_more_than_half_its_lines_are_items_or_rows(text, listed):
     assert ranking.mostly_list(text) is listed
+
+
+# ----- scores as shown ----------------------------------------------------------------------------------
+
+
+def test_shown_scores_never_rise_down_the_list_and_never_exceed_a_hits_own():
+    # A subsection moved above its parent, a history entry moved down: raw scores out of rank order.
+    assert ranking.place_scores([1.004, 0.856, 0.959, 0.5]) == [1.004, 0.856, 0.856, 0.5]
+    assert ranking.place_scores([0.9, 0.7, 0.3]) == [0.9, 0.7, 0.3]
+    assert ranking.place_scores([]) == []

@@ -58,21 +58,20 @@ def dev_set(request: pytest.FixtureRequest) -> Iterator[tuple[Index, NotesPolicy
     index.close()
 
 
-def _hits(dev_set: tuple[Index, NotesPolicy, list[str]], text: str, k: int, mode: str = "auto") -> list[Hit]:
+def _hits(dev_set: tuple[Index, NotesPolicy, list[str]], text: str, k: int) -> list[Hit]:
     from fake_embedder import FakeEmbedder
 
     index, policy, _ = dev_set
-    return search(index, policy, FakeEmbedder(), Query(text, k=k, mode=mode)).hits
+    return search(index, policy, FakeEmbedder(), Query(text, k=k)).hits
 
 
-@pytest.mark.parametrize("mode", ["auto", "semantic"])
-def test_the_first_n_results_are_the_same_for_every_larger_k(dev_set, mode):
+def test_the_first_n_results_are_the_same_for_every_larger_k(dev_set):
     differ = []
     for text in dev_set[2]:
-        top = _hits(dev_set, text, N, mode)
+        top = _hits(dev_set, text, N)
         assert top, text
         for k in (2 * N, CANDIDATE_SECTIONS, 50):
-            longer = _hits(dev_set, text, k, mode)
+            longer = _hits(dev_set, text, k)
             if longer[:N] != top:
                 differ.append((text, k))
     assert differ == []
