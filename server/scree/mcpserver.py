@@ -245,7 +245,8 @@ def build_server(handle: IndexHandle) -> MCPServer:
     @tool(read_only)
     def search_docs(
         query: str,
-        k: Annotated[int, Field(ge=1, le=50)] = 5,
+        k: Annotated[int, Field(ge=1, le=50, description="how many sections to return; asking for more "
+                                "only adds results after the same first ones")] = 5,
         mode: Mode = "auto",
         path: Annotated[str | list[str] | None, Field(description="glob(s) to search within, e.g. 'docs/**'")] = None,
     ) -> SearchOut:

@@ -49,7 +49,7 @@ def specific_first(ranked: Sequence[T], key: Callable[[T], Hashable], window: in
     items = list(ranked)
     out: list[T] = []
     # Every section that has a placed descendant: "is an ancestor of something placed" in one lookup
-    # (the list is 4k sections deep and this runs on every query).
+    # (the list is up to 100 sections deep and this runs on every query).
     above_placed: set[tuple[int, str]] = set()
     moved: set[int] = set()
     for i, item in enumerate(items):

@@ -11,6 +11,9 @@ Ranking choices, each measured on both dev sets with benchmarks/quality.py (see 
   parent's introduction shares the topic words of every subsection, the subsection holds the answer.
 - A chunk that spells a name from the query verbatim (`--pre`, `GH_REPO`) outranks one that only
   matches its parts (`pre_stop`, "gh repo"): FTS5 splits identifiers into words, the user did not.
+- The order does not depend on k: each half is searched a fixed depth (`CANDIDATE_SECTIONS`), a larger
+  k only appends a deeper search's further sections, and shown scores never rise down the list
+  (`ranking.place_scores`).
 - Hybrid fuses the halves by their scores, each scaled by its own spread (DBSF, `fusion.dbsf`), not by
   rank alone: a half that is sure of its first hit outweighs one whose scores are all alike.
 """

@@ -32,7 +32,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("query", nargs="*", help="what you look for, in words or names (a query starting with '-' "
                    "is taken as words too: `scree search --locked`)")
     p.add_argument("--mode", choices=MODES, help="auto (default): keyword for a bare name, hybrid otherwise")
-    p.add_argument("-k", type=int, help="number of results (default 5)")
+    p.add_argument("-k", type=int, help="number of results (default 5); a larger k only adds results after the same first ones")
     p.add_argument("--path", action="append", default=[], metavar="GLOB",
                    help="only notes matching this gitignore-style glob (repeatable)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
