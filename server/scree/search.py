@@ -46,6 +46,8 @@ MAX_VECTOR_FETCH = 100
 # Keyword candidates looked at for a verbatim name before the top is kept, so a chunk holding the
 # exact name is found even when BM25 ranks chunks full of its parts higher.
 NAME_POOL = 100
+# Stripped from the ends of a query of symbols before it is looked for verbatim (whitespace too).
+_ASCII_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~ \t\n"
 # How hybrid fuses its halves: "dbsf" (distribution-based score fusion) or "rrf" (reciprocal rank
 # fusion, the measured alternative kept for comparison: `benchmarks/quality.py --set search.FUSION="rrf"`).
 # DBSF with the vectors at 1.2 and BM25 at 0.8 tied RRF on queries_dev.json and beat it on the httpx set
@@ -186,10 +188,15 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     mode = route(text, vocabulary, embedder.id) if q.mode == "auto" else q.mode
     if not text:
         return SearchResult([], mode, ["the query is empty: ask a question or name what you look for"])
-    if search_match(text) is None:
-        # Only punctuation or symbols: the vectors would still rank something, but nothing it means.
-        return SearchResult([], mode, ["the query has no searchable words (only punctuation or symbols): "
+    symbols_only = search_match(text) is None
+    if symbols_only and not any(ord(ch) > 127 for ch in text):
+        # Only ASCII punctuation: the vectors would still rank something, but nothing it means, and
+        # `.` or `?` verbatim is in every note.
+        return SearchResult([], mode, ["the query has no searchable words (only punctuation): "
                                        "ask a question or name what you look for"])
+    if symbols_only:
+        # Symbols such as an emoji: the keyword index drops them, so they are looked for verbatim.
+        mode = "keyword"
     if not queries.has_chunks(index.conn):
         return SearchResult([], mode, ["the index is empty: no Markdown notes are indexed in this folder yet"])
     file_ids: list[int] | None = None
@@ -205,7 +212,10 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
 
     depth = q.k * HYBRID_DEPTH_FACTOR
     kw: list[tuple[int, float]] | None = None
-    if mode == "keyword":
+    if symbols_only:
+        needle = text.strip(_ASCII_PUNCTUATION) or text  # `🚀?` asks for the rocket
+        kw = queries.verbatim_search(index.conn, needle, depth, file_ids)
+    elif mode == "keyword":
         kw = keyword_ranking(index, text, depth, file_ids, vocabulary)
         if not kw and q.mode == "auto" and vectors_usable(index, embedder.id, embedder.dimensions, embedder.max_windows):
             mode = "hybrid"  # a lookup the notes never spell: the vectors may still know its topic
@@ -272,7 +282,10 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
                         score=round(float(score), 6), text=row.text))
         if len(hits) == q.k:
             break
-    if not hits:
+    if not hits and symbols_only:
+        notes.append(f"no note contains {text!r}" + (" within the path filter" if q.paths else "")
+                     + " (a query of symbols only is looked for verbatim)")
+    elif not hits:
         notes.append("no note matches this query" + (" within the path filter" if q.paths else "")
                      + ("; try other words or --mode semantic" if mode == "keyword" else "; try other words"))
     return SearchResult(hits, mode, notes)
