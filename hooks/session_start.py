@@ -27,7 +27,8 @@ def start_sync(payload: dict) -> str:
 
     cmd = bgsync.command_override()
     if cmd is None:
-        uv = bgsync.find_uv()
+        uv = bgsync.find_uv(plugin_root=os.environ.get("CLAUDE_PLUGIN_ROOT") or PLUGIN_ROOT,
+                            plugin_data=runtime.data_root())
         if uv is None:
             return bgsync.NO_UV_LINE
         cmd = bgsync.sync_command(uv, os.environ.get("CLAUDE_PLUGIN_ROOT") or PLUGIN_ROOT)

@@ -115,12 +115,26 @@ def test_finds_uv_in_the_installers_default_place(project: Project, tmp_path: Pa
     wait_for(marker)
 
 
+def test_finds_uv_where_the_quickstart_put_it_in_the_plugin_folder(project: Project, tmp_path: Path) -> None:
+    plugin = tmp_path / "plugin"
+    (plugin / ".uv" / "bin").mkdir(parents=True)
+    marker = tmp_path / "ran"
+    (plugin / ".uv" / "bin" / "uv").write_text('#!/bin/sh\n: > "$UV_MARKER"\n')
+    (plugin / ".uv" / "bin" / "uv").chmod(0o755)
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    proc = start(project, PATH=str(empty), UV_MARKER=str(marker), CLAUDE_PLUGIN_ROOT=str(plugin))
+    assert context_of(proc, "SessionStart") == bgsync.CONTEXT_LINE
+    wait_for(marker)
+
+
 def test_without_uv_nothing_starts_and_the_model_learns_how_to_install_it(project: Project, tmp_path: Path) -> None:
     empty = tmp_path / "empty-bin"
     empty.mkdir()
-    proc = start(project, PATH=str(empty))
+    # A plugin folder without the Quickstart's .uv/ (this checkout may have one).
+    proc = start(project, PATH=str(empty), CLAUDE_PLUGIN_ROOT=str(empty))
     text = context_of(proc, "SessionStart")
-    assert "curl -LsSf https://astral.sh/uv/install.sh | sh" in text and "pip install uv" in text
+    assert "curl -LsSf https://astral.sh/uv/install.sh | sh" in text and "pipx install uv" in text
     assert not sync_log(project).exists()
 
 
