@@ -45,6 +45,25 @@ NO_UV_LINE = (
     f"Ask the user to install it ({UV_INSTALL}) and restart Claude Code; until then search notes with grep."
 )
 
+# The first session after an install: the plugin's environment does not exist yet. Claude Code starts
+# the MCP server before it is built (init shows it `pending`, then the session goes on without its
+# tools), so the model is told what is happening and when search arrives (docs/benchmarks.md:
+# first-install timeline).
+BUILDING_LINE = (
+    "scree's notes search is not available in this session: its Python environment is being built in "
+    "the background for the first time (uv downloads and installs about 250 MB: onnxruntime, numpy, the "
+    "embedding model; a minute or two on a fast connection), then the repo's Markdown notes are indexed. "
+    f"Its {SEARCH_TOOL} tool arrives in the next session, or in this one once the user reconnects the "
+    "scree server with /mcp after the build. Until then, search notes with grep; if the user asks why "
+    "scree is missing, say this."
+)
+
+
+def environment_ready(data_root: str) -> bool:
+    """True once the plugin's venv holds scree's installed entry point (uv installs it with the rest)."""
+    venv = os.path.join(data_root, "venv")
+    return any(_executable(os.path.join(venv, *rel)) for rel in (("bin", "scree-mcp"), ("Scripts", "scree-mcp.exe")))
+
 
 def _executable(path: str) -> bool:
     return os.path.isfile(path) and os.access(path, os.X_OK)
