@@ -8,7 +8,9 @@ the project folder) and returns at once: it re-runs this script as a detached he
 otherwise execs it (see scree.hookkit.bgsync). Adds one line of context naming scree's search tool
 and when to use it first, or, when uv is missing, how to install it (and starts nothing).
 SCREE_SYNC_COMMAND (a JSON list) replaces the sync command; SCREE_HOOKS=off drops the context
-line. Always exits 0. Standard library + scree's stdlib-only helpers only.
+line. On a first install (no plugin venv yet) the line says instead that the environment is being
+built and when search arrives, and the sync compiles the new environment's bytecode. Always exits 0.
+Standard library + scree's stdlib-only helpers only.
 """
 
 import json
@@ -27,13 +29,16 @@ def start_sync(payload: dict) -> str:
 
     cmd = bgsync.command_override()
     if cmd is None:
-        uv = bgsync.find_uv()
+        uv = bgsync.find_uv(plugin_root=os.environ.get("CLAUDE_PLUGIN_ROOT") or PLUGIN_ROOT,
+                            plugin_data=runtime.data_root())
         if uv is None:
             return bgsync.NO_UV_LINE
         cmd = bgsync.sync_command(uv, os.environ.get("CLAUDE_PLUGIN_ROOT") or PLUGIN_ROOT)
-    job = {"cmd": cmd, "session": runtime.session_id(payload), "project_dir": runtime.project_dir(payload)}
+    first = not bgsync.environment_ready(runtime.data_root())
+    job = {"cmd": cmd, "session": runtime.session_id(payload), "project_dir": runtime.project_dir(payload),
+           "first": first}
     bgsync.launch_detached([sys.executable, "-I", "-S", os.path.realpath(__file__), "--background", json.dumps(job)])
-    return bgsync.CONTEXT_LINE
+    return bgsync.BUILDING_LINE if first else bgsync.CONTEXT_LINE
 
 
 def main() -> None:
@@ -64,6 +69,11 @@ def background() -> None:
     # The sync runs inside the folder found here; naming it keeps a relative SCREE_NOTES from being
     # resolved a second time from there.
     env["SCREE_NOTES"] = where.folder
+    if job.get("first"):
+        # The environment is new: compile its bytecode now, in the background, so the next session's
+        # server starts as fast as a warm one (measured in docs/benchmarks.md). Not on every sync: on a
+        # built environment `uv run` would walk it all again (about 1 s).
+        env["UV_COMPILE_BYTECODE"] = "1"
     bgsync.exec_sync(job["cmd"], where.folder, where.lock, os.path.join(root, "logs", "sync.log"), env)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -138,3 +139,42 @@ def test_search_with_a_broken_model_warns_and_still_answers_from_the_index(notes
         index.close()
     finally:
         (notes / "new.md").unlink()
+
+
+# ----- small edges (issue 17) -------------------------------------------------------------------------
+
+
+def test_search_without_a_query_says_the_query_is_missing_under_the_search_usage(notes):
+    out = scree("search", "--notes", str(notes))
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.startswith("usage: scree search ") and "scree search: error: the query is missing" in out.stderr
+
+
+def test_status_says_yes_or_no_for_the_index_file_not_a_python_value(tmp_path):
+    write(tmp_path / "n", "a.md", "# A\n\ntext\n")
+    env = {"SCREE_DATA_DIR": str(tmp_path / "data")}
+    before = scree("status", "--notes", str(tmp_path / "n"), env=env).stdout
+    assert scree("index", "--notes", str(tmp_path / "n"), env=env).returncode == 0
+    after = scree("status", "--notes", str(tmp_path / "n"), env=env).stdout
+    for out in (before, after):
+        assert "True" not in out and "False" not in out and "None" not in out, out
+    assert next(x for x in before.splitlines() if x.startswith("exists")).split()[1] == "no"
+    assert next(x for x in after.splitlines() if x.startswith("exists")).split()[1] == "yes"
+    assert json.loads(scree("status", "--json", "--notes", str(tmp_path / "n"), env=env).stdout)["exists"] is True
+
+
+def test_every_flag_of_status_has_help_text():
+    out = scree("status", "--help").stdout
+    assert re.search(r"^\s+--json\s+\S", out, re.M), out
+
+
+def test_a_query_of_only_an_emoji_finds_the_note_that_holds_it(tmp_path):
+    write(tmp_path / "n", "launch.md", "# Launch\n\nWe ship on Fridays \N{ROCKET} and celebrate.\n")
+    write(tmp_path / "n", "other.md", "# Other\n\nNothing to see \N{PARTY POPPER}.\n")
+    env = {"SCREE_DATA_DIR": str(tmp_path / "data")}
+    out = scree("search", "--json", "--notes", str(tmp_path / "n"), "\N{ROCKET}", env=env)
+    assert out.returncode == 0 and "no searchable words" not in out.stderr, out.stderr
+    assert [r["path"] for r in json.loads(out.stdout)["results"]] == ["launch.md"]
+    missing = scree("search", "--notes", str(tmp_path / "n"), "\N{UNICORN FACE}", env=env)
+    assert missing.returncode == 0 and missing.stdout == ""
+    assert "no note contains" in missing.stderr and "no searchable words" not in missing.stderr

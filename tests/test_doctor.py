@@ -54,9 +54,11 @@ def indexed(workspace: Workspace, embedder) -> Workspace:
 
 
 @pytest.fixture()
-def lock_child(workspace: Workspace):
-    """A child process holding the index's writer lock until the test ends."""
-    proc = subprocess.Popen([sys.executable, str(HOLDER), str(workspace.location.lock)],
+def lock_child(workspace: Workspace, request: pytest.FixtureRequest):
+    """A child process holding the index's writer lock until the test ends (recorded as the command
+    given by indirect parametrization, e.g. "scree reindex", else as itself)."""
+    as_command = ["--as", request.param] if getattr(request, "param", None) else []
+    proc = subprocess.Popen([sys.executable, str(HOLDER), str(workspace.location.lock), *as_command],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     with selectors.DefaultSelector() as sel:
         sel.register(proc.stdout, selectors.EVENT_READ)
@@ -121,6 +123,22 @@ def test_writer_without_watches_is_a_warning_naming_the_limit(workspace: Workspa
     assert check.status == doctor.WARN and check.details == {
         "pid": lock_child.pid, "max_user_watches": check.details["max_user_watches"], "watches": 0, "folders": 2}
     assert "first sync" in check.fix and "max_user_watches" in check.fix
+
+
+@pytest.mark.parametrize("lock_child", ["scree reindex"], indirect=True)
+def test_a_one_time_sync_holding_the_lock_is_named_as_such_and_its_missing_watch_is_no_warning(
+        workspace: Workspace, lock_child) -> None:
+    writer = doctor.check_writer(workspace.location.lock)
+    assert writer.status == doctor.OK and "scree reindex, a one-time sync" in writer.summary
+    assert "keeps the index in sync" not in writer.summary
+    watcher = doctor.check_watcher(workspace.location.lock, workspace.folder)
+    assert watcher.status == doctor.INFO and "syncs once and exits" in watcher.summary, watcher
+
+
+@pytest.mark.parametrize("lock_child", ["scree serve"], indirect=True)
+def test_a_server_holding_the_lock_is_named_as_the_one_that_keeps_the_index_in_sync(
+        workspace: Workspace, lock_child) -> None:
+    assert "keeps the index in sync" in doctor.check_writer(workspace.location.lock).summary
 
 
 @pytest.mark.skipif(not LINUX, reason="inotify watch counts need Linux /proc")
@@ -227,9 +245,32 @@ def test_hooks_without_python3_or_hooks_json_fail_with_the_fix(tmp_path: Path) -
 
 def test_missing_uv_fails_in_the_plugin_with_the_install_line(tmp_path: Path) -> None:
     env = {"PATH": str(tmp_path), "HOME": str(tmp_path)}
-    check = doctor.check_uv(doctor.PluginContext(REPO_ROOT, None), env)
+    check = doctor.check_uv(doctor.PluginContext(tmp_path / "plugin", tmp_path / "data"), env)
     assert check.status == doctor.FAIL and "astral.sh/uv/install.sh" in check.fix
+    assert "install it" in check.summary and str(tmp_path / "plugin" / ".uv" / "bin") in check.summary
     assert doctor.check_uv(doctor.PluginContext(None, None), env).status == doctor.WARN
+
+
+def _fake_uv(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    uv = folder / "uv"
+    uv.write_text("#!/bin/sh\necho 'uv 0.0.0-test'\n")
+    uv.chmod(0o755)
+    return uv
+
+
+@pytest.mark.parametrize("place", [".uv/bin", "data/uv/bin"])
+def test_uv_where_the_quickstart_or_the_plugin_data_dir_put_it_is_found(tmp_path: Path, place: str) -> None:
+    plugin, data = tmp_path / "plugin", tmp_path / "data"
+    uv = _fake_uv((plugin if place == ".uv/bin" else tmp_path) / place)
+    env = {"PATH": str(tmp_path / "empty"), "HOME": str(tmp_path)}
+    check = doctor.check_uv(doctor.PluginContext(plugin, data), env)
+    # Found and working for the CLI and hooks, so not a failure; Claude Code starts the MCP server
+    # as plain `uv`, so the check says how to put this one on PATH.
+    assert check.status == doctor.WARN and check.details["path"] == str(uv), check
+    assert "uv 0.0.0-test" in check.summary and f"ln -s {uv} ~/.local/bin/uv" in check.fix
+    on_path = doctor.check_uv(doctor.PluginContext(plugin, data), {**env, "PATH": str(uv.parent)})
+    assert on_path.status == doctor.OK and on_path.details["found_in"] == "PATH"
 
 
 def _mcp_log(home: Path, cwd: Path, *entries: dict) -> Path:

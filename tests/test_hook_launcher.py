@@ -60,7 +60,7 @@ def test_the_plugin_venv_wins_and_never_touches_the_shim(shimmed: tuple[Project,
     p, _, log = shimmed
     marker = tmp_path / "venv-used"
     venv_bin = p.plugin_data / "venv" / "bin"
-    venv_bin.mkdir(parents=True)
+    venv_bin.mkdir(parents=True, exist_ok=True)
     (venv_bin / "python3").write_text(f'#!/bin/sh\n: > "{marker}"\nexec "{REAL}" "$@"\n')
     (venv_bin / "python3").chmod(0o755)
     assert context_of(grep(p), "PreToolUse") is not None

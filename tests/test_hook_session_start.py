@@ -9,6 +9,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -115,12 +116,26 @@ def test_finds_uv_in_the_installers_default_place(project: Project, tmp_path: Pa
     wait_for(marker)
 
 
+def test_finds_uv_where_the_quickstart_put_it_in_the_plugin_folder(project: Project, tmp_path: Path) -> None:
+    plugin = tmp_path / "plugin"
+    (plugin / ".uv" / "bin").mkdir(parents=True)
+    marker = tmp_path / "ran"
+    (plugin / ".uv" / "bin" / "uv").write_text('#!/bin/sh\n: > "$UV_MARKER"\n')
+    (plugin / ".uv" / "bin" / "uv").chmod(0o755)
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    proc = start(project, PATH=str(empty), UV_MARKER=str(marker), CLAUDE_PLUGIN_ROOT=str(plugin))
+    assert context_of(proc, "SessionStart") == bgsync.CONTEXT_LINE
+    wait_for(marker)
+
+
 def test_without_uv_nothing_starts_and_the_model_learns_how_to_install_it(project: Project, tmp_path: Path) -> None:
     empty = tmp_path / "empty-bin"
     empty.mkdir()
-    proc = start(project, PATH=str(empty))
+    # A plugin folder without the Quickstart's .uv/ (this checkout may have one).
+    proc = start(project, PATH=str(empty), CLAUDE_PLUGIN_ROOT=str(empty))
     text = context_of(proc, "SessionStart")
-    assert "curl -LsSf https://astral.sh/uv/install.sh | sh" in text and "pip install uv" in text
+    assert "curl -LsSf https://astral.sh/uv/install.sh | sh" in text and "pipx install uv" in text
     assert not sync_log(project).exists()
 
 
@@ -221,3 +236,34 @@ def test_sync_command_override_must_be_a_list_of_strings() -> None:
     for bad in ('"a"', "[]", "[1]", "{", "a b"):
         with pytest.raises(Exception, match="SCREE_SYNC_COMMAND"):
             bgsync.command_override({"SCREE_SYNC_COMMAND": bad})
+
+
+ENV_RECORDER = r"""
+import json, os, sys
+with open(sys.argv[1] + ".tmp", "w") as fh:
+    json.dump({"compile": os.environ.get("UV_COMPILE_BYTECODE")}, fh)
+os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+"""
+
+
+def test_the_first_session_says_once_that_the_environment_is_being_built_and_when_search_arrives(
+        project: Project, tmp_path: Path) -> None:
+    shutil.rmtree(project.plugin_data / "venv")  # just installed: no environment yet
+    marker = tmp_path / "env.json"
+    proc = start(project, SCREE_SYNC_COMMAND=json.dumps([sys.executable, "-c", ENV_RECORDER, str(marker)]))
+    text = context_of(proc, "SessionStart")
+    assert text == bgsync.BUILDING_LINE and text.count("\n") == 0
+    assert "being built" in text and "next session" in text and "/mcp" in text and SEARCH_TOOL in text
+    assert "250 MB" in text and "minute" in text  # what is built and how long it takes
+    wait_for(marker)
+    # The new environment's bytecode is compiled in the background, so the next connect is a warm one.
+    assert json.loads(marker.read_text()) == {"compile": "1"}
+
+
+def test_once_the_environment_is_built_the_line_names_the_tool_and_nothing_is_recompiled(
+        project: Project, tmp_path: Path) -> None:
+    marker = tmp_path / "env.json"
+    proc = start(project, SCREE_SYNC_COMMAND=json.dumps([sys.executable, "-c", ENV_RECORDER, str(marker)]))
+    assert context_of(proc, "SessionStart") == bgsync.CONTEXT_LINE
+    wait_for(marker)
+    assert json.loads(marker.read_text()) == {"compile": None}

@@ -207,10 +207,18 @@ def test_symlinked_launcher_still_finds_the_plugin(tmp_path: Path, fake_uv: Path
     assert argv[4] == str(REPO_ROOT)
 
 
+def _launcher_copy(tmp_path: Path) -> Path:
+    """bin/scree in a plugin folder of its own (this checkout may hold the Quickstart's .uv/)."""
+    copy = tmp_path / "plugin" / "bin" / "scree"
+    copy.parent.mkdir(parents=True)
+    shutil.copy2(LAUNCHER, copy)
+    return copy
+
+
 def test_without_uv_the_launcher_says_how_to_install_it(tmp_path: Path) -> None:
     if shutil.which("uv", path="/usr/bin:/bin"):
         pytest.skip("uv is installed system-wide in /usr/bin here")
-    proc = launch(LAUNCHER, {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}, "doctor")
+    proc = launch(_launcher_copy(tmp_path), {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}, "doctor")
     assert proc.returncode == 127 and proc.stdout == ""
     assert "uv is not installed" in proc.stderr and "astral.sh/uv/install.sh" in proc.stderr
 
@@ -234,3 +242,25 @@ def test_the_listing_icon_is_a_square_png_the_plugin_directory_accepts():
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert width == height and 512 <= width <= 2048
     assert len(data) < 2 * 1024 * 1024
+
+
+def test_the_reindex_skill_tells_a_session_start_sync_from_a_server_by_what_the_refusal_says() -> None:
+    from scree.lock import Holder, describe_writer
+
+    body = (REPO_ROOT / "skills" / "scree-reindex" / "SKILL.md").read_text(encoding="utf-8")
+    assert "that is scree's MCP server of this session" not in body  # the holder may be a one-time sync
+    # The phrases the skill tells the model to read are the ones the refusal really prints.
+    for command in ("scree serve", "scree reindex"):
+        said = describe_writer(Holder(pid=1, since=0.0, host="h", command=command))
+        phrase = said.split(", ", 1)[1]
+        assert f'"{phrase}"' in body and f"`{command}`" in body, (phrase, command)
+
+
+def test_uv_where_the_quickstart_put_it_is_found_without_path(tmp_path: Path, fake_uv: Path) -> None:
+    if shutil.which("uv", path="/usr/bin:/bin"):
+        pytest.skip("uv is installed system-wide in /usr/bin here")
+    launcher = _launcher_copy(tmp_path)
+    (launcher.parents[1] / ".uv" / "bin").mkdir(parents=True)
+    shutil.copy2(fake_uv / "uv", launcher.parents[1] / ".uv" / "bin" / "uv")
+    proc = launch(launcher, {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "CLAUDE_PLUGIN_DATA": str(tmp_path)})
+    assert proc.returncode == 0 and parsed(proc)[2][:2] == ["run", "--quiet"], proc.stderr

@@ -54,6 +54,8 @@ MAX_VECTOR_FETCH = 4 * DEEP_SECTIONS
 # Keyword candidates looked at for a verbatim name before the top is kept, so a chunk holding the
 # exact name is found even when BM25 ranks chunks full of its parts higher.
 NAME_POOL = 100
+# Stripped from the ends of a query of symbols before it is looked for verbatim (whitespace too).
+_ASCII_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~ \t\n"
 # How hybrid fuses its halves: "dbsf" (distribution-based score fusion) or "rrf" (reciprocal rank
 # fusion, the measured alternative kept for comparison: `benchmarks/quality.py --set search.FUSION="rrf"`).
 # DBSF with the vectors at 1.2 and BM25 at 0.8 tied RRF on queries_dev.json and beat it on the httpx set
@@ -213,9 +215,10 @@ class _Ranker:
     fallback (the embedder down) is noted once and then kept as the mode."""
 
     def __init__(self, index: Index, embedder: Embedder, text: str, asked: str, file_ids: Sequence[int] | None,
-                 vocabulary: AbstractSet[str], notes: list[str]) -> None:
+                 vocabulary: AbstractSet[str], notes: list[str], symbols_only: bool = False) -> None:
         self.index, self.embedder, self.text, self.asked = index, embedder, text, asked
         self.file_ids, self.vocabulary, self.notes = file_ids, vocabulary, notes
+        self.symbols_only = symbols_only
         self.qvec: np.ndarray | None = None
 
     def _semantic(self, depth: int) -> list[tuple[int, float]]:
@@ -224,6 +227,9 @@ class _Ranker:
         return semantic_ranking(self.index, self.embedder, self.text, depth, self.file_ids, self.qvec)
 
     def _keyword(self, depth: int) -> list[tuple[int, float]]:
+        if self.symbols_only:  # the keyword index drops symbols: look for them verbatim
+            needle = self.text.strip(_ASCII_PUNCTUATION) or self.text  # `🚀?` asks for the rocket
+            return queries.verbatim_search(self.index.conn, needle, depth, self.file_ids)
         return keyword_ranking(self.index, self.text, depth, self.file_ids, self.vocabulary)
 
     def rank(self, mode: str, depth: int) -> _Ranked:
@@ -309,10 +315,15 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     mode = route(text, vocabulary, embedder.id) if q.mode == "auto" else q.mode
     if not text:
         return SearchResult([], mode, ["the query is empty: ask a question or name what you look for"])
-    if search_match(text) is None:
-        # Only punctuation or symbols: the vectors would still rank something, but nothing it means.
-        return SearchResult([], mode, ["the query has no searchable words (only punctuation or symbols): "
+    symbols_only = search_match(text) is None
+    if symbols_only and not any(ord(ch) > 127 for ch in text):
+        # Only ASCII punctuation: the vectors would still rank something, but nothing it means, and
+        # `.` or `?` verbatim is in every note.
+        return SearchResult([], mode, ["the query has no searchable words (only punctuation): "
                                        "ask a question or name what you look for"])
+    if symbols_only:
+        # Symbols such as an emoji: the keyword index drops them, so they are looked for verbatim.
+        mode = "keyword"
     if not queries.has_chunks(index.conn):
         return SearchResult([], mode, ["the index is empty: no Markdown notes are indexed in this folder yet"])
     file_ids: list[int] | None = None
@@ -326,7 +337,7 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         notes.append("vectors are missing or from another embedder until the next sync: keyword results only")
         mode = "keyword"
 
-    ranker = _Ranker(index, embedder, text, q.mode, file_ids, vocabulary, notes)
+    ranker = _Ranker(index, embedder, text, q.mode, file_ids, vocabulary, notes, symbols_only)
     fixed = ranker.rank(mode, CANDIDATE_SECTIONS)
     mode = fixed.mode
     check = _PolicyCheck(policy)
@@ -339,7 +350,10 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         extra = [item for item in deep.ranked if deep.section(item) not in placed]
         hits += _admitted(extra, deep.rows, check, q.k - len(hits))
     hits = [replace(h, score=s) for h, s in zip(hits, ranking.place_scores([h.score for h in hits]))]
-    if not hits:
+    if not hits and symbols_only:
+        notes.append(f"no note contains {text!r}" + (" within the path filter" if q.paths else "")
+                     + " (a query of symbols only is looked for verbatim)")
+    elif not hits:
         notes.append("no note matches this query" + (" within the path filter" if q.paths else "")
                      + ("; try other words or --mode semantic" if mode == "keyword" else "; try other words"))
     return SearchResult(hits, mode, notes)

@@ -46,7 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         args.query = [*args.query, *extra]
     if args.command == "search" and not " ".join(args.query).strip():
-        parser.error("search needs a query")
+        # The search's own usage, not the top-level one: the question is what `search` is missing.
+        _subparser(parser, "search").error("the query is missing: say what you look for, "
+                                           "e.g. scree search \"how are tokens refreshed\"")
     if args.command == "search":
         from ..errors import BadPattern
         from ..ignorerules import check_globs
@@ -79,6 +81,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"scree: error: {explained}", file=sys.stderr)
         return 1
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    """The parser of one subcommand (argparse keeps them in its subparsers action's choices)."""
+    for action in parser._subparsers._group_actions if parser._subparsers else ():  # noqa: SLF001
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:  # noqa: SLF001
+            return action.choices[name]
+    return parser
 
 
 def _explain_fault(exc: Exception, args: argparse.Namespace) -> ScreeError | None:

@@ -12,7 +12,7 @@ from ._common import add_common
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("status", help="show the index of this folder")
     add_common(p)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the same as JSON")
 
 
 def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
@@ -41,8 +41,12 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
 
         if isinstance(data.get("last_sync"), float):
             data["last_sync"] = when_and_age(data["last_sync"])  # type: ignore[arg-type]
+        if data["exists"] is False:
+            data["exists"] = "no (built by the first `scree search`, `scree reindex` or the plugin's session sync)"
+        elif data["exists"] is True:
+            data["exists"] = "yes"
         for key, value in data.items():
-            print(f"{key:17} {value}")
+            print(f"{key:17} {'-' if value is None else value}")
     return 0
 
 

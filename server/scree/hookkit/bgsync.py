@@ -32,7 +32,8 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-UV_INSTALL = "curl -LsSf https://astral.sh/uv/install.sh | sh (or: pipx install uv / pip install uv)"
+UV_INSTALL = ("curl -LsSf https://astral.sh/uv/install.sh | sh (it puts uv in ~/.local/bin; or: pipx install uv, "
+              "brew install uv)")
 
 CONTEXT_LINE = (
     f"scree indexes this repo's Markdown notes (docs, ADRs, READMEs): for a question about what they say, "
@@ -44,23 +45,62 @@ NO_UV_LINE = (
     f"Ask the user to install it ({UV_INSTALL}) and restart Claude Code; until then search notes with grep."
 )
 
+# The first session after an install: the plugin's environment does not exist yet. Claude Code starts
+# the MCP server before it is built (init shows it `pending`, then the session goes on without its
+# tools), so the model is told what is happening and when search arrives (docs/benchmarks.md:
+# first-install timeline).
+BUILDING_LINE = (
+    "scree's notes search is not available in this session: its Python environment is being built in "
+    "the background for the first time (uv downloads and installs about 250 MB: onnxruntime, numpy, the "
+    "embedding model; a minute or two on a fast connection), then the repo's Markdown notes are indexed. "
+    f"Its {SEARCH_TOOL} tool arrives in the next session, or in this one once the user reconnects the "
+    "scree server with /mcp after the build. Until then, search notes with grep; if the user asks why "
+    "scree is missing, say this."
+)
+
+
+def environment_ready(data_root: str) -> bool:
+    """True once the plugin's venv holds scree's installed entry point (uv installs it with the rest)."""
+    venv = os.path.join(data_root, "venv")
+    return any(_executable(os.path.join(venv, *rel)) for rel in (("bin", "scree-mcp"), ("Scripts", "scree-mcp.exe")))
+
 
 def _executable(path: str) -> bool:
     return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
-def find_uv(env: Mapping[str, str] | None = None) -> str | None:
-    """The uv executable: on PATH, else ~/.local/bin/uv or ~/.cargo/bin/uv (installers put it there)."""
+def uv_candidates(env: Mapping[str, str] | None = None, plugin_root: str | None = None,
+                  plugin_data: str | None = None) -> list[tuple[str, str]]:
+    """(path, where) of every place uv is looked for, in order: PATH; ~/.local/bin and ~/.cargo/bin
+    (where its installers put it); the Quickstart's `.uv/bin` in the plugin's folder (a clone);
+    `uv/bin` in the plugin's data dir (a private venv holding uv, for an externally managed Python)."""
     env = os.environ if env is None else env
     home = env.get("HOME") or os.path.expanduser("~")
     # shutil.which does the same first part, but importing shutil costs the hook a few ms.
-    dirs = [d for d in env.get("PATH", os.defpath).split(os.pathsep) if d]
-    dirs += [os.path.join(home, ".local", "bin"), os.path.join(home, ".cargo", "bin")]
-    for d in dirs:
-        candidate = os.path.join(d, "uv")
+    found = [(os.path.join(d, "uv"), "PATH") for d in env.get("PATH", os.defpath).split(os.pathsep) if d]
+    found += [(os.path.join(home, ".local", "bin", "uv"), "~/.local/bin"),
+              (os.path.join(home, ".cargo", "bin", "uv"), "~/.cargo/bin")]
+    if plugin_root:
+        found.append((os.path.join(plugin_root, ".uv", "bin", "uv"), "the Quickstart's .uv/bin"))
+    if plugin_data:
+        found.append((os.path.join(plugin_data, "uv", "bin", "uv"), "the plugin's data dir"))
+    return found
+
+
+def find_uv_where(env: Mapping[str, str] | None = None, plugin_root: str | None = None,
+                  plugin_data: str | None = None) -> tuple[str, str] | None:
+    """The first executable uv of `uv_candidates` and where it was found, or None."""
+    for candidate, where in uv_candidates(env, plugin_root, plugin_data):
         if _executable(candidate):
-            return candidate
+            return candidate, where
     return None
+
+
+def find_uv(env: Mapping[str, str] | None = None, plugin_root: str | None = None,
+            plugin_data: str | None = None) -> str | None:
+    """The uv executable (see `uv_candidates`), or None."""
+    found = find_uv_where(env, plugin_root, plugin_data)
+    return found[0] if found else None
 
 
 def sync_command(uv: str, plugin_root: str) -> list[str]:
