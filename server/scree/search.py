@@ -239,7 +239,7 @@ class _Ranker:
         kw: list[tuple[int, float]] | None = None
         if mode == "keyword":
             kw = self._keyword(depth)
-            if not kw and self.asked == "auto" and vectors_usable(index, embedder.id, embedder.dimensions,
+            if not kw and self.asked == "auto" and not self.symbols_only and vectors_usable(index, embedder.id, embedder.dimensions,
                                                                   embedder.max_windows):
                 mode = "hybrid"  # a lookup the notes never spell: the vectors may still know its topic
         ranked: list[tuple[int, float]]
