@@ -58,6 +58,27 @@ DBSF_WEIGHTS = (1.2, 0.8)  # (semantic, keyword)
 HYBRID_WEIGHTS = (0.8, 1.2)  # (semantic, keyword)
 
 
+# A query is cut to its first MAX_QUERY_CHARS characters (at a word boundary), with a note. A question,
+# even with an error message pasted into it, is a few hundred words; the model reads only the first
+# window of a query (256 word pieces, about 1,000 characters) and BM25 OR-ing hundreds of words matches
+# nearly every section, so nothing past the cap improves the answer. Within it the worst case (every
+# word distinct, each a name or a word the notes hold) answers in ~0.25 s (docs/benchmarks.md,
+# benchmarks/huge_query.py); a 1 MB query once held the index for minutes, stalling every other search.
+MAX_QUERY_CHARS = 4000
+
+
+def cap_query(text: str, limit: int = MAX_QUERY_CHARS) -> tuple[str, str | None]:
+    """`text` cut to at most `limit` characters at a word boundary, and a note saying so (None if it fits)."""
+    if len(text) <= limit:
+        return text, None
+    cut = text[:limit]
+    if not text[limit].isspace():  # do not end on half a word, unless the head is one long word
+        head, space, _ = cut.rpartition(" ")
+        cut = head if space and head.strip() else cut
+    return cut, (f"the query was cut to its first {len(cut)} characters (it had {len(text)}; queries are "
+                 f"capped at {limit}): ask a shorter question for an answer to all of it")
+
+
 @dataclass(frozen=True)
 class Query:
     text: str
