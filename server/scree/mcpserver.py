@@ -45,7 +45,7 @@ INSTRUCTIONS = (
 DEFAULT_FIRST_SYNC_WAIT = 100.0  # seconds; below the 120 s per-call timeouts clients commonly use
 MAX_READ_BYTES = 100_000
 MAX_LISTED_PATHS = 30
-MAX_QUERY_CHARS = 4000  # search.MAX_QUERY_CHARS (not imported: search pulls numpy in before the handshake)
+MAX_QUERY_CHARS = 2000  # search.MAX_QUERY_CHARS (not imported: search pulls numpy in before the handshake)
 ENGINE_OPEN_TIMEOUT = 60.0  # how long a tool waits for the background start (imports + open)
 
 Mode = Literal["auto", "semantic", "keyword", "hybrid"]

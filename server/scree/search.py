@@ -61,10 +61,11 @@ HYBRID_WEIGHTS = (0.8, 1.2)  # (semantic, keyword)
 # A query is cut to its first MAX_QUERY_CHARS characters (at a word boundary), with a note. A question,
 # even with an error message pasted into it, is a few hundred words; the model reads only the first
 # window of a query (256 word pieces, about 1,000 characters) and BM25 OR-ing hundreds of words matches
-# nearly every section, so nothing past the cap improves the answer. Within it the worst case (every
-# word distinct, each a name or a word the notes hold) answers in ~0.25 s (docs/benchmarks.md,
-# benchmarks/huge_query.py); a 1 MB query once held the index for minutes, stalling every other search.
-MAX_QUERY_CHARS = 4000
+# nearly every section, so nothing past the cap improves the answer. Searches share one connection,
+# one at a time, so the cap also bounds how long one query holds up the others: the worst case within
+# it (every word distinct, each a name or a word the notes hold) is measured by benchmarks/huge_query.py
+# (docs/benchmarks.md). A 1 MB query once held the index for minutes, stalling every other search.
+MAX_QUERY_CHARS = 2000
 
 
 def cap_query(text: str, limit: int = MAX_QUERY_CHARS) -> tuple[str, str | None]:
@@ -124,12 +125,19 @@ HISTORY_IN_TIER = True
 
 def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
     """A function counting how many of `names` (case-folded) a text spells verbatim."""
-    patterns = [(n, _verbatim(n)) for n in names]
+    # Each name's regex is compiled on its first substring hit: a long query names hundreds of words
+    # most chunks lack, and compiling them all up front cost more than the search (issue 21).
+    patterns: dict[str, re.Pattern[str]] = {}
+
+    def verbatim(name: str) -> re.Pattern[str]:
+        if name not in patterns:
+            patterns[name] = _verbatim(name)
+        return patterns[name]
 
     def spelled(text: str) -> int:
         hay = text.casefold()
         # The substring test first: most chunks lack the name, and the bounded regex is 10x slower.
-        return sum(1 for n, p in patterns if n in hay and p.search(hay))
+        return sum(1 for n in names if n in hay and verbatim(n).search(hay))
 
     return spelled
 
