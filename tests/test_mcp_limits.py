@@ -67,3 +67,43 @@ def test_the_cap_cuts_at_a_word_boundary_and_the_tool_describes_the_same_cap() -
     text, note = cap_query("alpha beta gamma", limit=8)
     assert text == "alpha" and note is not None and "it had 16" in note
     assert cap_query("x" * 20, limit=8)[0] == "x" * 8  # one long word: cut inside it rather than to nothing
+
+
+class _Counting:
+    """A loaded local model stand-in that counts its query passes and can fail like an API."""
+
+    id, dimensions, max_windows, loaded = "local:count:1", 4, 1, True
+
+    def __init__(self, error: Exception | None = None) -> None:
+        self.calls: list[str] = []
+        self.error = error
+
+    def embed_query(self, text: str) -> object:
+        import numpy as np
+
+        self.calls.append(text)
+        if self.error is not None:
+            raise self.error
+        return np.ones(4, dtype="<f4") / 2
+
+
+def test_a_long_query_is_embedded_ahead_once_and_a_failure_is_raised_unchanged() -> None:
+    from scree.errors import EmbedderUnavailable
+    from scree.search import EMBED_AHEAD_CHARS, Query, embedded_ahead
+
+    long_text = "how is the retry budget shared " * (EMBED_AHEAD_CHARS // 20)
+    model = _Counting()
+    view = embedded_ahead(model, Query("  " + long_text + "  "))  # type: ignore[arg-type]
+    assert model.calls == [long_text.strip()]  # embedded before search takes the index
+    assert list(view.embed_query(long_text.strip())) == [0.5] * 4 and len(model.calls) == 1
+    assert view.max_windows == 1 and view.embed_query("other") is not None and len(model.calls) == 2
+
+    for q in (Query("short question"), Query(long_text, mode="keyword")):  # nothing ahead: as before
+        quiet = _Counting()
+        assert embedded_ahead(quiet, q) is quiet and quiet.calls == []  # type: ignore[arg-type]
+
+    down = _Counting(EmbedderUnavailable("the embeddings API is unreachable"))
+    view = embedded_ahead(down, Query(long_text))  # type: ignore[arg-type]
+    with pytest.raises(EmbedderUnavailable, match="unreachable"):
+        view.embed_query(long_text.strip())
+    assert len(down.calls) == 1  # the failure is not paid twice
