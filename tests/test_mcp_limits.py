@@ -27,6 +27,8 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McpSession]:
 @pytest.mark.parametrize("tool, args, expected", [
     ("search_docs", {"query": "restart", "k": True}, "valid integer"),
     ("search_docs", {"query": "restart", "k": 2.5}, "valid integer"),
+    ("search_docs", {"query": "restart", "k": "5"}, "valid integer"),
+    ("reindex", {"all": "true"}, "valid boolean"),
     ("read_doc", {"path": "docs/runbook.md", "start_line": True}, "valid integer"),
     ("read_doc", {"path": "docs/runbook.md", "end_line": False}, "valid integer"),
     ("reindex", {"all": "yes"}, "valid boolean"),

@@ -50,8 +50,8 @@ ENGINE_OPEN_TIMEOUT = 60.0  # how long a tool waits for the background start (im
 
 Mode = Literal["auto", "semantic", "keyword", "hybrid"]
 # Integer and boolean tool arguments are strict (`Field(strict=True)`): pydantic's lax mode took
-# `k=true` as 1 and `reindex(all="yes")` as a full rebuild. A value the client JSON-encoded as a
-# string (`"5"`, `"true"`) is still decoded by the SDK first, as some clients send them so.
+# `k=true` as 1 and `reindex(all="yes")` as a full rebuild. A number or boolean sent as a string
+# (`"5"`, `"true"`) is refused too: the SDK's pre-parse leaves such scalars as strings.
 
 
 class _Compact(BaseModel):
