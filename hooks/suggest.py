@@ -12,11 +12,22 @@ plugin's venv interpreter or the real executable behind python3, with -I -S).
 
 import os
 import sys
+import time
 
+_STARTED = time.monotonic()
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "server"))
 
 HOOK = "suggest"
 MAX_HINTS = 5
+# A PreToolUse payload carries the call, not its output: past this it holds a command or pattern far
+# over grepparse.MAX_COMMAND_CHARS (even with every character escaped), so it is skipped unread.
+MAX_PAYLOAD_BYTES = 64 * 1024
+# Claude Code kills the hook at 5 s (hooks.json); past this much of it the hook stops and stays quiet.
+BUDGET_SECONDS = 2.0
+
+
+def over_budget() -> bool:
+    return time.monotonic() - _STARTED > BUDGET_SECONDS
 
 
 def main(raw: bytes) -> None:
@@ -39,14 +50,20 @@ def main(raw: bytes) -> None:
 
     if tool == "Bash":
         command = tool_input.get("command") if isinstance(tool_input, dict) else None
+        if isinstance(command, str) and grepparse.too_large(command):
+            return quiet("too-large", chars=len(command))
         if not isinstance(command, str) or not grepparse.might_search(command):
             return quiet("no-search-word")
         calls = grepparse.parse_command(command)
     elif tool == "Grep":
         found = grepparse.grep_tool_call(tool_input)
+        if found and grepparse.too_large("".join(found.patterns)):
+            return quiet("too-large", chars=len("".join(found.patterns)))
         calls = [found] if found else []
     else:
         return quiet("other-tool")
+    if over_budget():
+        return quiet("time-budget", step="parse")
     from scree.hookkit import hint, project, state
 
     call = hint.choose_call(calls)
@@ -67,6 +84,8 @@ def main(raw: bytes) -> None:
     try:
         if not notes.has_notes():
             return quiet("empty-index", **facts)
+        if over_budget():
+            return quiet("time-budget", step="index", **facts)
         from scree.hookkit.decide import decide
 
         cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
@@ -109,6 +128,12 @@ if __name__ == "__main__":
         from scree.hookkit import prefilter
 
         _raw = sys.stdin.buffer.read()
+        if len(_raw) > MAX_PAYLOAD_BYTES:  # no person's search: skipped before JSON or shell parsing
+            if prefilter.debug_requested():
+                from scree.hookkit import runtime as _runtime
+
+                _runtime.log_debug(HOOK, {"reason": "too-large", "bytes": len(_raw)})
+            os._exit(0)
         if not (prefilter.may_search(_raw)):
             if prefilter.debug_requested():
                 from scree.hookkit import runtime as _runtime

@@ -128,3 +128,11 @@ def test_a_non_loopback_bind_without_a_token_refuses_to_start(folder: Path, tmp_
     assert proc.returncode == 1 and out == ""
     assert "refusing to serve HTTP on 0.0.0.0 without a token" in err and "SCREE_HTTP_TOKEN" in err
     assert time.monotonic() - started < 30
+
+
+@pytest.mark.parametrize("port", ["99999", "65536", "-1", "eighty"])
+def test_a_port_outside_1_to_65535_is_refused_before_binding(folder: Path, tmp_path: Path, port: str) -> None:
+    proc = _serve(folder, tmp_path / "data", "--port", port, "--no-watch")
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2 and out == ""  # argparse's usage error; nothing served on a wrapped port
+    assert "use 1..65535, or 0 for any free port" in err and "serving MCP" not in err

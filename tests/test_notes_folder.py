@@ -95,3 +95,32 @@ def test_the_session_start_sync_indexes_the_folder_the_hooks_chose_even_with_a_r
     assert eventually(lambda: marker.exists() and marker.read_text() != "", timeout=30)
     hook = json.loads((p.plugin_data / "state" / "relative.json").read_text())["loc"]
     assert marker.read_text() == hook["folder"] == str(p.folder / "docs")
+
+
+def test_a_relative_xdg_data_home_is_ignored_by_the_cli_and_the_hooks(tmp_path: Path) -> None:
+    # The XDG spec: a relative path in XDG_*_HOME is invalid and ignored. Used as-is, the index landed
+    # under `./rel/data/` of whatever directory scree ran in.
+    p = make_project(tmp_path)
+    env = {**p.env, "XDG_DATA_HOME": "rel/data", "PYTHONPATH": str(REPO_ROOT / "server")}
+    default = p.home / ".local" / "share" / "scree"
+
+    data = payload("pretool_bash", tool_input={"command": "grep -rn text ."}, session_id="relxdg", cwd=str(p.folder))
+    proc = subprocess.run(hook_command("suggest.py"), input=json.dumps(data).encode(),
+                          capture_output=True, env=env, cwd=str(p.folder), timeout=30)
+    assert proc.returncode == 0
+    hook = json.loads((p.plugin_data / "state" / "relxdg.json").read_text())["loc"]
+    status = subprocess.run([sys.executable, "-m", "scree.cli", "status", "--json"], capture_output=True,
+                            text=True, env=env, cwd=str(p.folder), timeout=60)
+    cli = json.loads(status.stdout)
+
+    assert Path(hook["db"]).is_relative_to(default) and Path(cli["index"]).is_relative_to(default)
+    assert not (p.folder / "rel").exists()
+
+
+def test_doctor_ignores_a_relative_xdg_cache_home_when_it_looks_for_claude_code_s_logs(tmp_path: Path) -> None:
+    from scree.doctor import _claude_dirs
+
+    _, logs = _claude_dirs({"HOME": str(tmp_path), "XDG_CACHE_HOME": "cache"})
+    assert logs[0] == tmp_path / ".cache" / "claude-cli-nodejs"
+    _, logs = _claude_dirs({"HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "c")})
+    assert logs[0] == tmp_path / "c" / "claude-cli-nodejs"

@@ -28,6 +28,7 @@ from .config import Config
 from .doctor_hooks import check_hooks
 from .errors import ScreeError
 from .humantime import age as _age
+from .locate import xdg_base
 from .humantime import when as _iso
 
 log = logging.getLogger(__name__)
@@ -394,7 +395,7 @@ def _claude_dirs(env: Mapping[str, str]) -> tuple[Path, list[Path]]:
     """Claude Code's config dir and the places its per-project logs may be (XDG cache, macOS caches)."""
     home = Path(env.get("HOME") or os.path.expanduser("~"))
     config = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR", "").strip() else home / ".claude"
-    xdg = Path(env["XDG_CACHE_HOME"]) if env.get("XDG_CACHE_HOME", "").strip() else home / ".cache"
+    xdg = xdg_base(env, "XDG_CACHE_HOME", home / ".cache")
     return config, [xdg / "claude-cli-nodejs", home / "Library" / "Caches" / "claude-cli-nodejs"]
 
 

@@ -49,7 +49,7 @@ from .progress import CountingProgress
 from .readindex import ReadIndex, damaged_note
 from .records import SearchResult
 from .route import route
-from .search import Query
+from .search import Query, embedded_ahead
 from .sizeguard import first_sync_refusal
 from .store import Index, rebuild_in_place
 from .sync import SyncReport, sync
@@ -246,6 +246,7 @@ class LiveIndex:
     def search(self, q: Query) -> SearchResult:
         """Answer from what is committed; notes say when the index is incomplete or not updating."""
         policy = self.policy
+        embedder = embedded_ahead(self._embedder, q)  # a long query's model pass, outside the lock
         with self._reader.mu:
             index = self._reader.open_locked()
             if index is None:
@@ -254,7 +255,7 @@ class LiveIndex:
                 result = SearchResult([], mode, [f"{why}; it is being built, try again shortly"])
             else:
                 try:
-                    result = run_search(index, policy, self._embedder, q)
+                    result = run_search(index, policy, embedder, q)
                 except Exception as exc:
                     if not is_damage(exc):
                         raise

@@ -61,14 +61,22 @@ class IndexLocation:
     managed: bool = False  # True for the default place under the data dir, a folder only scree writes in
 
 
+def xdg_base(env: Mapping[str, str], name: str, default: Path) -> Path:
+    """An XDG base directory (`XDG_DATA_HOME`, `XDG_CACHE_HOME`...) from `env`, else `default`.
+
+    The XDG spec says a relative path in these variables is invalid and is to be ignored: used as-is it
+    would put an index under `./relative/path/` of whatever directory scree happened to run in.
+    """
+    raw = env.get(name, "").strip()
+    return Path(raw) if raw and os.path.isabs(raw) else default
+
+
 def data_dir(cfg: Config, env: Mapping[str, str] | None = None) -> Path:
-    """SCREE_DATA_DIR, else $XDG_DATA_HOME/scree, else ~/.local/share/scree."""
+    """SCREE_DATA_DIR, else $XDG_DATA_HOME/scree (an absolute path), else ~/.local/share/scree."""
     env = os.environ if env is None else env
     if cfg.data_dir is not None:
         return cfg.data_dir
-    xdg = env.get("XDG_DATA_HOME", "").strip()
-    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
-    return base / "scree"
+    return xdg_base(env, "XDG_DATA_HOME", Path.home() / ".local" / "share") / "scree"
 
 
 def folder_key(folder: Path) -> str:

@@ -45,9 +45,13 @@ INSTRUCTIONS = (
 DEFAULT_FIRST_SYNC_WAIT = 100.0  # seconds; below the 120 s per-call timeouts clients commonly use
 MAX_READ_BYTES = 100_000
 MAX_LISTED_PATHS = 30
+MAX_QUERY_CHARS = 2000  # search.MAX_QUERY_CHARS (not imported: search pulls numpy in before the handshake)
 ENGINE_OPEN_TIMEOUT = 60.0  # how long a tool waits for the background start (imports + open)
 
 Mode = Literal["auto", "semantic", "keyword", "hybrid"]
+# Integer and boolean tool arguments are strict (`Field(strict=True)`): pydantic's lax mode took
+# `k=true` as 1 and `reindex(all="yes")` as a full rebuild. A number or boolean sent as a string
+# (`"5"`, `"true"`) is refused too: the SDK's pre-parse leaves such scalars as strings.
 
 
 class _Compact(BaseModel):
@@ -244,8 +248,9 @@ def build_server(handle: IndexHandle) -> MCPServer:
 
     @tool(read_only)
     def search_docs(
-        query: str,
-        k: Annotated[int, Field(ge=1, le=50, description="how many sections to return; asking for more "
+        query: Annotated[str, Field(description=f"a question or the names you look for; past {MAX_QUERY_CHARS} "
+                                                "characters it is cut (the answer's note says so)")],
+        k: Annotated[int, Field(ge=1, le=50, strict=True, description="how many sections to return; asking for more "
                                 "only adds results after the same first ones")] = 5,
         mode: Mode = "auto",
         path: Annotated[str | list[str] | None, Field(description="glob(s) to search within, e.g. 'docs/**'")] = None,
@@ -276,8 +281,8 @@ def build_server(handle: IndexHandle) -> MCPServer:
     def read_doc(
         path: str,
         heading: Annotated[str | None, Field(description="section trail, e.g. 'Tokens' or 'Auth > Tokens'")] = None,
-        start_line: int | None = None,
-        end_line: int | None = None,
+        start_line: Annotated[int | None, Field(strict=True)] = None,
+        end_line: Annotated[int | None, Field(strict=True)] = None,
     ) -> ReadOut:
         """Read a Markdown note of this repo verbatim: the whole file, one section by heading, or a line range."""
         check_text("path", path)
@@ -287,7 +292,7 @@ def build_server(handle: IndexHandle) -> MCPServer:
                            max_file_bytes=handle.config.max_file_bytes, max_bytes=handle.options.max_read_bytes)
 
     @tool(ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
-    def reindex(all: bool = False) -> ReindexOut:  # noqa: A002 - the tool's public parameter name
+    def reindex(all: Annotated[bool, Field(strict=True)] = False) -> ReindexOut:  # noqa: A002 - the tool's public parameter name
         """Sync the notes index now and report what changed (all=true rebuilds it). Rarely needed:
         edits are indexed automatically."""
         live = handle.get()

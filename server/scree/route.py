@@ -70,12 +70,14 @@ def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
     `` `api_host` `` name `histogram_quantile` and `api_host`; a flag keeps its dashes (`--locked`).
     """
     names: List[str] = []
+    seen: set[str] = set()  # a list's `in` would make a long query quadratic
     for word in query.split():
         bare = word.strip(_EDGE_PUNCT)
         if not (looks_like_identifier(word) or (vocabulary and bare in vocabulary)):
             continue
         name = bare.casefold()
-        if name and name not in names:
+        if name and name not in seen:
+            seen.add(name)
             names.append(name)
     return names
 

@@ -24,7 +24,7 @@ import logging
 import os
 import re
 from dataclasses import dataclass, replace
-from typing import AbstractSet, Callable, Hashable, Sequence
+from typing import AbstractSet, Callable, Hashable, Sequence, cast
 
 import numpy as np
 import pathspec
@@ -66,6 +66,28 @@ DBSF_WEIGHTS = (1.2, 0.8)  # (semantic, keyword)
 # RRF's weights: the keyword half 1.5x the semantic half, scaled to sum 2 (a chunk first in both halves
 # scores 2/(k+1), as in unweighted RRF); 1.25-1.5 ranked best for RRF on queries_dev.json.
 HYBRID_WEIGHTS = (0.8, 1.2)  # (semantic, keyword)
+
+
+# A query is cut to its first MAX_QUERY_CHARS characters (at a word boundary), with a note. A question,
+# even with an error message pasted into it, is a few hundred words; the model reads only the first
+# window of a query (256 word pieces, about 1,000 characters) and BM25 OR-ing hundreds of words matches
+# nearly every section, so nothing past the cap improves the answer. Searches share one connection,
+# one at a time, so the cap also bounds how long one query holds up the others: the worst case within
+# it (every word distinct, each a name or a word the notes hold) is measured by benchmarks/huge_query.py
+# (docs/benchmarks.md). A 1 MB query once held the index for minutes, stalling every other search.
+MAX_QUERY_CHARS = 2000
+
+
+def cap_query(text: str, limit: int = MAX_QUERY_CHARS) -> tuple[str, str | None]:
+    """`text` cut to at most `limit` characters at a word boundary, and a note saying so (None if it fits)."""
+    if len(text) <= limit:
+        return text, None
+    cut = text[:limit]
+    if not text[limit].isspace():  # do not end on half a word, unless the head is one long word
+        head, space, _ = cut.rpartition(" ")
+        cut = head if space and head.strip() else cut
+    return cut, (f"the query was cut to its first {len(cut)} characters (it had {len(text)}; queries are "
+                 f"capped at {limit}): ask a shorter question for an answer to all of it")
 
 
 @dataclass(frozen=True)
@@ -115,12 +137,19 @@ HISTORY_IN_TIER = True
 
 def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
     """A function counting how many of `names` (case-folded) a text spells verbatim."""
-    patterns = [(n, _verbatim(n)) for n in names]
+    # Each name's regex is compiled on its first substring hit: a long query names hundreds of words
+    # most chunks lack, and compiling them all up front cost more than the search (issue 21).
+    patterns: dict[str, re.Pattern[str]] = {}
+
+    def verbatim(name: str) -> re.Pattern[str]:
+        if name not in patterns:
+            patterns[name] = _verbatim(name)
+        return patterns[name]
 
     def spelled(text: str) -> int:
         hay = text.casefold()
         # The substring test first: most chunks lack the name, and the bounded regex is 10x slower.
-        return sum(1 for n, p in patterns if n in hay and p.search(hay))
+        return sum(1 for n in names if n in hay and verbatim(n).search(hay))
 
     return spelled
 
@@ -357,3 +386,46 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         notes.append("no note matches this query" + (" within the path filter" if q.paths else "")
                      + ("; try other words or --mode semantic" if mode == "keyword" else "; try other words"))
     return SearchResult(hits, mode, notes)
+
+
+# A query at least this long is embedded before the index is taken (`embedded_ahead`): its window
+# is then full and the model's pass is most of its cost, which would otherwise hold up every search
+# queued behind it. Shorter queries embed in a few ms, where they always did.
+EMBED_AHEAD_CHARS = 500
+
+
+class _EmbeddedAhead:
+    """The embedder, answering one query text's `embed_query` with what was computed ahead (a vector
+    or the exception the embedder raised, so a failure is reported exactly as it was)."""
+
+    def __init__(self, embedder: Embedder, text: str, vector: np.ndarray | None, error: Exception | None) -> None:
+        self._embedder, self._text, self._vector, self._error = embedder, text, vector, error
+
+    def embed_query(self, text: str) -> np.ndarray:
+        if text != self._text:
+            return self._embedder.embed_query(text)
+        if self._error is not None:
+            raise self._error
+        assert self._vector is not None
+        return self._vector
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._embedder, name)
+
+
+def embedded_ahead(embedder: Embedder, q: Query) -> Embedder:
+    """`embedder`, or for a long query that will need its vector, a view of it holding that vector.
+
+    Only with the local model already loaded (nothing loads, nothing is sent to an API that search
+    might not have asked), and only for a mode that embeds: a lookup in `auto` runs keyword first.
+    """
+    text = cap_query(q.text)[0].strip()
+    if len(text) < EMBED_AHEAD_CHARS or getattr(embedder, "loaded", False) is not True:
+        return embedder
+    if q.mode == "keyword" or (q.mode == "auto" and is_lookup(text)):
+        return embedder
+    try:
+        vector, error = embedder.embed_query(text), None
+    except Exception as exc:  # noqa: BLE001 - raised again, unchanged, where search asks for the vector
+        vector, error = None, exc
+    return cast(Embedder, _EmbeddedAhead(embedder, text, vector, error))

@@ -100,14 +100,15 @@ class Vocabulary(frozenset):  # type: ignore[type-arg]
 def query_words(query: str) -> list[str]:
     """The lowercased words of a query that could be names, with quotes, brackets, a call's `()` and
     end punctuation trimmed (as `route` trims them): what a vocabulary lookup asks about."""
-    out: list[str] = []
+    # A dict keeps the order and tests membership in O(1): a list's `in` made a long query quadratic.
+    out: dict[str, None] = {}
     for word in query.split():
         bare = word.strip(_EDGE).casefold()
         if bare.endswith("()"):
             bare = bare[:-2]
-        if len(bare) >= MIN_NAME_LEN and bare not in out:
-            out.append(bare)
-    return out
+        if len(bare) >= MIN_NAME_LEN:
+            out.setdefault(bare)
+    return list(out)
 
 
 def file_kind(name: str) -> str | None:

@@ -6,12 +6,14 @@ words are looked up (one indexed query), so a large vocabulary costs a search no
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .db import queries
 from .embed import Embedder
 from .policy import NotesPolicy
 from .records import SearchResult
 from .route import named_identifiers
-from .search import Query, search
+from .search import Query, cap_query, search
 from .store import Index
 from .vocab import Vocabulary, query_words
 
@@ -26,8 +28,14 @@ def load_vocabulary(index: Index, text: str) -> Vocabulary:
 
 
 def search_with_names(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query) -> SearchResult:
-    """`search` with the vocabulary; the result's `names` lists the words taken as names."""
+    """`search` with the vocabulary; the result's `names` lists the words taken as names. A query
+    over MAX_QUERY_CHARS is cut first, and the result's notes say so."""
+    text, cut = cap_query(q.text)
+    if cut:
+        q = replace(q, text=text)
     vocabulary = load_vocabulary(index, q.text)
     result = search(index, policy, embedder, q, vocabulary=vocabulary)
     result.names = named_identifiers(q.text, vocabulary)
+    if cut:
+        result.notes.append(cut)
     return result

@@ -29,6 +29,17 @@ TOKEN_ENV = settings_table.HTTP_TOKEN.env
 DEFAULT_PORT = 8000
 
 
+def _port(raw: str) -> int:
+    """A TCP port: the OS reduces anything past 65535 modulo 65536 (99999 became 34463) without saying so."""
+    try:
+        port = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a port number: use 1..65535, or 0 for any free port") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a TCP port: use 1..65535, or 0 for any free port")
+    return port
+
+
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="run the MCP server (stdio; --http for streamable HTTP)",
                        description="Serve search_docs, read_doc and reindex over MCP.")
@@ -36,7 +47,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     add_embedder_flag(p)
     p.add_argument("--http", action="store_true", help="serve streamable HTTP at /mcp instead of stdio")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT}; 0 = any free)")
+    p.add_argument("--port", type=_port, default=DEFAULT_PORT,
+                   help=f"HTTP port 1..65535 (default {DEFAULT_PORT}; 0 = any free one, printed once listening)")
     p.add_argument("--token", help=f"HTTP bearer token (prefer ${TOKEN_ENV}: flags show in `ps`); "
                    "required when --host is not a loopback address")
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",

@@ -42,6 +42,18 @@ _FINDS = frozenset({"find", "bfs"})
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
 
 
+# A command longer than this is a script or generated text, not a person's search: the hooks skip it
+# before parsing. Recorded agent searches are under 100 characters; parsing is superlinear in the
+# number of pipes and options (10 MB of them took 12 s, past the hooks' 5 s timeout), and 4 KB of
+# them still parses in a few tens of ms.
+MAX_COMMAND_CHARS = 4096
+
+
+def too_large(command: str) -> bool:
+    """True for a command (or a Grep tool pattern) too long to be a person's search: skipped unparsed."""
+    return len(command) > MAX_COMMAND_CHARS
+
+
 def might_search(command: str) -> bool:
     """A cheap test run before parsing: False means the command certainly runs no grep-like tool."""
     return any(name in command for name in ("grep", "rg", "ag", "ack", "ug"))

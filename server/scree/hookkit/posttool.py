@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import jsonio as json  # `import json` would pull in re and enum: see jsonio
 from . import TOOL_PREFIX
-from .grepparse import GrepCall, grep_tool_call, might_search, parse_command
+from .grepparse import GrepCall, grep_tool_call, might_search, parse_command, too_large
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # `typing` costs a hook ~2 ms it does not need
@@ -98,7 +98,7 @@ def searching_call(tool_name: str, tool_input: object) -> GrepCall | None:
     if tool_name != "Bash" or not isinstance(tool_input, dict):
         return None
     command = tool_input.get("command")
-    if not isinstance(command, str) or not might_search(command):
+    if not isinstance(command, str) or too_large(command) or not might_search(command):
         return None
     for call in parse_command(command):
         if not (call.reads_stdin and not call.paths):

@@ -19,6 +19,12 @@ if TYPE_CHECKING:  # `typing` costs a hook ~2 ms it does not need
 
 _OFF = frozenset({"off", "0", "false", "no", "disable", "disabled"})
 LOG_MAX_BYTES = 256 * 1024
+# The log's cap is checked before each write, so one line must be small for the cap to hold: a debug
+# field is cut at MAX_FIELD_CHARS (a list at MAX_FIELD_ITEMS items), a whole line at MAX_LINE_CHARS.
+# Uncapped, one decision on a huge command wrote a 589 KB line.
+MAX_FIELD_CHARS = 300
+MAX_FIELD_ITEMS = 20
+MAX_LINE_CHARS = 8192
 
 
 def is_off(name: str, env: Mapping[str, str] | None = None) -> bool:
@@ -74,6 +80,8 @@ def log_error(hook: str, message: str = "", with_traceback: bool = True) -> None
                 os.replace(path, path + ".1")
         except OSError:
             pass
+        if len(detail) > MAX_LINE_CHARS:
+            detail = detail[:MAX_LINE_CHARS] + f"... ({len(detail) - MAX_LINE_CHARS} more characters)"
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         with os.fdopen(fd, "a", encoding="utf-8", errors="replace") as fh:
@@ -87,9 +95,30 @@ def debug_on(env: Mapping[str, str] | None = None) -> bool:
     return is_on("SCREE_HOOKS_DEBUG", env)
 
 
+def capped(value: object) -> object:
+    """`value` with every string cut at MAX_FIELD_CHARS and every list at MAX_FIELD_ITEMS, saying how
+    much was cut (nested lists and dicts too): what a log line may hold of a payload's field."""
+    if isinstance(value, str):
+        if len(value) <= MAX_FIELD_CHARS:
+            return value
+        return value[:MAX_FIELD_CHARS] + f"... ({len(value) - MAX_FIELD_CHARS} more characters)"
+    if isinstance(value, (list, tuple)):
+        items = [capped(v) for v in value[:MAX_FIELD_ITEMS]]
+        if len(value) > MAX_FIELD_ITEMS:
+            items.append(f"... ({len(value) - MAX_FIELD_ITEMS} more items)")
+        return items
+    if isinstance(value, dict):
+        return {capped(str(k)): capped(v) for k, v in list(value.items())[:MAX_FIELD_ITEMS]}
+    if isinstance(value, (int, float, bool)) or value is None:
+        return value
+    return capped(str(value))
+
+
 def log_debug(hook: str, fields: Mapping[str, object]) -> None:
-    """One line `<time> <hook> pid=N decision: {json}` in the hook log (call only when `debug_on()`)."""
-    log_error(hook, "decision: " + json.dumps(fields, ensure_ascii=False, default=str), with_traceback=False)
+    """One line `<time> <hook> pid=N decision: {json}` in the hook log (call only when `debug_on()`);
+    each field capped (`capped`), so a line stays a few KB whatever the payload held."""
+    log_error(hook, "decision: " + json.dumps(capped(dict(fields)), ensure_ascii=False, default=str),
+              with_traceback=False)
 
 
 def read_payload(hook: str, raw: bytes | None = None) -> dict | None:
