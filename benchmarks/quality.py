@@ -11,7 +11,7 @@ that decides its content (everything but the ranking modules) is unchanged. Pass
 vectors are cached by their exact text, so a chunking experiment re-embeds only the passages whose
 text changed and a ranking experiment loads no model at all.
 
-Sets: `dev` (shared/bench/queries_dev.json), `httpx` (shared/bench/repos/httpx) and this repo's own
+Sets: `dev` (shared/bench/queries_dev.json), `httpx`, `myst` and `mdx` (shared/bench/repos/*) and this repo's own
 benchmarks/sets/* (`starlette`: its corpus is a pinned PyPI sdist, fetched once into the cache).
 
 `--set` overrides a module constant for one run (`--set ranking.SPECIFICITY=0`), to measure an idea
@@ -69,6 +69,8 @@ def dev_sets(bench: Path, cache: Path | None = None, wanted: Sequence[str] = ())
     sets = {
         "dev": DevSet("dev", bench / "queries_dev.json", bench / "corpus"),
         "httpx": DevSet("httpx", bench / "repos" / "httpx" / "queries.json", bench / "repos" / "httpx" / "corpus"),
+        "myst": DevSet("myst", bench / "repos" / "myst" / "queries.json", bench / "repos" / "myst" / "corpus"),
+        "mdx": DevSet("mdx", bench / "repos" / "mdx" / "queries.json", bench / "repos" / "mdx" / "corpus"),
     }
     for s in sdist_sets():
         if cache is not None and s.name in wanted:
@@ -226,7 +228,7 @@ def misses(rows: list[Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--bench", type=Path, default=BENCH, help="the shared benchmark folder")
-    ap.add_argument("--sets", nargs="+", default=["dev", "httpx", "starlette"])
+    ap.add_argument("--sets", nargs="+", default=["dev", "httpx", "starlette", "myst", "mdx"])
     ap.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
     ap.add_argument("--embedder", default="local", help="local, or api (configured by SCREE_API_* as usual)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/scree-quality"))
@@ -248,7 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         for name in args.sets:
             if name not in sets:
-                raise SystemExit(f"no dev set {name!r}: choose from dev, httpx and benchmarks/sets/*")
+                raise SystemExit(f"no dev set {name!r}: choose from dev, httpx, myst, mdx and benchmarks/sets/*")
             ds = sets[name]
             cases = scorer.load_queries(ds.queries)
             index = open_set_index(ds, args.cache, embedder)
