@@ -283,7 +283,8 @@ def build_server(handle: IndexHandle) -> MCPServer:
         if heading is not None:
             check_text("heading", heading)
         return read_output(handle.folder, path, heading=heading, start_line=start_line, end_line=end_line,
-                           max_file_bytes=handle.config.max_file_bytes, max_bytes=handle.options.max_read_bytes)
+                           max_file_bytes=handle.config.max_file_bytes, max_bytes=handle.options.max_read_bytes,
+                           suffixes=handle.config.note_suffixes)
 
     @tool(ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
     def reindex(all: bool = False) -> ReindexOut:  # noqa: A002 - the tool's public parameter name
@@ -327,7 +328,7 @@ def search_output(hits: list[Hit], mode: str, notes: list[str], status: IndexSta
 
 
 def read_output(folder: Path, path: str, *, heading: str | None, start_line: int | None, end_line: int | None,
-                max_file_bytes: int, max_bytes: int) -> ReadOut:
+                max_file_bytes: int, max_bytes: int, suffixes: tuple[str, ...] | None = None) -> ReadOut:
     """read_doc: resolve `path` under the folder's current policy, read it, cut the asked part.
 
     Refusals (outside the folder, symlinks out, not Markdown, ignored...) raise ToolError with the reason.
@@ -340,7 +341,7 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
     if "\x00" in path:
         raise ToolError("path holds a NUL character, which no file name can contain: send the note's path "
                         "relative to the notes folder, e.g. 'docs/setup.md'")
-    policy = NotesPolicy.load(folder)  # fresh: ignore files may have changed since the last call
+    policy = NotesPolicy.load(folder, **({"suffixes": suffixes} if suffixes else {}))  # fresh: ignore files may have changed since the last call
     try:
         rel = policy.resolve(path)
     except PathRefused as exc:
