@@ -77,3 +77,8 @@ def test_targets_roles_imports_components_and_alerts_read_as_the_page_shows_them
     text = ("(install-guide)=\nimport Tabs from '@theme/Tabs';\n<Tabs groupId=\"pm\">\n"
             "<TabItem value=\"a\" label=\"npm install\">\nRun {command}`npm i`.\n</TabItem>\n> [!NOTE]\n> Mind it.")
     assert " ".join(embed_body(text).split()) == "install-guide npm install Run `npm i`. > Note > Mind it."
+
+
+def test_wikilinks_read_as_their_alias_else_their_page():
+    assert embed_body("See [[Setup Guide]], [[Setup#Install|installing]] and ![[diagram]].") == (
+        "See Setup Guide, installing and diagram.")

@@ -19,7 +19,8 @@ shows its argument (a title, a tab label) and its body as prose, except code-lik
 navigation (`toctree`) which shows nothing; its `:option:` lines go. A `(label)=` target reads as its
 label, `{role}` prefixes go (the code span stays), MDX `import`/`export` lines go, JSX component tags
 (`<Tabs>`, `<TabItem label="Pip">`) go but keep a `label`/`title` value, and a GitHub alert or Obsidian
-callout marker (`> [!NOTE]`, `> [!tip] Title`) reads as its word.
+callout marker (`> [!NOTE]`, `> [!tip] Title`) reads as its word, a wikilink as its alias, else its page
+(and heading).
 
 Changing this view changes every vector: bump VIEW so old indexes are re-embedded, not mixed.
 """
@@ -70,6 +71,7 @@ _ROLE = re.compile(r"\{[\w:.-]+\}(?=`)")
 _ESM = re.compile(r"^(?:import|export)\s.*$", re.MULTILINE)
 _COMPONENT = re.compile(r"</?[A-Z][\w.]*(?:\s[^<>]*)?/?>")
 _LABEL_ATTR = re.compile(r"\s(?:label|title)=[\"']([^\"']*)[\"']")
+_WIKILINK = re.compile(r"!?\[\[([^\[\]|#]*)(?:#([^\[\]|]*))?(?:\|([^\[\]]*))?\]\]")
 _ALERT = re.compile(r"\[!([A-Za-z]+)\][-+]?")
 _ADMONITION_TYPES = frozenset(
     "note abstract summary tldr info todo tip hint important success check done question help faq warning "
@@ -164,6 +166,8 @@ def _dialect(text: str) -> str:
         t = _ESM.sub("", t)
     if "<" in t:
         t = _COMPONENT.sub(lambda m: " ".join(_LABEL_ATTR.findall(m.group(0))) or " ", t)
+    if "[[" in t:
+        t = _WIKILINK.sub(lambda m: (m.group(3) or " ".join(p for p in (m.group(1), m.group(2)) if p)).strip(), t)
     if "[!" in t:
         t = _ALERT.sub(lambda m: m.group(1).capitalize(), t)
     return t

@@ -278,7 +278,8 @@ def build_server(handle: IndexHandle) -> MCPServer:
         start_line: int | None = None,
         end_line: int | None = None,
     ) -> ReadOut:
-        """Read a Markdown note of this repo verbatim: the whole file, one section by heading, or a line range."""
+        """Read a Markdown note of this repo verbatim: the whole file, one section by heading, or a line range.
+        `path` may also be a wikilink a note holds, e.g. '[[Setup]]' or '[[Setup#Install]]'."""
         check_text("path", path)
         if heading is not None:
             check_text("heading", heading)
@@ -329,7 +330,8 @@ def search_output(hits: list[Hit], mode: str, notes: list[str], status: IndexSta
 
 def read_output(folder: Path, path: str, *, heading: str | None, start_line: int | None, end_line: int | None,
                 max_file_bytes: int, max_bytes: int, suffixes: tuple[str, ...] | None = None) -> ReadOut:
-    """read_doc: resolve `path` under the folder's current policy, read it, cut the asked part.
+    """read_doc: resolve `path` (or a `[[wikilink]]`, see `wikilinks`) under the folder's current policy,
+    read it, cut the asked part.
 
     Refusals (outside the folder, symlinks out, not Markdown, ignored...) raise ToolError with the reason.
     """
@@ -337,11 +339,22 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
     from .policy import NotesPolicy
     from .reader import read_note
     from .sections import excerpt
+    from .walk import walk_notes
+    from .wikilinks import parse_wikilink, resolve_wikilink
 
     if "\x00" in path:
         raise ToolError("path holds a NUL character, which no file name can contain: send the note's path "
                         "relative to the notes folder, e.g. 'docs/setup.md'")
-    policy = NotesPolicy.load(folder, **({"suffixes": suffixes} if suffixes else {}))  # fresh: ignore files may have changed since the last call
+    # Fresh: ignore files may have changed since the last call.
+    policy = NotesPolicy.load(folder, **({"suffixes": suffixes} if suffixes else {}))
+    link = parse_wikilink(path)
+    if link is not None:  # `[[Page]]`, `[[Page#Heading]]`, `[[Page|alias]]`: the note the link names
+        named = resolve_wikilink(link.target, (p for p in walk_notes(policy) if isinstance(p, str)),
+                                 policy.suffixes) if link.target else None
+        if named is None:
+            raise ToolError(f"cannot read {path!r}: no note is named {link.target!r} (a wikilink names a note by "
+                            "its file name without the extension, or by its path)")
+        path, heading = named, heading or link.heading
     try:
         rel = policy.resolve(path)
     except PathRefused as exc:
