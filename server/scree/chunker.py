@@ -63,8 +63,11 @@ MAX_FRONT_MATTER_CHARS = 65536  # bigger blocks are still skipped, but not parse
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def embed_header(path: str, heading: str) -> str:
-    """The header put in front of every embedded chunk: the note's path, then its heading trail."""
+def embed_header(path: str, heading: str, aliases: tuple[str, ...] = ()) -> str:
+    """The header put in front of every embedded chunk: the note's path (with its front-matter aliases,
+    the other names a reader knows it by), then its heading trail."""
+    if aliases:
+        return f"{path} ({'; '.join(aliases)})\n{heading}"
     return f"{path}\n{heading}"
 
 
@@ -119,7 +122,8 @@ def chunk_markdown(text: str) -> ChunkedNote:
         head = range(h.start, min(h.end, len(lines))) if h.end - h.start <= 2 else range(0)
 
     _chunk_section(lines, no_split, markup, section_start, len(lines), head, trail, chunks)
-    return ChunkedNote(title=_title(blocks.front_matter), chunks=chunks)
+    data = _front_matter(blocks.front_matter)
+    return ChunkedNote(title=_title(data), chunks=chunks, aliases=_aliases(data))
 
 
 def _section_top(lines: list[str], targets: frozenset[int], floor: int, heading: int) -> int:
@@ -146,21 +150,37 @@ def _verbatim_lines(blocks: Blocks, n: int) -> list[bool]:
     return flags
 
 
-def _title(front_matter: str | None) -> str | None:
-    """The front matter's string `title:`, or None (no front matter, broken YAML, no usable title)."""
+def _front_matter(front_matter: str | None) -> dict[object, object]:
+    """The front matter as a mapping; {} when there is none, it is broken YAML or not a mapping."""
     if front_matter is None:
-        return None
+        return {}
     if len(front_matter) > MAX_FRONT_MATTER_CHARS:
         log.debug("front matter of %d characters not parsed for a title", len(front_matter))
-        return None
+        return {}
     try:
         data = yaml.load(front_matter, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
     except Exception:  # noqa: BLE001 - any broken YAML (a bad date raises ValueError) means no title
-        return None
-    title = data.get("title") if isinstance(data, dict) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _title(data: dict[object, object]) -> str | None:
+    """The front matter's string `title:`, or None (no front matter, broken YAML, no usable title)."""
+    title = data.get("title")
     if isinstance(title, str) and title.strip():
         return title.strip()
     return None
+
+
+MAX_ALIASES = 16  # a longer list is a data field, not names for the note
+
+
+def _aliases(data: dict[object, object]) -> tuple[str, ...]:
+    """Obsidian's `aliases:` (or `alias:`), a list or one string, as clean non-empty names."""
+    raw = data.get("aliases", data.get("alias"))
+    items = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+    names = [" ".join(x.split()) for x in items if isinstance(x, str) and x.strip()]
+    return tuple(cut_utf8(n, MAX_HEADING_BYTES).rstrip() for n in names[:MAX_ALIASES])
 
 
 def _chunk_section(
