@@ -76,7 +76,7 @@ def test_myst_directives_read_as_prose_with_their_titles_code_directives_stay_an
 def test_targets_roles_imports_components_and_alerts_read_as_the_page_shows_them():
     text = ("(install-guide)=\nimport Tabs from '@theme/Tabs';\n<Tabs groupId=\"pm\">\n"
             "<TabItem value=\"a\" label=\"npm install\">\nRun {command}`npm i`.\n</TabItem>\n> [!NOTE]\n> Mind it.")
-    assert " ".join(embed_body(text).split()) == "install-guide npm install Run `npm i`. > Note > Mind it."
+    assert " ".join(embed_body(text).split()) == "install-guide npm install Run {command}`npm i`. > Note > Mind it."
 
 
 def test_wikilinks_read_as_their_alias_else_their_page():

@@ -17,7 +17,8 @@ Dialects (issue 19) follow the same rule: a MyST directive (```` ```{note} Title
 shows its argument (a title, a tab label) and its body as prose, except code-like directives
 (`code-block`, `literalinclude`, `eval-rst`, math) whose body stays verbatim as fenced code does, and
 navigation (`toctree`) which shows nothing; its `:option:` lines go. A `(label)=` target reads as its
-label, `{role}` prefixes go (the code span stays), MDX `import`/`export` lines go, JSX component tags
+label, a `{role}` stays (its name says what the page shows: `{sub}`, `{kbd}`, `{abbr}`; dropping it
+cost the myst set a query about subscripts), MDX `import`/`export` lines go, JSX component tags
 (`<Tabs>`, `<TabItem label="Pip">`) go but keep a `label`/`title` value, and a GitHub alert or Obsidian
 callout marker (`> [!NOTE]`, `> [!tip] Title`) reads as its word, a wikilink as its alias, else its page
 (and heading).
@@ -67,7 +68,6 @@ _NAV_DIRECTIVES = frozenset("toctree tableofcontents contents".split())
 _DIRECTIVE_NAME = re.compile(r"\{([\w:.-]+)\}[ \t]*(.*)$")
 _MYST_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")  # `:class: dropdown` under a directive line
 _TARGET = re.compile(r"^ {0,3}\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
-_ROLE = re.compile(r"\{[\w:.-]+\}(?=`)")
 _ESM = re.compile(r"^(?:import|export)\s.*$", re.MULTILINE)
 _COMPONENT = re.compile(r"</?[A-Z][\w.]*(?:\s[^<>]*)?/?>")
 _LABEL_ATTR = re.compile(r"\s(?:label|title)=[\"']([^\"']*)[\"']")
@@ -141,8 +141,6 @@ def _prose(text: str) -> str:
         return f"\x00{len(spans) - 1}\x00"
 
     if "`" in t:
-        if "}`" in t:
-            t = _ROLE.sub("", t)
         t = _CODE_SPAN.sub(hold, t.replace("\x00", ""))
     t = _TAG.sub(" ", t)
     t = _IMAGE.sub(r"\1", t)
