@@ -550,3 +550,15 @@ def test_bench_corpus_keeps_every_invariant() -> None:
         check_invariants(text, notes[p], fm_end)
     total = sum(len(n.chunks) for n in notes.values())
     assert 1000 <= total <= 3000
+
+
+def test_front_matter_aliases_are_names_the_note_is_embedded_under() -> None:
+    from scree.sync import chunk_passages
+
+    text = "---\ntitle: Setup\naliases: [Install guide, '  Getting   started ', 3]\n---\n# Setup\n\nRun it.\n"
+    note = chunk_markdown(text)
+    assert note.aliases == ("Install guide", "Getting started")
+    (p,) = chunk_passages("docs/setup.md", text)
+    assert p.header == "docs/setup.md (Install guide; Getting started)\nSetup"
+    assert chunk_markdown("---\nalias: Quick start\n---\nx\n").aliases == ("Quick start",)
+    assert chunk_markdown("---\naliases: {a: 1}\n---\nx\n").aliases == ()

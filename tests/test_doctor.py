@@ -79,7 +79,8 @@ def test_real_index_is_reported_with_its_counts_and_embedder(indexed: Workspace,
     d = check.details
     assert d["files"] == 2 and d["chunks"] >= 2 and d["incomplete_files"] == 0
     assert d["embedder"].startswith(embedder.id) and d["schema"] and d["last_sync"] and d["size_bytes"] > 0
-    assert str(indexed.location.db) in check.summary and "2 files" in check.summary
+    assert str(indexed.location.db) in check.summary and "2 files (.md .mdx .markdown)" in check.summary
+    assert d["note_extensions"] == [".md", ".mdx", ".markdown"]
 
 
 def test_missing_index_warns_and_says_how_it_gets_built(workspace: Workspace) -> None:

@@ -63,4 +63,22 @@ def test_markers_inside_prose_lines_stay():
 
 
 def test_vector_space_names_the_view():
-    assert vector_space_id("local:m") == "local:m|view-v3"
+    assert vector_space_id("local:m") == "local:m|view-v4"
+
+
+def test_myst_directives_read_as_prose_with_their_titles_code_directives_stay_and_toctrees_go():
+    text = ("```{note} Rolling restarts\nDrain first.\n```\n\n:::{admonition} Escaping Dollars\n:class: dropdown\n"
+            "Use a backslash.\n:::\n\n```{code-block} python\nx = 1\n```\n\n```{toctree}\nintro\n```\nend")
+    assert embed_body(text) == ("Rolling restarts\nDrain first.\n\nEscaping Dollars\nUse a backslash.\n\n"
+                                "```{code-block} python\nx = 1\n```\n\nend")
+
+
+def test_targets_roles_imports_components_and_alerts_read_as_the_page_shows_them():
+    text = ("(install-guide)=\nimport Tabs from '@theme/Tabs';\n<Tabs groupId=\"pm\">\n"
+            "<TabItem value=\"a\" label=\"npm install\">\nRun {command}`npm i`.\n</TabItem>\n> [!NOTE]\n> Mind it.")
+    assert " ".join(embed_body(text).split()) == "install-guide npm install Run {command}`npm i`. > Note > Mind it."
+
+
+def test_wikilinks_read_as_their_alias_else_their_page():
+    assert embed_body("See [[Setup Guide]], [[Setup#Install|installing]] and ![[diagram]].") == (
+        "See Setup Guide, installing and diagram.")

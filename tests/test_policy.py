@@ -36,7 +36,7 @@ def git_visible_markdown(repo: Path) -> set[str]:
     return {
         p
         for p in paths
-        if p.lower().endswith((".md", ".markdown")) and not any(s.startswith(".") for s in p.split("/"))
+        if p.lower().endswith((".md", ".mdx", ".markdown")) and not any(s.startswith(".") for s in p.split("/"))
     }
 
 
@@ -258,14 +258,41 @@ def test_nested_git_repository_is_refused_whole(tmp_path: Path) -> None:
     assert policy.file_skip_reason("libs/own.md") is None
 
 
-def test_markdown_suffixes_are_case_insensitive(tmp_path: Path) -> None:
-    write(tmp_path, {"a.md": "", "b.MD": "", "c.markdown": "", "d.Markdown": "", "e.mdx": "", "f.txt": ""})
+def test_note_suffixes_are_case_insensitive_and_mdx_is_a_note(tmp_path: Path) -> None:
+    write(tmp_path, {"a.md": "", "b.MD": "", "c.markdown": "", "d.Markdown": "", "e.mdx": "", "f.txt": "",
+                     "g.qmd": ""})
     policy = NotesPolicy.load(tmp_path)
 
-    assert [n for n in "abcdef" if policy.file_skip_reason(next(tmp_path.glob(n + ".*")).name) is None] == [
-        "a", "b", "c", "d",
+    assert [n for n in "abcdefg" if policy.file_skip_reason(next(tmp_path.glob(n + ".*")).name) is None] == [
+        "a", "b", "c", "d", "e",
     ]
-    assert policy.inspect("e.mdx").code is SkipCode.NOT_MARKDOWN
+    assert policy.inspect("g.qmd").code is SkipCode.NOT_MARKDOWN
+    assert "SCREE_NOTE_EXTENSIONS" in (policy.file_skip_reason("f.txt") or "")
+
+
+def test_configured_note_extensions_decide_the_walk_and_each_check(tmp_path: Path) -> None:
+    from scree.config import load_config
+    from scree.walk import walk_notes
+
+    write(tmp_path, {"a.md": "", "b.mdx": "", "c.qmd": "", "d/e.QMD": ""})
+    suffixes = load_config({"SCREE_NOTE_EXTENSIONS": "qmd, .md"}).note_suffixes
+    policy = NotesPolicy.load(tmp_path, suffixes=suffixes)
+
+    assert suffixes == (".qmd", ".md")
+    assert [p for p in walk_notes(policy) if isinstance(p, str)] == ["a.md", "c.qmd", "d/e.QMD"]
+    assert policy.inspect("b.mdx").code is SkipCode.NOT_MARKDOWN
+
+
+@pytest.mark.parametrize("raw", ["", ",", "*.md", "docs/x.md", ".a.b.c"])
+def test_bad_note_extensions_are_a_config_error_naming_the_setting(raw: str) -> None:
+    from scree.config import load_config
+    from scree.errors import ConfigError
+
+    if not raw:
+        assert load_config({"SCREE_NOTE_EXTENSIONS": raw}).note_suffixes == (".md", ".mdx", ".markdown")
+        return
+    with pytest.raises(ConfigError, match="SCREE_NOTE_EXTENSIONS"):
+        load_config({"SCREE_NOTE_EXTENSIONS": raw})
 
 
 def test_symlink_to_a_note_inside_the_folder_is_admitted(tmp_path: Path) -> None:

@@ -45,8 +45,10 @@ log = logging.getLogger(__name__)
 # Bump whenever the same note would chunk differently (boundaries, trails or texts): an index
 # records the version it was built with, and the next sync re-chunks every file when it differs.
 # 1: regex ATX chunker; 2: markdown-it (CommonMark: setext headings, headings in lists and quotes);
-# 3: chunks close at 2,000 bytes (was 2,500) and never pass 3,000 (was 3,500).
-CHUNKER_VERSION = "3"
+# 3: chunks close at 2,000 bytes (was 2,500) and never pass 3,000 (was 3,500); 4: dialects (issue 19):
+# MyST targets open the section they name, markup-only lines (ESM, JSX tags, toctrees) are no chunk's body,
+# colon fences hide their headings, one-line HTML headings count.
+CHUNKER_VERSION = "4"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from
@@ -61,8 +63,11 @@ MAX_FRONT_MATTER_CHARS = 65536  # bigger blocks are still skipped, but not parse
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def embed_header(path: str, heading: str) -> str:
-    """The header put in front of every embedded chunk: the note's path, then its heading trail."""
+def embed_header(path: str, heading: str, aliases: tuple[str, ...] = ()) -> str:
+    """The header put in front of every embedded chunk: the note's path (with its front-matter aliases,
+    the other names a reader knows it by), then its heading trail."""
+    if aliases:
+        return f"{path} ({'; '.join(aliases)})\n{heading}"
     return f"{path}\n{heading}"
 
 
@@ -82,7 +87,11 @@ def chunk_markdown(text: str) -> ChunkedNote:
     - A section's first chunk starts with its heading line(s); a chunk is closed at a blank line
       outside code and HTML blocks once it has SOFT_CHUNK_BYTES, and always before it would pass
       HARD_CHUNK_BYTES (at a line boundary; a longer single line becomes pieces of its own).
-    - Chunks holding nothing but their heading lines are dropped.
+    - Chunks holding nothing but their heading lines and markup a reader never sees (MyST targets and
+      comments, MDX import/export lines, lines of bare JSX/HTML tags, toctree entries: `mdblocks`) are
+      dropped; such lines stay in the text of any chunk that holds something else.
+    - MyST `(label)=` target lines directly above a heading (blank lines or other targets between) open
+      that heading's section, so the label is searchable with the section it names.
     - Chunk text has no leading/trailing blank lines; start/end lines are its first and last
       source lines (1-based, counted in the original file).
     """
@@ -90,6 +99,11 @@ def chunk_markdown(text: str) -> ChunkedNote:
     blocks = parse_blocks(lines)
     chunks: list[Chunk] = []
     no_split = _verbatim_lines(blocks, len(lines))
+    markup = [False] * len(lines)
+    for i in (*blocks.targets, *blocks.inert):
+        if i < len(markup):
+            markup[i] = True
+    targets = frozenset(blocks.targets)
     stack: list[tuple[int, str]] = []  # (level, cleaned text) of the enclosing headings
     trail = ""
     section_start = blocks.body_start
@@ -97,17 +111,34 @@ def chunk_markdown(text: str) -> ChunkedNote:
     for h in blocks.headings:
         if h.start < section_start:  # cannot happen with markdown-it's maps; never emit overlapping chunks
             continue
-        _chunk_section(lines, no_split, section_start, h.start, head, trail, chunks)
+        top = _section_top(lines, targets, section_start, h.start)
+        _chunk_section(lines, no_split, markup, section_start, top, head, trail, chunks)
         while stack and stack[-1][0] >= h.level:
             stack.pop()
         stack.append((h.level, h.text))
         trail = TRAIL_SEPARATOR.join(part for _, part in stack if part)
-        section_start = h.start
+        section_start = top
         # One line of ATX, or one line of text plus its setext underline; see the module docstring.
         head = range(h.start, min(h.end, len(lines))) if h.end - h.start <= 2 else range(0)
 
-    _chunk_section(lines, no_split, section_start, len(lines), head, trail, chunks)
-    return ChunkedNote(title=_title(blocks.front_matter), chunks=chunks)
+    _chunk_section(lines, no_split, markup, section_start, len(lines), head, trail, chunks)
+    data = _front_matter(blocks.front_matter)
+    return ChunkedNote(title=_title(data), chunks=chunks, aliases=_aliases(data))
+
+
+def _section_top(lines: list[str], targets: frozenset[int], floor: int, heading: int) -> int:
+    """Where the section of the heading on line `heading` starts: at the first of the MyST targets
+    right above it (blank lines between allowed), else at the heading itself; never above `floor`."""
+    if not targets:
+        return heading
+    top = i = heading
+    while i > floor:
+        i -= 1
+        if i in targets:
+            top = i
+        elif lines[i] and not lines[i].isspace():
+            break
+    return top
 
 
 def _verbatim_lines(blocks: Blocks, n: int) -> list[bool]:
@@ -119,26 +150,43 @@ def _verbatim_lines(blocks: Blocks, n: int) -> list[bool]:
     return flags
 
 
-def _title(front_matter: str | None) -> str | None:
-    """The front matter's string `title:`, or None (no front matter, broken YAML, no usable title)."""
+def _front_matter(front_matter: str | None) -> dict[object, object]:
+    """The front matter as a mapping; {} when there is none, it is broken YAML or not a mapping."""
     if front_matter is None:
-        return None
+        return {}
     if len(front_matter) > MAX_FRONT_MATTER_CHARS:
         log.debug("front matter of %d characters not parsed for a title", len(front_matter))
-        return None
+        return {}
     try:
         data = yaml.load(front_matter, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
     except Exception:  # noqa: BLE001 - any broken YAML (a bad date raises ValueError) means no title
-        return None
-    title = data.get("title") if isinstance(data, dict) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _title(data: dict[object, object]) -> str | None:
+    """The front matter's string `title:`, or None (no front matter, broken YAML, no usable title)."""
+    title = data.get("title")
     if isinstance(title, str) and title.strip():
         return title.strip()
     return None
 
 
+MAX_ALIASES = 16  # a longer list is a data field, not names for the note
+
+
+def _aliases(data: dict[object, object]) -> tuple[str, ...]:
+    """Obsidian's `aliases:` (or `alias:`), a list or one string, as clean non-empty names."""
+    raw = data.get("aliases", data.get("alias"))
+    items = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+    names = [" ".join(x.split()) for x in items if isinstance(x, str) and x.strip()]
+    return tuple(cut_utf8(n, MAX_HEADING_BYTES).rstrip() for n in names[:MAX_ALIASES])
+
+
 def _chunk_section(
     lines: list[str],
     no_split: list[bool],
+    markup: list[bool],
     start: int,
     end: int,
     head: range,
@@ -182,7 +230,7 @@ def _chunk_section(
             size += pending + 1 + n
         pending = 0
         last = i
-        if i not in head:
+        if i not in head and not markup[i]:
             has_body = True
     flush()
 

@@ -41,8 +41,14 @@ class Config:
     k: int = 5  # SCREE_K / -k: results per search
     max_file_mb: float = 10.0  # SCREE_MAX_FILE_MB: larger notes are skipped with a reason
     first_sync_mb: float = 50.0  # SCREE_FIRST_SYNC_MB: serve does not build a new index over a folder this big by itself
+    note_extensions: str = ".md .mdx .markdown"  # SCREE_NOTE_EXTENSIONS / --note-extensions: which files are notes
     log_level: str = "WARNING"  # SCREE_LOG_LEVEL: stderr logging level
     vector_cache_mb: float = 400.0  # SCREE_VECTOR_CACHE_MB: in-memory vectors for fast KNN; 0 = always scan SQLite
+
+    @property
+    def note_suffixes(self) -> tuple[str, ...]:
+        """`note_extensions` parsed (validate() has proved it parses)."""
+        return parse_suffixes(self.note_extensions)
 
     @property
     def max_file_bytes(self) -> int:
@@ -52,6 +58,22 @@ class Config:
         """Return a copy with every override that is not None applied (flags left unset keep env/defaults)."""
         given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
         return validate(replace(self, **given))
+
+
+def parse_suffixes(raw: str) -> tuple[str, ...]:
+    """`SCREE_NOTE_EXTENSIONS` as suffixes: space or comma separated, each `.ext` (the dot may be left out).
+
+    Raises ValueError naming the bad entry (a path separator, a wildcard, or nothing at all)."""
+    out: list[str] = []
+    for part in raw.replace(",", " ").split():
+        ext = "." + part.lower().lstrip(".")
+        if ext == "." or any(c in ext for c in "/\\*?[]\0") or ext.count(".") > 2:
+            raise ValueError(f"{part!r} is not a file extension (write e.g. .md .mdx .qmd)")
+        if ext not in out:
+            out.append(ext)
+    if not out:
+        raise ValueError("no file extension given (write e.g. .md .mdx)")
+    return tuple(out)
 
 
 def add_embedder_flag(parser: Any) -> None:
@@ -106,4 +128,8 @@ def validate(cfg: Config) -> Config:
         raise ConfigError(f"SCREE_ZDR={cfg.zdr} must be 1 (zero data retention requested) or 0")
     if cfg.dimensions < 0:
         raise ConfigError(f"SCREE_DIMENSIONS={cfg.dimensions} must be 0 (the model's own width) or a width")
+    try:
+        parse_suffixes(cfg.note_extensions)
+    except ValueError as exc:
+        raise ConfigError(f"SCREE_NOTE_EXTENSIONS / --note-extensions: {exc}") from None
     return cfg

@@ -241,7 +241,9 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
     details.update(size_bytes=size, files=c.files, chunks=c.chunks, incomplete_files=c.incomplete_files,
                    embedder=meta.get("embedder"), dimensions=meta.get("dimensions"),
                    schema=meta.get("schema_version"), last_sync=_iso(last) if last else None)
-    summary = (f"{loc.db} ({size / 1e6:.1f} MB): {c.files} files, {c.chunks} chunks, "
+    suffixes = workspace.config.note_suffixes  # type: ignore[attr-defined]
+    details["note_extensions"] = list(suffixes)
+    summary = (f"{loc.db} ({size / 1e6:.1f} MB): {c.files} files ({' '.join(suffixes)}), {c.chunks} chunks, "
                f"last sync {_age(time.time() - last) if last else 'never finished'}, "
                f"embedder {meta.get('embedder') or 'none yet'}, schema {meta.get('schema_version')}")
     if meta.get("embedder") and not usable:
@@ -333,7 +335,7 @@ def check_watcher(lock_path: Path, folder: Path) -> Check:
                      "run `scree doctor` as the user who runs the writer")
     watches = inotify_watch_count(holder.pid)
     try:
-        expected = len(admitted_dirs(NotesPolicy.load(folder)))
+        expected = len(admitted_dirs(NotesPolicy.load(folder)))  # folders: any note extension walks the same
     except (ScreeError, OSError) as exc:
         log.debug("cannot list the admitted folders of %s: %s", folder, exc)
         expected = None

@@ -13,6 +13,16 @@ it as a heading; a section of bare `::: pkg.Name` lines has nothing else), a lin
 code stays verbatim, and so do inline code spans (`` `<details>` `` is content). Placeholders that
 look like tags but are not HTML (`<duration>`, `<host>`) are content and stay.
 
+Dialects (issue 19) follow the same rule: a MyST directive (```` ```{note} Title ````, `:::{tab-item} Pip`)
+shows its argument (a title, a tab label) and its body as prose, except code-like directives
+(`code-block`, `literalinclude`, `eval-rst`, math) whose body stays verbatim as fenced code does, and
+navigation (`toctree`) which shows nothing; its `:option:` lines go. A `(label)=` target reads as its
+label, a `{role}` stays (its name says what the page shows: `{sub}`, `{kbd}`, `{abbr}`; dropping it
+cost the myst set a query about subscripts), MDX `import`/`export` lines go, JSX component tags
+(`<Tabs>`, `<TabItem label="Pip">`) go but keep a `label`/`title` value, and a GitHub alert or Obsidian
+callout marker (`> [!NOTE]`, `> [!tip] Title`) reads as its word, a wikilink as its alias, else its page
+(and heading).
+
 Changing this view changes every vector: bump VIEW so old indexes are re-embedded, not mixed.
 """
 
@@ -21,8 +31,8 @@ from __future__ import annotations
 import html
 import re
 
-# v3: each chunk is also embedded in paragraph pieces (embed/pieces.py).
-VIEW = "v3"
+# v3: each chunk is also embedded in paragraph pieces (embed/pieces.py); v4: MyST/MDX/alerts (issue 19).
+VIEW = "v4"
 
 _HTML_ELEMENTS = (
     "a|abbr|b|br|blockquote|code|dd|del|details|div|dl|dt|em|h[1-6]|hr|i|img|ins|kbd|li|ol|p|pre|s|small|"
@@ -49,6 +59,20 @@ _DIRECTIVE = re.compile(r"[ \t]*:{3,}(.*)$")
 _DIRECTIVE_TITLE = re.compile(r"([\w-]+)(?:\[(.*)\]|[ \t]+(.*))?$")
 _AUTODOC_OPTION = re.compile(r"[ \t]+:[\w-]+:[ \t]*(.*)$")  # mkautodoc `:docstring:`, `:members: a b`
 _YAML_OPTION = re.compile(r"[ \t]+[\w-]+:(?:[ \t].*)?$")  # mkdocstrings `options:`, `show_source: false`
+# MyST directives whose body is code or data, not prose; and those that are navigation.
+_CODE_DIRECTIVES = frozenset(
+    "code code-block code-cell sourcecode literalinclude eval-rst math list-table csv-table raw mermaid "
+    "graphviz doctest testcode".split()
+)
+_NAV_DIRECTIVES = frozenset("toctree tableofcontents contents".split())
+_DIRECTIVE_NAME = re.compile(r"\{([\w:.-]+)\}[ \t]*(.*)$")
+_MYST_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")  # `:class: dropdown` under a directive line
+_TARGET = re.compile(r"^ {0,3}\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
+_ESM = re.compile(r"^(?:import|export)\s.*$", re.MULTILINE)
+_COMPONENT = re.compile(r"</?[A-Z][\w.]*(?:\s[^<>]*)?/?>")
+_LABEL_ATTR = re.compile(r"\s(?:label|title)=[\"']([^\"']*)[\"']")
+_WIKILINK = re.compile(r"!?\[\[([^\[\]|#]*)(?:#([^\[\]|]*))?(?:\|([^\[\]]*))?\]\]")
+_ALERT = re.compile(r"\[!([A-Za-z]+)\][-+]?")
 _ADMONITION_TYPES = frozenset(
     "note abstract summary tldr info todo tip hint important success check done question help faq warning "
     "caution attention failure fail missing danger error bug example quote cite seealso details".split()
@@ -65,7 +89,17 @@ def embed_body(text: str) -> str:
     out: list[str] = []
     prose: list[str] = []
     fence = ""  # the open fence's marker, "" outside fenced code
+    # Open fences of MyST directives read as prose (```{note}), each with whether it is navigation.
+    prose_fences: list[tuple[str, bool]] = []
     for line in text.split("\n"):
+        if prose_fences and not fence:
+            m = _FENCE.match(line)
+            marker, nav = prose_fences[-1]
+            if m and m.group(1)[0] == marker[0] and len(m.group(1)) >= len(marker) and not m.group(2).strip():
+                prose_fences.pop()
+                continue
+            if nav:
+                continue
         if fence:
             out.append(line)
             m = _FENCE.match(line)
@@ -73,6 +107,12 @@ def embed_body(text: str) -> str:
                 fence = ""
             continue
         m = _FENCE.match(line)
+        d = _DIRECTIVE_NAME.match(m.group(2).strip()) if m else None
+        if m and d and d.group(1) not in _CODE_DIRECTIVES:
+            nav = d.group(1) in _NAV_DIRECTIVES
+            prose_fences.append((m.group(1), nav))
+            prose.append("" if nav else d.group(2))
+            continue
         if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
             out.append(_prose("\n".join(prose)))
             prose = []
@@ -93,6 +133,7 @@ def _prose(text: str) -> str:
         return text
     t = _COMMENT.sub(" ", text) if "<!--" in text else text
     t = _markers(t)
+    t = _dialect(t)
     spans: list[str] = []
 
     def hold(m: re.Match[str]) -> str:
@@ -113,6 +154,23 @@ def _prose(text: str) -> str:
     return t
 
 
+def _dialect(text: str) -> str:
+    """MyST targets, MDX imports and components, alert markers, as the rendered page shows them."""
+    if "(" in text and ")=" in text:
+        t = _TARGET.sub(r"\1", text)
+    else:
+        t = text
+    if "import" in t or "export" in t:
+        t = _ESM.sub("", t)
+    if "<" in t:
+        t = _COMPONENT.sub(lambda m: " ".join(_LABEL_ATTR.findall(m.group(0))) or " ", t)
+    if "[[" in t:
+        t = _WIKILINK.sub(lambda m: (m.group(3) or " ".join(p for p in (m.group(1), m.group(2)) if p)).strip(), t)
+    if "[!" in t:
+        t = _ALERT.sub(lambda m: m.group(1).capitalize(), t)
+    return t
+
+
 def _markers(text: str) -> str:
     """mkdocs line markers reduced to what the rendered page shows (see the module docstring)."""
     if "!!!" not in text and "???" not in text and ":::" not in text and "===" not in text:
@@ -120,6 +178,8 @@ def _markers(text: str) -> str:
     out: list[str] = []
     in_directive = False  # on the indented option lines right after a `:::` line
     for line in text.split("\n"):
+        if in_directive and _MYST_OPTION.match(line) and not line[:1] in (" ", "\t"):
+            continue
         if in_directive and line[:1] in (" ", "\t") and line.strip():
             m = _AUTODOC_OPTION.match(line)
             if m:
@@ -147,8 +207,11 @@ def _markers(text: str) -> str:
 
 def _directive_text(rest: str) -> str:
     """What a reader sees of a `:::` line: the object a directive documents, or an admonition's title."""
-    if not rest or rest.startswith("{"):
+    if not rest:
         return ""
+    if rest.startswith("{"):
+        d = _DIRECTIVE_NAME.match(rest)
+        return "" if d is None or d.group(1) in _NAV_DIRECTIVES else d.group(2).strip()
     m = _DIRECTIVE_TITLE.match(rest)
     if m and m.group(1).lower() in _ADMONITION_TYPES:
         return (m.group(2) or m.group(3) or "").strip()

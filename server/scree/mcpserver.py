@@ -284,12 +284,14 @@ def build_server(handle: IndexHandle) -> MCPServer:
         start_line: Annotated[int | None, Field(strict=True)] = None,
         end_line: Annotated[int | None, Field(strict=True)] = None,
     ) -> ReadOut:
-        """Read a Markdown note of this repo verbatim: the whole file, one section by heading, or a line range."""
+        """Read a Markdown note of this repo verbatim: the whole file, one section by heading, or a line range.
+        `path` may also be a wikilink a note holds, e.g. '[[Setup]]' or '[[Setup#Install]]'."""
         check_text("path", path)
         if heading is not None:
             check_text("heading", heading)
         return read_output(handle.folder, path, heading=heading, start_line=start_line, end_line=end_line,
-                           max_file_bytes=handle.config.max_file_bytes, max_bytes=handle.options.max_read_bytes)
+                           max_file_bytes=handle.config.max_file_bytes, max_bytes=handle.options.max_read_bytes,
+                           suffixes=handle.config.note_suffixes)
 
     @tool(ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
     def reindex(all: Annotated[bool, Field(strict=True)] = False) -> ReindexOut:  # noqa: A002 - the tool's public parameter name
@@ -333,8 +335,9 @@ def search_output(hits: list[Hit], mode: str, notes: list[str], status: IndexSta
 
 
 def read_output(folder: Path, path: str, *, heading: str | None, start_line: int | None, end_line: int | None,
-                max_file_bytes: int, max_bytes: int) -> ReadOut:
-    """read_doc: resolve `path` under the folder's current policy, read it, cut the asked part.
+                max_file_bytes: int, max_bytes: int, suffixes: tuple[str, ...] | None = None) -> ReadOut:
+    """read_doc: resolve `path` (or a `[[wikilink]]`, see `wikilinks`) under the folder's current policy,
+    read it, cut the asked part.
 
     Refusals (outside the folder, symlinks out, not Markdown, ignored...) raise ToolError with the reason.
     """
@@ -342,11 +345,22 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
     from .policy import NotesPolicy
     from .reader import read_note
     from .sections import excerpt
+    from .walk import walk_notes
+    from .wikilinks import parse_wikilink, resolve_wikilink
 
     if "\x00" in path:
         raise ToolError("path holds a NUL character, which no file name can contain: send the note's path "
                         "relative to the notes folder, e.g. 'docs/setup.md'")
-    policy = NotesPolicy.load(folder)  # fresh: ignore files may have changed since the last call
+    # Fresh: ignore files may have changed since the last call.
+    policy = NotesPolicy.load(folder, **({"suffixes": suffixes} if suffixes else {}))
+    link = parse_wikilink(path)
+    if link is not None:  # `[[Page]]`, `[[Page#Heading]]`, `[[Page|alias]]`: the note the link names
+        named = resolve_wikilink(link.target, (p for p in walk_notes(policy) if isinstance(p, str)),
+                                 policy.suffixes) if link.target else None
+        if named is None:
+            raise ToolError(f"cannot read {path!r}: no note is named {link.target!r} (a wikilink names a note by "
+                            "its file name without the extension, or by its path)")
+        path, heading = named, heading or link.heading
     try:
         rel = policy.resolve(path)
     except PathRefused as exc:

@@ -19,6 +19,23 @@ HTML), so:
   starts there (the benchmark's labeller uses the line above the underline: they differ only for
   multi-line setext headings).
 
+Dialects (issue 19) are recognised per note by the markers it holds, and parsed with mdit-py-plugins:
+- MyST (`myst_blocks`): `(label)=` target lines, `%` comments and `+++` breaks are markup, never text a
+  reader sees; a target is reported in `Blocks.targets` so the chunker can keep it with the section it
+  names. Turned on only when a target line or a ```` ```{directive} ````/`:::{directive}` fence is present
+  (a plain note's `%` line stays a paragraph).
+- Colon fences (`colon_fence`: MyST `:::{note}` and Docusaurus/MDX `:::note Title` admonitions): their body
+  is one block, so a heading inside (a rendered example, an admonition's own title) is not a page heading.
+  Turned on when a line starts with `:::`.
+- Navigation, not answers: a `{toctree}` directive's entries are reported in `Blocks.inert`.
+Hand-written rules, each for syntax no plugin parses (markdown-it sees paragraphs and HTML blocks):
+- MDX ESM: a top-level paragraph that opens with an `import`/`export` statement is inert (MDX reads the
+  whole paragraph as JavaScript: `export function X() {...}` spans several lines).
+- JSX/HTML wrapper lines: a line of an HTML block that holds only tags (`<Tabs>`, `</TabItem>`,
+  `<div align="center">`) is inert, unless a tag carries a `label`/`title` attribute (a tab label).
+- README-style HTML headings: a line of an HTML block that is one `<h1>`..`<h6>` element is a heading of
+  that level (GitHub renders it as one and lists it in the page outline).
+
 Front matter opens only on a first line that is exactly `---` (trailing blanks allowed) and must be
 closed, by a `---` or `...` line; an unclosed one is an ordinary thematic break.
 
@@ -35,7 +52,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from markdown_it import MarkdownIt
+from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
+from mdit_py_plugins.myst_blocks import myst_block_plugin
 
 from .utf8 import cut_utf8
 
@@ -60,6 +79,15 @@ _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _WHITESPACE = re.compile(r"\s+")
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
 
+# Markers that turn a dialect's plugin on (see the module docstring).
+_MYST_MARKER = re.compile(r"^ {0,3}(?:\([^()\s]+\)=[ \t]*$|(?:`{3,}|~{3,}|:{3,})[ \t]*\{[\w:.-]+\})", re.MULTILINE)
+_COLON_MARKER = re.compile(r"^ {0,3}:::", re.MULTILINE)
+_NAVIGATION = frozenset({"{toctree}", "{tableofcontents}", "{contents}"})
+_ESM_LINE = re.compile(r"^(?:import\s+(?:[\w*{}\s,$]+\s+from\s+)?['\"]|export\s+(?:default\s|const\s|let\s|function\s|\{))")
+_TAG_ONLY = re.compile(r"^\s*(?:</?[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>\s*)+$")
+_LABELLED_TAG = re.compile(r"\s(?:label|title)=")
+_HTML_HEADING = re.compile(r"^\s{0,3}<h([1-6])(?:\s[^<>]*)?>(.*)</h\1>\s*$", re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class Heading:
@@ -79,6 +107,8 @@ class Blocks:
     front_matter: str | None  # the front matter's raw YAML, None when there is none
     headings: tuple[Heading, ...]  # in document order, never overlapping
     verbatim: tuple[tuple[int, int], ...]  # [start, end) of fenced/indented code and HTML blocks
+    targets: tuple[int, ...] = ()  # lines of MyST `(label)=` targets
+    inert: tuple[int, ...] = ()  # lines of markup a reader never sees: ESM, tag-only JSX/HTML, toctree entries, comments
 
 
 def split_lines(text: str) -> list[str]:
@@ -97,8 +127,10 @@ def parse_blocks(lines: list[str]) -> Blocks:
     if "\r" in src:
         src = src.replace("\r", " ")
     with_front_matter = bool(lines) and lines[0].rstrip(" \t") == "---"
+    myst = ("(" in src or "{" in src) and _MYST_MARKER.search(src) is not None
+    colon = ":::" in src and _COLON_MARKER.search(src) is not None
     try:
-        tokens = _parser(with_front_matter).parse(src)
+        tokens = _parser(with_front_matter, myst, colon).parse(src)
     except Exception:  # noqa: BLE001 - a parser bug must cost structure, never the note
         log.warning("markdown-it failed on a note; it is indexed without headings", exc_info=True)
         return Blocks(0, None, (), ())
@@ -106,28 +138,65 @@ def parse_blocks(lines: list[str]) -> Blocks:
     front_matter: str | None = None
     headings: list[Heading] = []
     verbatim: list[tuple[int, int]] = []
+    targets: list[int] = []
+    inert: list[int] = []
     for n, tok in enumerate(tokens):
         if tok.map is None:
             continue
         kind = tok.type
+        start, end = tok.map
         if kind == "heading_open":
             inline = tokens[n + 1] if n + 1 < len(tokens) else None
             raw = inline.content if inline is not None and inline.type == "inline" else ""
-            headings.append(Heading(tok.map[0], tok.map[1], int(tok.tag[1:]), clean_heading(raw)))
+            headings.append(Heading(start, end, int(tok.tag[1:]), clean_heading(raw)))
         elif kind in _VERBATIM:
-            verbatim.append((tok.map[0], tok.map[1]))
+            verbatim.append((start, end))
+            if kind == "html_block":
+                _html_lines(lines, start, end, headings, inert)
+            elif kind == "fence" and _directive(tok.info) in _NAVIGATION:
+                inert.extend(range(start, end))
+        elif kind == "colon_fence" and _directive(tok.info) in _NAVIGATION:
+            inert.extend(range(start, end))
+        elif kind == "myst_target":
+            targets.append(start)
+        elif kind in ("myst_line_comment", "myst_block_break"):
+            inert.extend(range(start, end))
+        elif kind == "paragraph_open" and tok.level == 0 and _ESM_LINE.match(lines[start]):
+            inert.extend(range(start, end))
         elif kind == "front_matter":
-            body_start, front_matter = tok.map[1], tok.content
-    return Blocks(body_start, front_matter, tuple(headings), tuple(verbatim))
+            body_start, front_matter = end, tok.content
+    return Blocks(body_start, front_matter, tuple(headings), tuple(verbatim), tuple(targets), tuple(inert))
+
+
+def _directive(info: str) -> str:
+    """A fence's directive name as written (`{toctree}`), or "" for a plain code fence."""
+    words = info.split(maxsplit=1)
+    return words[0] if words else ""
+
+
+def _html_lines(lines: list[str], start: int, end: int, headings: list[Heading], inert: list[int]) -> None:
+    """An HTML block's one-line `<hN>` headings and its lines that hold only tags (see the module docstring)."""
+    for i in range(start, min(end, len(lines))):
+        line = lines[i]
+        m = _HTML_HEADING.match(line) if "<h" in line or "<H" in line else None
+        if m:
+            headings.append(Heading(i, i + 1, int(m.group(1)), clean_heading(m.group(2))))
+        elif _TAG_ONLY.match(line) and not _LABELLED_TAG.search(line):
+            inert.append(i)
 
 
 @cache
-def _parser(front_matter: bool) -> MarkdownIt:
-    """A block-level CommonMark parser (plus GFM tables, which GitHub renders). Inline parsing is off:
-    only headings' text is needed, and `clean_heading` reads it the way the benchmark labels do."""
+def _parser(front_matter: bool, myst: bool = False, colon: bool = False) -> MarkdownIt:
+    """A block-level CommonMark parser (plus GFM tables, which GitHub renders) with the dialect plugins a
+    note's markers asked for. Inline parsing is off: only headings' text is needed, and `clean_heading`
+    reads it the way the benchmark labels do."""
     md = MarkdownIt("commonmark").enable("table").disable("inline")
     if front_matter:
         md.use(front_matter_plugin)
+    if myst:
+        md.use(myst_block_plugin)
+    if colon:
+        md.use(colon_fence_plugin)
     return md
 
 

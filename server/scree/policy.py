@@ -1,6 +1,7 @@
 """Which paths in the notes folder are notes.
 
-A note is a regular `*.md` / `*.markdown` file inside the folder that is not hidden, not gitignored,
+A note is a regular file with a note extension (`.md`, `.mdx`, `.markdown` by default; the
+`SCREE_NOTE_EXTENSIONS` setting) inside the folder that is not hidden, not gitignored,
 not screeignored, not inside a nested git repository and not reached through a symlinked folder.
 A symlinked file is admitted only when it resolves, inside the folder, to a file the policy admits.
 
@@ -37,7 +38,9 @@ log = logging.getLogger(__name__)
 
 GITIGNORE = ".gitignore"
 SCREEIGNORE = ".screeignore"
-MARKDOWN_SUFFIXES = (".md", ".markdown")
+# MDX (Docusaurus, Nextra, Mintlify, Starlight) is Markdown plus import lines and JSX tags, which the chunker
+# keeps out of chunks of their own. Quarto's `.qmd` is opt-in: its code cells are executed, not read.
+MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 # Folders of installed or built third-party code, skipped at any depth unless a .screeignore re-includes them.
 VENDORED_DIRS = ("node_modules", "vendor", ".venv", "venv", "site-packages", "__pycache__", "target", "dist",
                  "build")
@@ -94,9 +97,9 @@ class Verdict:
         return self.reason is None
 
 
-def is_markdown_name(name: str) -> bool:
-    """True when a file name has a Markdown suffix (`.md` or `.markdown`, any case)."""
-    return name.lower().endswith(MARKDOWN_SUFFIXES)
+def is_markdown_name(name: str, suffixes: tuple[str, ...] = MARKDOWN_SUFFIXES) -> bool:
+    """True when a file name ends with one of the note `suffixes` (lower case, matched in any case)."""
+    return name.lower().endswith(suffixes)
 
 
 def normalise_rel(path: str) -> str | None:
@@ -160,8 +163,10 @@ class NotesPolicy:
         outer_rules: Sequence[Rules] = (),
         extra_rules: Rules | None = None,
         outer_ignore_files: frozenset[str] = frozenset(),
+        suffixes: tuple[str, ...] = MARKDOWN_SUFFIXES,
     ) -> None:
         self.root = root
+        self.suffixes = suffixes
         self._root_str = str(root)
         self._outer_rules = tuple(outer_rules)  # deepest first: ancestors of root, then info/exclude
         self._extra_rules = extra_rules
@@ -172,18 +177,24 @@ class NotesPolicy:
         self._vendored = _vendored_rules()
 
     @classmethod
-    def load(cls, root: Path, *, extra_ignore: Sequence[str] = ()) -> NotesPolicy:
+    def load(cls, root: Path, *, extra_ignore: Sequence[str] = (),
+             suffixes: tuple[str, ...] = MARKDOWN_SUFFIXES) -> NotesPolicy:
         """Build the policy for `root`, reading the enclosing repository's outer ignore rules.
 
         `extra_ignore` are gitignore-style patterns relative to the root (from the command line or
-        config); they exclude on top of `.screeignore` and win over its negations.
+        config); they exclude on top of `.screeignore` and win over its negations. `suffixes` are the
+        note extensions (`Config.note_suffixes`).
         """
         # The caller resolves root; resolving again is idempotent and keeps link checks honest if not.
         root = Path(os.path.realpath(root))
         extra = parse_ignore_lines(list(extra_ignore), "extra ignore patterns")
         extra_rules = Rules("extra ignore patterns", compile_patterns(extra), "", "") if extra else None
         outer, files = _outer_rules(root)
-        return cls(root, outer_rules=outer, extra_rules=extra_rules, outer_ignore_files=files)
+        return cls(root, outer_rules=outer, extra_rules=extra_rules, outer_ignore_files=files, suffixes=suffixes)
+
+    def is_note_name(self, name: str) -> bool:
+        """True when a file name has one of this policy's note extensions."""
+        return is_markdown_name(name, self.suffixes)
 
     # ----- public checks -------------------------------------------------------------------
 
@@ -214,8 +225,9 @@ class NotesPolicy:
         if rel not in self._file_rule_cache:
             self._file_rule_cache[rel] = self._rule_reason(rel, is_dir=False)
         rule = self._file_rule_cache[rel]
-        if rule is None and not any_name and not is_markdown_name(rel[slash + 1 :]):
-            rule = SkipCode.NOT_MARKDOWN, "not a Markdown file (.md or .markdown)"
+        if rule is None and not any_name and not self.is_note_name(rel[slash + 1 :]):
+            rule = SkipCode.NOT_MARKDOWN, (f"not a Markdown file: its extension is not one of "
+                                           f"{' '.join(self.suffixes)} (SCREE_NOTE_EXTENSIONS)")
         if rule:
             return Verdict(rel, rule[0], rule[1])
         return self._inspect_file_on_disk(rel, via_link=any_name)  # any_name: a link is refused, not followed

@@ -25,6 +25,7 @@ class ChunkedNote:
 
     title: str | None
     chunks: list[Chunk]
+    aliases: tuple[str, ...] = ()  # front matter `aliases:` (Obsidian): other names of the note
 
 
 @dataclass(frozen=True)

@@ -204,14 +204,16 @@ def sync(
     return report
 
 
-def chunk_passage(path: str, chunk: Chunk) -> Passage:
-    """What the embedder reads of one chunk: its path and heading trail, then its markup-free view."""
-    return Passage(embed_header(path, chunk.heading), embed_body(chunk.text))
+def chunk_passage(path: str, chunk: Chunk, aliases: tuple[str, ...] = ()) -> Passage:
+    """What the embedder reads of one chunk: its path (and the note's aliases) and heading trail, then its
+    markup-free view."""
+    return Passage(embed_header(path, chunk.heading, aliases), embed_body(chunk.text))
 
 
 def chunk_passages(path: str, text: str) -> list[Passage]:
     """The passages of every chunk of a note's text, as a sync would embed them."""
-    return [chunk_passage(path, c) for c in chunk_markdown(text).chunks]
+    chunked = chunk_markdown(text)
+    return [chunk_passage(path, c, chunked.aliases) for c in chunked.chunks]
 
 
 # Passages gathered from several small files before one embed call: the model's length-sorted
@@ -249,7 +251,9 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
     # vectors (same path, same vector space: anything else was reset by ensure_embedder).
     known = queries.stored_chunk_vectors(index.conn, path, embedder.max_windows)
     todo = [i for i, c in enumerate(chunked.chunks) if (c.heading, c.text) not in known]
-    passages = [chunk_passage(path, chunked.chunks[i]) for i in todo]
+    # An edit of the aliases alone re-embeds nothing: they change no chunk, and the next edit of a section
+    # picks them up.
+    passages = [chunk_passage(path, chunked.chunks[i], chunked.aliases) for i in todo]
     version = writes.FileVersion(path=path, sha256=note.sha256, mtime_ns=note.mtime_ns, size=note.size,
                                  title=chunked.title)
     return PreparedNote(version, list(chunked.chunks), known, todo, passages)

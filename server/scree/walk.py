@@ -12,7 +12,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from .errors import FolderError
-from .policy import QUIET_CODES, NotesPolicy, SkipCode, Verdict, is_markdown_name
+from .policy import QUIET_CODES, NotesPolicy, SkipCode, Verdict
 from .records import Skipped
 
 ScandirFn = Callable[[str], AbstractContextManager[Iterator[os.DirEntry[str]]]]
@@ -142,7 +142,7 @@ def _visit_file(policy: NotesPolicy, rel: str, kind: str) -> str | Skipped | boo
     name = os.path.basename(rel)
     if name.startswith("."):
         return False
-    markdown = is_markdown_name(name)
+    markdown = policy.is_note_name(name)
     if not markdown and kind != _LINK:
         return False
     bad = _bad_name(rel)

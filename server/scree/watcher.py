@@ -46,7 +46,7 @@ from types import TracebackType
 from watchfiles._rust_notify import RustNotify, WatchfilesRustInternalError
 
 from .errors import FolderError
-from .policy import NotesPolicy, SkipCode, is_markdown_name
+from .policy import NotesPolicy, SkipCode
 
 log = logging.getLogger(__name__)
 
@@ -359,7 +359,7 @@ class NotesWatcher:
             return None
         if name == ".git" and change != _MODIFIED:  # a nested repository came or went
             return _STRUCTURE
-        if not is_markdown_name(name) or policy.inspect(rel).code in _RULE_CODES:
+        if not policy.is_note_name(name) or policy.inspect(rel).code in _RULE_CODES:
             return None
         return _NOTE
 

@@ -31,7 +31,7 @@ class Workspace:
 
     def policy(self) -> NotesPolicy:
         """A fresh policy: it reads the ignore files as they are now."""
-        return NotesPolicy.load(self.folder)
+        return NotesPolicy.load(self.folder, suffixes=self.config.note_suffixes)
 
     def embedder(self) -> Embedder:
         """The configured embedder; the model itself loads on first use."""

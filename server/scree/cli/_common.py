@@ -21,6 +21,8 @@ def add_common(p: argparse.ArgumentParser) -> None:
     """--notes and --db, the options every command takes."""
     p.add_argument("--notes", type=Path, help="the notes folder (default: $SCREE_NOTES, else the git root above "
                    "$CLAUDE_PROJECT_DIR or the current dir)")
+    p.add_argument("--note-extensions", help="which files are notes, e.g. '.md .mdx .qmd' "
+                   "(default: $SCREE_NOTE_EXTENSIONS, else .md .mdx .markdown)")
     p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
 
 
@@ -28,6 +30,7 @@ def config_for(args: argparse.Namespace) -> Config:
     """The environment's config with the flags this command was given applied on top."""
     return load_config().with_overrides(
         notes=getattr(args, "notes", None), db=getattr(args, "db", None),
+        note_extensions=getattr(args, "note_extensions", None),
         mode=getattr(args, "mode", None), k=getattr(args, "k", None), embedder=getattr(args, "embedder", None),
     )
 
