@@ -93,7 +93,9 @@ def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
             from ..stdinfilter import install
 
             install()  # a lone surrogate in a request gets an error reply, not silence
-            server.run()
+            from ..stdioguard import run
+
+            run(server)  # a malformed request that carries an id gets an error reply, not silence
     finally:
         handle.stop()
     return 0
