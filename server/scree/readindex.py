@@ -36,6 +36,9 @@ class ReadIndex:
         self._on_open = on_open
         self._index: Index | None = None
         self._opened: FileIdentity | None = None  # the file the connection opened
+        # Every answer reports the counts; recounting the chunks per query cost more than the search
+        # under load, so they are kept until a commit (data_version) changes them.
+        self._counted: tuple[tuple[int, int], tuple[int, int, bool]] | None = None
 
     def open_locked(self) -> Index | None:
         """The read connection, opened on first use; None (with `error`) while there is no index."""
@@ -61,6 +64,7 @@ class ReadIndex:
             return False
 
     def close_locked(self) -> None:
+        self._counted = None
         if self._index is not None:
             self._index.close()
             self._index = None
@@ -85,8 +89,13 @@ class ReadIndex:
             if index is None:
                 return None
             try:
+                version = queries.data_version(index.conn)
+                if self._counted is not None and self._counted[0] == version:
+                    return self._counted[1]
                 c = queries.counts(index.conn)
-                return c.files, c.chunks, "last_sync" in index.meta()
+                counted = (c.files, c.chunks, "last_sync" in index.meta())
+                self._counted = (version, counted)
+                return counted
             except Exception as exc:
                 if not is_db_error(exc, index.driver):
                     raise
