@@ -41,7 +41,14 @@ class ReadIndex:
         self._counted: tuple[tuple[int, int], tuple[int, int, bool]] | None = None
 
     def open_locked(self) -> Index | None:
-        """The read connection, opened on first use; None (with `error`) while there is no index."""
+        """The read connection, opened on first use; None (with `error`) while there is no index.
+
+        A connection whose file was removed and replaced at the same path (another process rebuilt
+        the index) is reopened on the new file, which must be a scree index: otherwise the process
+        would answer from the deleted copy for as long as it runs (one stat per call)."""
+        if self._index is not None and self._superseded():
+            log.info("the index %s was rebuilt by another process: reading the new file", self.workspace.location.db)
+            self.close_locked()
         if self._index is None:
             db = self.workspace.location.db
             if not self._may_open() or not db.exists():
@@ -62,6 +69,15 @@ class ReadIndex:
             return identity(self.workspace.location.db) != self._opened
         except OSError:
             return False
+
+    def _superseded(self) -> bool:
+        """A different file now exists at the index path (absence is not a replacement: the copy
+        this connection has is still the best answer until a new one is built)."""
+        try:
+            now = identity(self.workspace.location.db)
+        except OSError:
+            return False
+        return now is not None and now != self._opened
 
     def close_locked(self) -> None:
         self._counted = None
