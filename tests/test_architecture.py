@@ -18,7 +18,7 @@ OWNERS = {
     "sqlean": {"db/connect.py"},
     "watchfiles": {"watcher.py"},
     "portalocker": {"lock.py"},
-    "mcp": {"mcpserver.py"},
+    "mcp": {"mcpserver.py", "stdioguard.py"},  # stdioguard.py: the stdio transport in front of the SDK
     "markdown_it": {"mdblocks.py"},
     "mdit_py_plugins": {"mdblocks.py"},
     "httpx": {"embed/api.py"},

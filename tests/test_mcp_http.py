@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -89,6 +90,16 @@ def test_tool_call_over_streamable_http(server: str) -> None:
 
     out = anyio.run(go)
     assert out["results"][0]["heading"] == "Operations > Backups"
+
+
+def test_a_request_is_answered_with_one_json_body_not_an_event_stream(server: str) -> None:
+    """An SSE stream opened and closed per request made HTTP several times slower than stdio under
+    16 clients (issue 21); scree's tools stream nothing, so each answer is one JSON body."""
+    req = urllib.request.Request(server, data=INIT, method="POST", headers={
+        "Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+    with urllib.request.urlopen(req, timeout=20) as resp:
+        assert resp.headers["Content-Type"].startswith("application/json")
+        assert json.loads(resp.read())["result"]["serverInfo"]["name"] == "scree"
 
 
 def test_a_foreign_host_header_is_rejected(server: str) -> None:

@@ -40,7 +40,8 @@ class IndexStatus:
             return (f"still syncing: another process is building the index ({size} so far); "
                     "results may be incomplete")
         if self.state == "not_updating":
-            return f"index not updating: {self.reason}; serving what is indexed ({size})"
+            again = "" if "restart" in (self.reason or "") else "; restart scree to index again"
+            return f"index not updating: {self.reason}; serving what is indexed ({size}){again}"
         if self.state == "paused":  # the embeddings API is unavailable: indexing resumes by itself
             return f"indexing paused: {self.reason}; searching what is indexed ({size})"
         if self.state == "needs_reindex":

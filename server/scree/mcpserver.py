@@ -448,6 +448,8 @@ class BearerAuth:
 def http_app(server: MCPServer, *, host: str, port: int, token: str | None,
              extra_hosts: tuple[str, ...] = ()) -> ASGIApp:
     """The streamable-HTTP app at /mcp with Host/Origin checks, behind a bearer token when one is set."""
+    # json_response: a tool call is answered with one JSON body, not an SSE stream opened and closed
+    # per request (scree's tools send no progress events); under 16 clients the streams cost more than the search.
     app: ASGIApp = server.streamable_http_app(transport_security=transport_security(host, port, extra_hosts),
-                                              host=host)
+                                              host=host, json_response=True)
     return BearerAuth(app, token) if token else app

@@ -36,9 +36,19 @@ class ReadIndex:
         self._on_open = on_open
         self._index: Index | None = None
         self._opened: FileIdentity | None = None  # the file the connection opened
+        # Every answer reports the counts; recounting the chunks per query cost more than the search
+        # under load, so they are kept until a commit (data_version) changes them.
+        self._counted: tuple[tuple[int, int], tuple[int, int, bool]] | None = None
 
     def open_locked(self) -> Index | None:
-        """The read connection, opened on first use; None (with `error`) while there is no index."""
+        """The read connection, opened on first use; None (with `error`) while there is no index.
+
+        A connection whose file was removed and replaced at the same path (another process rebuilt
+        the index) is reopened on the new file, which must be a scree index: otherwise the process
+        would answer from the deleted copy for as long as it runs (one stat per call)."""
+        if self._index is not None and self._superseded():
+            log.info("the index %s was rebuilt by another process: reading the new file", self.workspace.location.db)
+            self.close_locked()
         if self._index is None:
             db = self.workspace.location.db
             if not self._may_open() or not db.exists():
@@ -60,7 +70,17 @@ class ReadIndex:
         except OSError:
             return False
 
+    def _superseded(self) -> bool:
+        """A different file now exists at the index path (absence is not a replacement: the copy
+        this connection has is still the best answer until a new one is built)."""
+        try:
+            now = identity(self.workspace.location.db)
+        except OSError:
+            return False
+        return now is not None and now != self._opened
+
     def close_locked(self) -> None:
+        self._counted = None
         if self._index is not None:
             self._index.close()
             self._index = None
@@ -85,8 +105,13 @@ class ReadIndex:
             if index is None:
                 return None
             try:
+                version = queries.data_version(index.conn)
+                if self._counted is not None and self._counted[0] == version:
+                    return self._counted[1]
                 c = queries.counts(index.conn)
-                return c.files, c.chunks, "last_sync" in index.meta()
+                counted = (c.files, c.chunks, "last_sync" in index.meta())
+                self._counted = (version, counted)
+                return counted
             except Exception as exc:
                 if not is_db_error(exc, index.driver):
                     raise

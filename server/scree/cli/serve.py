@@ -98,6 +98,7 @@ def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
     server = build_server(handle)
     try:
         if args.http:
+            _exit_on_signal(handle)  # uvicorn's own handling re-raised the signal before stop() ran
             handle.start()  # a long-lived server: index now, not at the first client's handshake
             _serve_http(server, args.host, args.port, token, tuple(args.allow_host))
         else:
@@ -105,7 +106,9 @@ def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
             from ..stdinfilter import install
 
             install()  # a lone surrogate in a request gets an error reply, not silence
-            server.run()
+            from ..stdioguard import run
+
+            run(server)  # a malformed request that carries an id gets an error reply, not silence
     finally:
         handle.stop()
     return 0
@@ -164,7 +167,26 @@ def _serve_http(server: Any, host: str, port: int, token: str | None, extra_host
     app = http_app(server, host=host, port=port, token=token, extra_hosts=extra_hosts)
     print(f"scree: serving MCP on http://{shown}:{port}/mcp" + (" (bearer token required)" if token else ""),
           file=sys.stderr, flush=True)
-    uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on")).run(sockets=[sock])
+    _quiet_server(uvicorn.Config(app, log_level="warning", lifespan="on")).run(sockets=[sock])
+
+
+def _quiet_server(config: Any) -> Any:
+    """uvicorn without its signal handlers, so `_exit_on_signal`'s stay in place: SIGINT/SIGTERM stop
+    the index (and its model) and the process exits 130/143. uvicorn's own ended the loop and
+    re-raised the signal: SIGTERM killed the process before the index's stop() ran, and after SIGINT
+    the interpreter shut down around a model still embedding (onnxruntime aborted, rc 134).
+    `Server.capture_signals` is uvicorn's: its version is pinned in pyproject.toml."""
+    import contextlib
+    from collections.abc import Iterator
+
+    import uvicorn
+
+    class QuietServer(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            yield
+
+    return QuietServer(config)
 
 
 def _bind(host: str, port: int) -> socket.socket:

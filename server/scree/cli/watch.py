@@ -35,6 +35,7 @@ class _Signals:
     def __init__(self, on_first: Callable[[], None]) -> None:
         self._on_first = on_first
         self._seen = False
+        self.signum: int | None = None  # the first signal, once one came
         self._previous: dict[int, object] = {}
 
     def __enter__(self) -> "_Signals":
@@ -51,6 +52,7 @@ class _Signals:
             print("scree: second signal: exiting now", file=sys.stderr, flush=True)
             os._exit(128 + signum)
         self._seen = True
+        self.signum = signum
         self._on_first()
 
 
@@ -68,7 +70,7 @@ def cmd_watch(args: argparse.Namespace, cfg: Config) -> int:
 
     live = LiveIndex(ws, watch=True, lock_retry=args.lock_retry, health_interval=args.health_interval,
                      on_fatal=on_fatal)
-    with _Signals(done.set):
+    with _Signals(done.set) as signals:
         live.start()
         print(f"scree: watching {ws.folder} (index {ws.location.db})", file=sys.stderr, flush=True)
         shown: tuple[str, str] | None = None
@@ -85,10 +87,16 @@ def cmd_watch(args: argparse.Namespace, cfg: Config) -> int:
         print(f"scree: error: index not updating: {fatal[0]}; exiting so a supervisor (systemd, Docker) "
               "restarts scree watch", file=sys.stderr)
         return 1
+    code = 0 if signals.signum is None else 128 + signals.signum  # 130 for SIGINT, 143 for SIGTERM
     if not stopped:
         print(f"scree: the writer did not stop within {STOP_TIMEOUT:g} s; exiting anyway (the next sync "
-              "redoes the file it was indexing)", file=sys.stderr)
-    return 0
+              "redoes the file it was indexing)", file=sys.stderr, flush=True)
+        # Not through the interpreter's shutdown: finalizing around a model still running on the
+        # writer's thread aborts in onnxruntime (SIGABRT, a core file). The OS frees the lock (an
+        # flock), and the part being embedded was never committed.
+        sys.stdout.flush()
+        os._exit(code)
+    return code
 
 
 COMMANDS = {"watch": cmd_watch}
