@@ -68,8 +68,9 @@ def dev_sets(bench: Path, cache: Path | None = None, wanted: Sequence[str] = ())
     published sdists unpacked into `cache` on first use (`sdist_corpus`; only the `wanted` ones)."""
     sets = {
         "dev": DevSet("dev", bench / "queries_dev.json", bench / "corpus"),
-        "httpx": DevSet("httpx", bench / "repos" / "httpx" / "queries.json", bench / "repos" / "httpx" / "corpus"),
     }
+    for repo in sorted((bench / "repos").glob("*/queries.json")):  # httpx, myst, mdx
+        sets[repo.parent.name] = DevSet(repo.parent.name, repo, repo.parent / "corpus")
     for s in sdist_sets():
         if cache is not None and s.name in wanted:
             sets[s.name] = DevSet(s.name, s.queries, ensure_corpus(s, cache))
