@@ -70,11 +70,11 @@ def test_an_edited_chunk_re_embeds_only_its_changed_piece(tmp_path, embedder):
     index = _open(notes)
     first = _sync(index, notes, embedder)
     assert first.chunks == 1
-    assert embedder.passages == 5  # the chunk whole and its four pieces
+    assert embedder.passages == 4  # a chunk longer than one window is embedded as its four pieces
     parts[2] = paragraph("changed")
     write(notes, "a.md", "# Big\n\n" + "\n\n".join(parts) + "\n")
     _sync(index, notes, embedder)
-    assert embedder.passages == 5 + 2  # the new whole chunk and the one new piece; three pieces from the cache
+    assert embedder.passages == 4 + 1  # the one new piece; the three others from the cache
 
 
 def test_another_model_never_reads_the_cache_and_switching_back_embeds_nothing(tmp_path, embedder):
