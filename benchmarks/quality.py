@@ -69,8 +69,8 @@ def dev_sets(bench: Path, cache: Path | None = None, wanted: Sequence[str] = ())
     sets = {
         "dev": DevSet("dev", bench / "queries_dev.json", bench / "corpus"),
     }
-    for repo in ("httpx", "myst", "mdx"):
-        sets[repo] = DevSet(repo, bench / "repos" / repo / "queries.json", bench / "repos" / repo / "corpus")
+    for repo in sorted((bench / "repos").glob("*/queries.json")):  # httpx, myst, mdx
+        sets[repo.parent.name] = DevSet(repo.parent.name, repo, repo.parent / "corpus")
     for s in sdist_sets():
         if cache is not None and s.name in wanted:
             sets[s.name] = DevSet(s.name, s.queries, ensure_corpus(s, cache))

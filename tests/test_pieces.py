@@ -10,7 +10,8 @@ import pytest
 from conftest import write
 from scree.embed import Passage
 from scree.embedview import embed_body
-from scree.embed.pieces import embed_with_pieces, pieces_of
+from scree.embed import pieces as pieces_module
+from scree.embed.pieces import embed_with_pieces, pieces_of, with_pieces
 from scree.chunker import chunk_markdown
 from scree.config import load_config
 from scree.locate import index_location
@@ -45,7 +46,8 @@ def test_one_huge_paragraph_is_one_piece_so_none_are_added():
     assert pieces_of(para("alpha", 500)) == []
 
 
-def test_pieces_are_extra_windows_after_the_whole_chunks_windows(embedder):
+def test_pieces_are_extra_windows_after_the_whole_chunks_windows(embedder, monkeypatch):
+    monkeypatch.setattr(pieces_module, "PIECES_ONLY_CHARS", 0)  # the whole text too, however long
     body = "\n\n".join(para(w, 90) for w in ("alpha", "beta", "gamma"))  # 449-539 chars each
     passage = Passage("notes/a.md\nTitle", body)
     whole = embedder.embed_passages([passage])[0]
@@ -58,6 +60,20 @@ def test_pieces_are_extra_windows_after_the_whole_chunks_windows(embedder):
     assert np.allclose(windows[len(whole):], np.concatenate(
         embedder.embed_passages([Passage(passage.header, p) for p in pieces])))
     assert embedder.passage_calls == calls + 2  # embed_with_pieces made one call for all of them
+
+
+def test_a_body_longer_than_one_window_is_embedded_as_its_pieces_only(embedder):
+    long_body = "\n\n".join(para(w, 90) for w in ("alpha", "beta", "gamma"))  # 449-539 chars each
+    assert len(long_body) > pieces_module.PIECES_ONLY_CHARS
+    passage = Passage("notes/a.md\nTitle", long_body)
+    [windows] = embed_with_pieces(embedder, [passage])
+    pieces = [Passage(passage.header, p) for p in pieces_of(long_body)]
+    assert with_pieces(passage) == pieces
+    assert np.array_equal(windows, np.concatenate(embedder.embed_passages(pieces)))
+    short_body = "\n\n".join(para(w, 70) for w in ("alpha", "beta"))  # two pieces, within one window
+    assert len(short_body) <= pieces_module.PIECES_ONLY_CHARS and len(pieces_of(short_body)) == 2
+    short = Passage("notes/a.md\nTitle", short_body)
+    assert with_pieces(short)[0] == short and len(with_pieces(short)) == 3
 
 
 def test_a_passage_without_pieces_embeds_exactly_as_before(embedder):

@@ -16,6 +16,7 @@ from .chunker import CHUNKER_VERSION, Chunk, chunk_markdown, embed_header
 from .db import queries, writes
 from .embed import Embedder, Passage
 from .embedview import embed_body
+from .embed.cache import CachingEmbedder
 from .embed.pieces import embed_with_pieces
 from .errors import FileSkipped
 from .policy import NotesPolicy
@@ -153,6 +154,7 @@ def sync(
     progress = progress or NoProgress()
     report = SyncReport()
     report.reset = ensure_embedder(index, embedder.id, embedder.dimensions, embedder.max_windows)
+    embedder = cache = CachingEmbedder(embedder, index.conn)  # a text embedded before is not embedded again
     report.rechunked = ensure_chunker(index, CHUNKER_VERSION,  # then every file, whatever `only` says
                                       reembedding=report.reset is not None)
     only_list = None if only is None or report.rechunked else list(only)
@@ -200,6 +202,7 @@ def sync(
     # is recorded only once every file went through it (a stopped sync re-chunks again).
     if completed:
         writes.set_meta(index.conn, {"last_sync": str(time.time()), "chunker": CHUNKER_VERSION})
+        cache.prune()
     report.seconds = time.perf_counter() - t0
     return report
 

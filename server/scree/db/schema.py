@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # FTS5 column weights for bm25(): the heading trail counts above the body, since a trail that names
 # the subject ("Configuration > Retention") is stronger evidence than one mention in a paragraph.
@@ -68,6 +68,20 @@ MIGRATIONS: dict[int, list[str]] = {
                primary key (name, file_id)
            ) without rowid""",
         "create index names_by_file on names(file_id)",
+    ],
+    # Content-addressed embeddings (db/embedcache.py): the vectors of one passage (header + body, the
+    # exact text) under one embedder id, so a text embedded before, in any file, is not embedded again.
+    # `used` (unix time) orders the pruning: least recently used goes first once the cache outgrows the index.
+    3: [
+        """create table embed_cache (
+               model text not null,
+               key blob not null,
+               windows integer not null,
+               vectors blob not null,
+               used real not null,
+               primary key (model, key)
+           ) without rowid""",
+        "create index embed_cache_by_use on embed_cache(used)",
     ],
 }
 
