@@ -68,7 +68,9 @@ _NAV_DIRECTIVES = frozenset("toctree tableofcontents contents".split())
 _DIRECTIVE_NAME = re.compile(r"\{([\w:.-]+)\}[ \t]*(.*)$")
 _MYST_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")  # `:class: dropdown` under a directive line
 _TARGET = re.compile(r"^ {0,3}\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
-_ESM = re.compile(r"^(?:import|export)\s.*$", re.MULTILINE)
+# An MDX import/export statement, the same rule as mdblocks' (a prose line "export FOO=1" is not one).
+_ESM = re.compile(r"^(?:import\s+(?:[\w*{}\s,$]+\s+from\s+)?['\"]|export\s+(?:default\s|const\s|let\s|function\s|\{)).*$",
+                  re.MULTILINE)
 _COMPONENT = re.compile(r"</?[A-Z][\w.]*(?:\s[^<>]*)?/?>")
 _LABEL_ATTR = re.compile(r"\s(?:label|title)=[\"']([^\"']*)[\"']")
 _WIKILINK = re.compile(r"!?\[\[([^\[\]|#]*)(?:#([^\[\]|]*))?(?:\|([^\[\]]*))?\]\]")
