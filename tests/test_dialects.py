@@ -60,6 +60,8 @@ CASES = [
     ("obsidian callout is a quote", PLAIN, "> [!tip] Title\n> Body.\n", [], []),
     # A plain note keeps CommonMark: without a MyST marker `%` is text, without `:::` nothing is fenced.
     ("percent line in a plain note is text", PLAIN, "# T\n% of users\n", [(1, 1, "T")], []),
+    ("mkdocstrings autodoc lines are no fence", PLAIN, "# API\n\n::: httpx.Client\n\n## Next\n",
+     [(1, 1, "API"), (5, 2, "Next")], []),
     ("prose import is not esm", PLAIN, "import the data first\n\n# T\n", [(3, 1, "T")], []),
 ]
 

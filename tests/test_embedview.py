@@ -82,3 +82,8 @@ def test_targets_roles_imports_components_and_alerts_read_as_the_page_shows_them
 def test_wikilinks_read_as_their_alias_else_their_page():
     assert embed_body("See [[Setup Guide]], [[Setup#Install|installing]] and ![[diagram]].") == (
         "See Setup Guide, installing and diagram.")
+
+
+def test_dialect_markup_inside_code_spans_and_upper_case_placeholders_stay():
+    assert embed_body("Crates with `[[bin]]` targets; `<Tabs>` wraps; run rg <PATTERN> [[Page]]") == (
+        "Crates with `[[bin]]` targets; `<Tabs>` wraps; run rg <PATTERN> Page")

@@ -68,8 +68,11 @@ _NAV_DIRECTIVES = frozenset("toctree tableofcontents contents".split())
 _DIRECTIVE_NAME = re.compile(r"\{([\w:.-]+)\}[ \t]*(.*)$")
 _MYST_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")  # `:class: dropdown` under a directive line
 _TARGET = re.compile(r"^ {0,3}\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
-_ESM = re.compile(r"^(?:import|export)\s.*$", re.MULTILINE)
-_COMPONENT = re.compile(r"</?[A-Z][\w.]*(?:\s[^<>]*)?/?>")
+# An MDX import/export statement, the same rule as mdblocks' (a prose line "export FOO=1" is not one).
+_ESM = re.compile(r"^(?:import\s+(?:[\w*{}\s,$]+\s+from\s+)?['\"]|export\s+(?:default\s|const\s|let\s|function\s|\{)).*$",
+                  re.MULTILINE)
+# JSX components are PascalCase (`<Tabs>`, `<TabItem>`); `<PATTERN>`-style placeholders are content.
+_COMPONENT = re.compile(r"</?[A-Z][a-z][\w.]*(?:\s[^<>]*)?/?>")
 _LABEL_ATTR = re.compile(r"\s(?:label|title)=[\"']([^\"']*)[\"']")
 _WIKILINK = re.compile(r"!?\[\[([^\[\]|#]*)(?:#([^\[\]|]*))?(?:\|([^\[\]]*))?\]\]")
 _ALERT = re.compile(r"\[!([A-Za-z]+)\][-+]?")
@@ -133,7 +136,6 @@ def _prose(text: str) -> str:
         return text
     t = _COMMENT.sub(" ", text) if "<!--" in text else text
     t = _markers(t)
-    t = _dialect(t)
     spans: list[str] = []
 
     def hold(m: re.Match[str]) -> str:
@@ -142,6 +144,7 @@ def _prose(text: str) -> str:
 
     if "`" in t:
         t = _CODE_SPAN.sub(hold, t.replace("\x00", ""))
+    t = _dialect(t)  # after the code spans are held: `[[bin]]` and `<Tabs>` in backticks are content
     t = _TAG.sub(" ", t)
     t = _IMAGE.sub(r"\1", t)
     t = _LINK.sub(r"\1", t)

@@ -26,7 +26,8 @@ Dialects (issue 19) are recognised per note by the markers it holds, and parsed 
   (a plain note's `%` line stays a paragraph).
 - Colon fences (`colon_fence`: MyST `:::{note}` and Docusaurus/MDX `:::note Title` admonitions): their body
   is one block, so a heading inside (a rendered example, an admonition's own title) is not a page heading.
-  Turned on when a line starts with `:::`.
+  Turned on when the note has a bare closing `:::` line (mkdocstrings' unclosed `::: pkg.Name` lines
+  must stay paragraphs).
 - Navigation, not answers: a `{toctree}` directive's entries are reported in `Blocks.inert`.
 Hand-written rules, each for syntax no plugin parses (markdown-it sees paragraphs and HTML blocks):
 - MDX ESM: a top-level paragraph that opens with an `import`/`export` statement is inert (MDX reads the
@@ -81,7 +82,9 @@ _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
 
 # Markers that turn a dialect's plugin on (see the module docstring).
 _MYST_MARKER = re.compile(r"^ {0,3}(?:\([^()\s]+\)=[ \t]*$|(?:`{3,}|~{3,}|:{3,})[ \t]*\{[\w:.-]+\})", re.MULTILINE)
-_COLON_MARKER = re.compile(r"^ {0,3}:::", re.MULTILINE)
+# A bare closing `:::` line: mkdocstrings' one-line `::: pkg.Name` directives never close, and read as
+# fences they would swallow the rest of the page (httpx's API pages).
+_COLON_MARKER = re.compile(r"^ {0,3}:{3,}[ \t]*$", re.MULTILINE)
 _NAVIGATION = frozenset({"{toctree}", "{tableofcontents}", "{contents}"})
 _ESM_LINE = re.compile(r"^(?:import\s+(?:[\w*{}\s,$]+\s+from\s+)?['\"]|export\s+(?:default\s|const\s|let\s|function\s|\{))")
 _TAG_ONLY = re.compile(r"^\s*(?:</?[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>\s*)+$")
