@@ -13,6 +13,7 @@ from scree.config import load_config
 from scree.db import embedcache
 from scree.embed import Passage
 from scree.embed import cache as embed_cache
+from scree.embed import pieces
 from scree.embed.cache import CachingEmbedder
 from scree.locate import index_location
 from scree.policy import NotesPolicy
@@ -63,18 +64,19 @@ def test_a_renamed_note_is_embedded_again_because_its_path_is_in_every_window(tm
     assert embedder.passages == before + 1  # the header names new.md: another text, another vector
 
 
-def test_an_edited_chunk_re_embeds_only_its_changed_piece(tmp_path, embedder):
+def test_an_edited_chunk_re_embeds_only_its_changed_piece(tmp_path, embedder, monkeypatch):
+    monkeypatch.setattr(pieces, "PIECES_ONLY_CHARS", 0)  # the chunk whole and in pieces
     notes = tmp_path / "notes"
     parts = [paragraph(w) for w in ("alpha", "beta", "gamma", "delta")]
     write(notes, "a.md", "# Big\n\n" + "\n\n".join(parts) + "\n")
     index = _open(notes)
     first = _sync(index, notes, embedder)
     assert first.chunks == 1
-    assert embedder.passages == 4  # a chunk longer than one window is embedded as its four pieces
+    assert embedder.passages == 5  # the chunk whole and its four pieces
     parts[2] = paragraph("changed")
     write(notes, "a.md", "# Big\n\n" + "\n\n".join(parts) + "\n")
     _sync(index, notes, embedder)
-    assert embedder.passages == 4 + 1  # the one new piece; the three others from the cache
+    assert embedder.passages == 5 + 2  # the new whole chunk and the one new piece; three pieces from the cache
 
 
 def test_another_model_never_reads_the_cache_and_switching_back_embeds_nothing(tmp_path, embedder):

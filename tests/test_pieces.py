@@ -62,7 +62,8 @@ def test_pieces_are_extra_windows_after_the_whole_chunks_windows(embedder, monke
     assert embedder.passage_calls == calls + 2  # embed_with_pieces made one call for all of them
 
 
-def test_a_body_longer_than_one_window_is_embedded_as_its_pieces_only(embedder):
+def test_a_body_longer_than_one_window_is_embedded_as_its_pieces_only(embedder, monkeypatch):
+    monkeypatch.setattr(pieces_module, "PIECES_ONLY_CHARS", 1000)
     long_body = "\n\n".join(para(w, 90) for w in ("alpha", "beta", "gamma"))  # 449-539 chars each
     assert len(long_body) > pieces_module.PIECES_ONLY_CHARS
     passage = Passage("notes/a.md\nTitle", long_body)

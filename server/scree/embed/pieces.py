@@ -12,7 +12,7 @@ pieces instead lost on mixed questions, so both are kept.
 
 A chunk short enough to be one piece has no pieces: its own window already is one.
 
-A chunk longer than one model window (`PIECES_ONLY_CHARS`) is read in its pieces only. Its whole text
+A chunk longer than one model window (`PIECES_ONLY_CHARS`, when set) can be read in its pieces only. Its whole text
 would be cut into 256-token windows anyway, partial views like the pieces but cut mid-paragraph, and
 dropping those windows saves 36% of the tokens the bench corpus embeds (docs/benchmarks.md, "Throughput").
 """
@@ -30,7 +30,7 @@ __all__ = ["PIECE_CHARS", "embed_with_pieces", "pieces_of", "sent_texts", "with_
 PIECE_CHARS = 400
 # About one 256-token window of prose (~4 characters a token, less the header): a body longer than this
 # is windowed by the model, so its pieces stand in for it. 0 keeps every chunk's whole text too.
-PIECES_ONLY_CHARS = 1000
+PIECES_ONLY_CHARS = 0  # off until measured on every dev set: 1000 is the candidate (docs/benchmarks.md)
 
 
 def pieces_of(body: str, min_chars: int = PIECE_CHARS) -> list[str]:
