@@ -32,14 +32,26 @@ def test_bundled_sqlite_loads_vec_and_fts5(tmp_path):
     assert conn.execute("pragma journal_mode").fetchone()[0] == "wal"
 
 
-def test_default_choice_prefers_stdlib_only_when_it_can_load_extensions():
-    assert choose_driver().name == ("stdlib" if _stdlib_can_load() else "sqlean")
+def test_the_bundled_sqlite_is_the_default_wherever_it_is_installed(monkeypatch):
+    """Every user runs the SQLite the tests ran, whatever this Python's sqlite3 can do."""
+    monkeypatch.delenv("SCREE_SQLITE", raising=False)
+    driver = choose_driver()
+    assert driver.name == "sqlean" and driver.sqlite_version == __import__("sqlean").sqlite_version
 
 
-@pytest.mark.skipif(_stdlib_can_load(), reason="this Python's sqlite3 can load extensions")
-def test_forcing_stdlib_where_it_cannot_load_extensions_says_so():
-    with pytest.raises(SqliteUnavailableError, match="cannot load extensions"):
-        choose_driver("stdlib")
+def test_each_forced_driver_is_the_one_used_or_says_why_not(monkeypatch):
+    monkeypatch.setenv("SCREE_SQLITE", "sqlean")
+    assert choose_driver().name == "sqlean"
+    monkeypatch.setenv("SCREE_SQLITE", "stdlib")
+    if _stdlib_can_load():
+        assert choose_driver().name == "stdlib"
+    else:
+        with pytest.raises(SqliteUnavailableError, match="SCREE_SQLITE=stdlib, but this Python's sqlite3 cannot "
+                                                        "load extensions"):
+            choose_driver()
+    monkeypatch.setenv("SCREE_SQLITE", "pysqlite")
+    with pytest.raises(SqliteUnavailableError, match="use 'stdlib' or 'sqlean'"):
+        choose_driver()
 
 
 def _python_with_loadable_sqlite() -> str | None:
@@ -63,7 +75,7 @@ def test_stdlib_path_with_a_python_that_can_load_extensions(tmp_path):
         import sys
         sys.path[:0] = [{str(REPO / 'server')!r}, {site!r}]
         from scree.db.connect import choose_driver, connect
-        d = choose_driver()
+        d = choose_driver("stdlib")
         assert d.name == "stdlib", d.name
         c = connect({str(tmp_path / 's.db')!r}, driver=d)
         c.execute("create virtual table v using vec0(e float[2] distance_metric=cosine)")

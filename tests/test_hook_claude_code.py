@@ -77,3 +77,51 @@ def test_the_grep_hint_reaches_the_model_through_the_launcher(tmp_path: Path, ap
     assert not (installed.data / "hooks-python").exists()
     decisions = [line for line in (installed.data / "logs" / "hooks.log").read_text().splitlines() if "decision:" in line]
     assert any('"reason": "mention"' in line and "README.md:3-5" in line for line in decisions)
+
+
+def _index_state(db: Path) -> tuple[str | None, int]:
+    """The index's creation stamp (a rebuild changes it) and how many code names it holds."""
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        created = conn.execute("select value from meta where key = 'created'").fetchone()
+        return (created[0] if created else None), conn.execute("select count(*) from names").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_the_grep_hint_reaches_the_model_in_a_second_session_on_an_index_kept_whole(tmp_path: Path,
+                                                                                     api: ToolCallingAPI) -> None:
+    """Once, with the newest build, on the Python (and forced driver) of this run: .ci/run's second run
+    builds the plugin's venv on Debian's /usr/bin/python3 with its stdlib SQLite 3.40.1, whose false
+    "NULL value in names.source" used to make every session's server delete the index."""
+    claude_bin = smoke.CLAUDE_BINS[-1]
+    installed = smoke.Installed(tmp_path, claude_bin)
+    (installed.project / "uploader.py").write_text("class UploadRetrier:\n    def retry_upload(self):\n        pass\n")
+    (installed.project / "pyproject.toml").write_text('[project]\nname = "uploader"\ndependencies = ["httpx"]\n')
+    installed.install()
+    plain = smoke.FakeMessagesAPI()
+    plain.thread.start()
+    try:  # the first session: /scree-reindex, in the plugin's own venv (or its MCP server, holding the lock)
+        smoke.run_session(installed, "/scree-reindex", plain.url, until="result")
+    finally:
+        plain.server.shutdown()
+        plain.server.server_close()
+    # Whatever the first session left unfinished, the plugin's own CLI completes; an intact index is kept.
+    scree = [str(installed.src / "bin" / "scree"), "reindex"]
+    done = subprocess.run(scree, cwd=installed.project, env=installed.env, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0 and "damaged" not in done.stdout + done.stderr, done.stdout + done.stderr
+    env = {**installed.env, "ANTHROPIC_BASE_URL": api.url, "ANTHROPIC_API_KEY": "x", "SCREE_HOOKS_DEBUG": "1"}
+    cfg = load_config(env)
+    folder = resolve_folder(cfg, installed.project)
+    db = index_location(folder, cfg, env).db
+    created, names = _index_state(db)
+    assert created is not None and names > 0
+    subprocess.run([claude_bin, "-p", "where are retries described?", "--output-format", "stream-json",
+                    "--verbose", "--allowedTools", "Bash(grep *)"], cwd=installed.project, env=env,
+                   capture_output=True, text=True, timeout=240, start_new_session=True)
+    assert len(api.requests) >= 2
+    sent = json.dumps(api.requests[-1]["messages"])
+    assert "PreToolUse:Bash hook additional context: " in sent and "the indexed notes mention" in sent, sent[-3000:]
+    assert _index_state(db)[0] == created  # the second session's server kept the index: nothing rebuilt

@@ -119,6 +119,8 @@ def _isolated_env(home: Path, tmp: Path) -> dict[str, str]:
     uv_cache = subprocess.run([UV, "cache", "dir"], capture_output=True, text=True, check=True).stdout.strip()
     drop = ("CLAUDE", "ANTHROPIC", "SCREE_", "MCP_", "UV_", "VIRTUAL_ENV")
     env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
+    if os.environ.get("SCREE_SQLITE"):  # the driver this run forces (.ci/run's stdlib run): the plugin's too
+        env["SCREE_SQLITE"] = os.environ["SCREE_SQLITE"]
     env.update(HOME=str(home), XDG_DATA_HOME=str(tmp / "xdg-data"), XDG_CACHE_HOME=str(tmp / "xdg-cache"),
                XDG_CONFIG_HOME=str(tmp / "xdg-config"), UV_CACHE_DIR=uv_cache, UV_PYTHON=sys._base_executable,
                UV_OFFLINE="1", UV_PYTHON_DOWNLOADS="never", DISABLE_AUTOUPDATER="1",

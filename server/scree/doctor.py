@@ -98,9 +98,10 @@ def check_sqlite() -> Check:
         return Check("sqlite", FAIL, "no SQLite able to load sqlite-vec", details, str(exc))
     details.update(driver=driver.name, sqlite=driver.sqlite_version)
     if driver.name == "stdlib":
-        summary = f"this Python's sqlite3 (SQLite {driver.sqlite_version}) with FTS5 and sqlite-vec"
+        why = "forced by SCREE_SQLITE" if details["forced"] else "sqlean.py is not installed or cannot load it"
+        summary = f"this Python's sqlite3 (SQLite {driver.sqlite_version}; {why}) with FTS5 and sqlite-vec"
     else:
-        why = "forced by SCREE_SQLITE" if details["forced"] else "this Python's sqlite3 cannot load extensions"
+        why = "forced by SCREE_SQLITE" if details["forced"] else "the default"
         summary = f"sqlean.py's bundled SQLite {driver.sqlite_version} ({why}) with FTS5 and sqlite-vec"
     return Check("sqlite", OK, summary, details)
 

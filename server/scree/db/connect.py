@@ -1,9 +1,11 @@
 """The one connection factory: which SQLite to use, and how every connection is set up.
 
-The stdlib `sqlite3` is used when it can load extensions (Linux distributions' Pythons, Homebrew).
-Many Pythons (python.org and pyenv builds, macOS's system Python) compile it without
-`enable_load_extension`; then the bundled SQLite of `sqlean.py` (a drop-in DB-API module) is used.
-Both load sqlite-vec the same way. The choice is made once per process and cached.
+The bundled SQLite of `sqlean.py` (a drop-in DB-API module, wheels for Linux glibc and macOS on x86-64
+and arm64) is used wherever it is installed: every user then runs the SQLite (3.50) the tests ran, and
+older SQLites' quirks (3.40's false "NULL value" on WITHOUT ROWID tables) never meet an index.
+This Python's `sqlite3` serves where sqlean.py has no wheel (Windows, musl, other CPUs) and it can
+load extensions, or when SCREE_SQLITE=stdlib forces it. Both load sqlite-vec the same way, and
+both run the whole test suite in CI. The choice is made once per process and cached.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ def _can_load_vec(module: ModuleType) -> bool:
 
 
 def choose_driver(prefer: str | None = None) -> Driver:
-    """Pick the SQLite module: stdlib if it can load sqlite-vec, else sqlean.
+    """Pick the SQLite module: sqlean if it is installed and loads sqlite-vec, else stdlib.
 
     `prefer` ("stdlib" / "sqlean", default from SCREE_SQLITE) forces one; it fails clearly if that one cannot work.
     """
@@ -84,13 +86,14 @@ def choose_driver(prefer: str | None = None) -> Driver:
 
 @functools.lru_cache(maxsize=4)
 def _choose_driver_cached(prefer: str | None) -> Driver:
-    candidates: list[tuple[str, ModuleType | None]] = [("stdlib", sqlite3)]
+    candidates: list[tuple[str, ModuleType | None]] = []
     try:
         import sqlean
 
         candidates.append(("sqlean", sqlean))
     except ImportError:
         candidates.append(("sqlean", None))
+    candidates.append(("stdlib", sqlite3))
     if prefer is not None:
         if prefer not in ("stdlib", "sqlean"):
             raise SqliteUnavailableError(f"{SQLITE.env}={prefer!r}: use 'stdlib' or 'sqlean'")
@@ -98,9 +101,13 @@ def _choose_driver_cached(prefer: str | None) -> Driver:
     for name, module in candidates:
         if module is not None and _can_load_vec(module):
             return Driver(name, module)
+    if prefer == "stdlib":
+        raise SqliteUnavailableError(
+            f"{SQLITE.env}=stdlib, but this Python's sqlite3 cannot load extensions (sqlite-vec); unset "
+            f"{SQLITE.env} to use the bundled SQLite of sqlean.py, or use a Python whose sqlite3 can")
     raise SqliteUnavailableError(
-        "no SQLite that can load sqlite-vec was found: this Python's sqlite3 cannot load extensions and the "
-        "bundled one (package sqlean.py) is missing or broken; reinstall scree's dependencies "
+        "no SQLite that can load sqlite-vec was found: the bundled one (package sqlean.py) is missing or broken "
+        "and this Python's sqlite3 cannot load extensions; reinstall scree's dependencies "
         "(`uv sync --reinstall` or `pip install --force-reinstall sqlean.py sqlite-vec`)"
     )
 
@@ -254,13 +261,16 @@ def stamp(conn: Any) -> None:
         conn.execute("pragma wal_checkpoint(passive)")
 
 
-_DAMAGE = ("malformed", "not a database", "file is encrypted", "database corrupt")
+# "vtable constructor failed: chunks_fts" is how SQLite 3.40 reports an FTS5 table whose own
+# pages are garbled (newer ones say "malformed"): scree's virtual tables failing to open is damage.
+_DAMAGE = ("malformed", "not a database", "file is encrypted", "database corrupt", "vtable constructor failed")
 _FULL = ("database or disk is full", "disk i/o error", "no space left")
 _READONLY = ("readonly database", "read-only file system", "attempt to write a readonly")
 
 
 def is_damage(exc: BaseException) -> bool:
-    """True when `exc` says the index file is damaged (SQLite's "malformed" / "not a database")."""
+    """True when `exc` says the index file is damaged (SQLite's "malformed" / "not a database", or
+    one of its virtual tables cannot be opened)."""
     msg = str(exc).lower()
     return any(m in msg for m in _DAMAGE)
 

@@ -8,7 +8,12 @@ when the writer stopped) may hold any part of its new rows: the next sync redoes
 
 from __future__ import annotations
 
+import logging
+import re
+import time
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 MAX_LISTED = 5
 
@@ -66,21 +71,47 @@ def problems(conn: Any, max_windows: int | None = None) -> list[str]:
     return out
 
 
+# Row-level messages of `PRAGMA quick_check` that older SQLites also give for healthy rows: 3.40
+# reports "NULL value in names.source" for every row of a WITHOUT ROWID table whose NOT NULL column
+# follows the key. Such a message condemns the file only when re-reading the rows agrees.
+_NULL_VALUE = re.compile(r"NULL value in ([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _confirmed(conn: Any, message: str) -> bool:
+    """False when the rows themselves disprove a check message (a known false positive), else True.
+
+    A structural message (a bad page, a wrong entry count) is always believed; reading a damaged
+    table to disprove it raises, which is damage too."""
+    null = _NULL_VALUE.fullmatch(message)
+    if null is None:
+        return True
+    table, column = null.groups()
+    # typeof(), not `is null`: SQLite answers `is null` on a NOT NULL column from the schema alone.
+    row = conn.execute(f'select 1 from "{table}" where typeof("{column}") = \'null\' limit 1').fetchone()
+    return row is not None
+
+
 def quick_check(conn: Any, seconds: float = 2.0) -> str | None:
     """`PRAGMA quick_check` bounded in time: None when the file is sound (or the check ran out of
-    time: unknown is not damaged), else what SQLite found. Reads only; a damaged file may also
-    raise while being read, which is reported the same way."""
-    import time
-
+    time: unknown is not damaged), else what SQLite found, each message once. Reads only; a damaged
+    file may also raise while being read, which is reported the same way. A message the rows
+    disprove (`_confirmed`) is not damage."""
     deadline = time.monotonic() + seconds
     conn.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 10_000)
     try:
-        rows = conn.execute("pragma quick_check(20)").fetchall()
+        found = [str(r[0]) for r in conn.execute("pragma quick_check(20)").fetchall()]
+        if found == ["ok"]:
+            return None
+        found = list(dict.fromkeys(found))  # one message per row of a table says the same thing
+        damage = [m for m in found if _confirmed(conn, m)]
     except Exception as exc:  # noqa: BLE001 - the driver's error classes vary (stdlib, sqlean)
         if "interrupt" in str(exc).lower():
             return None
         return str(exc)
     finally:
         conn.set_progress_handler(None, 0)
-    found = [str(r[0]) for r in rows]
-    return None if found == ["ok"] else "; ".join(found[:5])
+    if not damage:
+        log.info("quick_check reported %s, which the rows disprove (a known false positive of older "
+                 "SQLites, e.g. 3.40 on WITHOUT ROWID tables): the index is sound", "; ".join(found[:5]))
+        return None
+    return "; ".join(damage[:5])

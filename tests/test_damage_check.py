@@ -1,0 +1,115 @@
+"""Damage is confirmed before anything is deleted: a check message alone does not condemn a healthy
+index (SQLite 3.40, Debian 12's, says "NULL value in names.source" for every row of a healthy WITHOUT
+ROWID table), while real damage is still found, on every SQLite scree runs on."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from faultkit import notes_folder, run_cli
+from scree.db import invariants, schema
+
+try:
+    import sqlean
+except ImportError:  # pragma: no cover - sqlean.py has no wheel here; the stdlib path still runs
+    sqlean = None
+
+# Each DB-API module scree can open an index with; the checks need no extension, so both run on any
+# Python (the stdlib one here is the SQLite of the Python running the suite: 3.40.1 on Debian 12).
+MODULES = [pytest.param(sqlite3, id=f"stdlib-{sqlite3.sqlite_version}")]
+if sqlean is not None:
+    MODULES.append(pytest.param(sqlean, id=f"sqlean-{sqlean.sqlite_version}"))
+
+
+def _vocabulary_index(module, db: Path, rows: int = 5):
+    """A file with scree's real schema and a healthy vocabulary (the WITHOUT ROWID `names` table)."""
+    conn = module.connect(str(db), isolation_level=None)
+    schema.migrate(conn)
+    conn.execute("insert into code_files(id, path, kind, sha256) values (1, 'app.py', 'code', 'x')")
+    conn.executemany("insert into names(name, source, common, file_id) values (?, ?, 0, 1)",
+                     [(f"Name{i}", "code" if i % 2 else "manifest") for i in range(rows)])
+    return conn
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_a_healthy_vocabulary_is_not_damage_on_any_sqlite(module, tmp_path):
+    conn = _vocabulary_index(module, tmp_path / "index.db")
+    assert invariants.quick_check(conn) is None
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_a_real_null_in_a_not_null_column_is_damage_named_once(module, tmp_path):
+    db = tmp_path / "index.db"
+    conn = _vocabulary_index(module, db)
+    # Make the damage a stray write would: a NULL where the schema says NOT NULL, in two rows.
+    original = conn.execute("select sql from sqlite_master where name = 'names'").fetchone()[0]
+    loose = original.replace("source text not null", "source text")
+    assert loose != original
+    conn.execute("pragma writable_schema = on")
+    conn.execute("update sqlite_master set sql = ? where name = 'names'", (loose,))
+    conn.close()
+    conn = module.connect(str(db), isolation_level=None)
+    conn.execute("insert into names(name, source, common, file_id) values ('Bad1', null, 0, 1), ('Bad2', null, 0, 1)")
+    conn.execute("pragma writable_schema = on")
+    conn.execute("update sqlite_master set sql = ? where name = 'names'", (original,))
+    conn.close()
+    conn = module.connect(str(db), isolation_level=None)
+    damage = invariants.quick_check(conn)
+    assert damage == "NULL value in names.source"  # two rows, one message
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_a_garbled_page_is_still_damage(module, tmp_path):
+    db = tmp_path / "index.db"
+    conn = _vocabulary_index(module, db, rows=2000)
+    page = conn.execute("pragma page_size").fetchone()[0]
+    root = conn.execute("select rootpage from sqlite_master where name = 'names'").fetchone()[0]
+    conn.close()
+    with open(db, "r+b") as fh:
+        fh.seek((root - 1) * page)
+        fh.write(b"\xa5" * page)
+    conn = module.connect(str(db), isolation_level=None)
+    assert invariants.quick_check(conn) is not None
+
+
+def _usable_drivers() -> list[str]:
+    from scree.db.connect import choose_driver
+    from scree.errors import SqliteUnavailableError
+
+    usable = []
+    for name in ("sqlean", "stdlib"):
+        try:
+            choose_driver(name)
+        except SqliteUnavailableError:
+            continue
+        usable.append(name)
+    return usable
+
+
+@pytest.mark.parametrize("driver", ["sqlean", "stdlib"])
+def test_a_repo_with_notes_and_code_reindexes_twice_with_nothing_rebuilt(driver, tmp_path, capsys, monkeypatch):
+    if driver not in _usable_drivers():
+        pytest.skip(f"this Python cannot use the {driver} driver (its sqlite3 cannot load extensions)")
+    monkeypatch.setenv("SCREE_SQLITE", driver)
+    notes = notes_folder(tmp_path)
+    (notes / "pyproject.toml").write_text('[project]\nname = "retainer"\ndependencies = ["httpx"]\n')
+    (notes / "app.py").write_text("class RetentionPolicy:\n    def prune_old_entries(self):\n        pass\n")
+    code, out, err = run_cli(["reindex", "--notes", str(notes), "--json"], capsys, monkeypatch)
+    assert code == 0, err
+    code, out, err = run_cli(["reindex", "--notes", str(notes), "--json"], capsys, monkeypatch)
+    assert code == 0, err
+    assert "damaged" not in out + err and "rebuild" not in out + err, out + err
+    report = json.loads(out)
+    assert report["added"] == [] and report["updated"] == [] and report["unchanged"] == 3, report
+    from scree.config import load_config
+    from scree.workspace import Workspace
+
+    index = Workspace.from_config(load_config().with_overrides(notes=notes)).open_index(create=False)
+    try:  # the vocabulary holds the code's names: the table older SQLites misjudge is not empty
+        assert index.conn.execute("select count(*) from names").fetchone()[0] > 0
+    finally:
+        index.close()
