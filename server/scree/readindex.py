@@ -94,6 +94,21 @@ class ReadIndex:
                 return None
 
 
+    def vector_counts(self) -> tuple[int, int]:
+        """Stage two's progress from committed rows: (chunks with vectors, all chunks); (0, 0) when unknown."""
+        with self.mu:
+            index = self.open_locked()
+            if index is None:
+                return 0, 0
+            try:
+                p = queries.vector_progress(index.conn)
+                return p.embedded, p.total
+            except Exception as exc:
+                if not is_db_error(exc, index.driver):
+                    raise
+                return 0, 0
+
+
 def damaged_note(exc: BaseException, writer: bool, holder: str) -> str:
     """The one note a search gives when it met a damaged file."""
     doing = ("scree is rebuilding it from the notes now; keyword results return as files are re-indexed"
