@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 EMBED_BATCH_PASSAGES = 64
 
 
+RATE_SAMPLE = 32  # chunks embedded before a run's rate is recorded
+
+
 class EmbedProgress(Protocol):
     def embedding(self, done: int, total: int) -> None: ...
 
@@ -105,6 +108,8 @@ def embed_pending(index: Index, embedder: Embedder, *, should_stop: Callable[[],
                 progress.embedding(start.embedded + report.chunks, start.total)
     finally:
         report.seconds = time.perf_counter() - t0
+        if report.chunks >= RATE_SAMPLE:  # for the status's "about N to go", in any process
+            writes.set_meta(index.conn, {"embed_rate": f"{report.rate:.2f}"})
         end = queries.vector_progress(index.conn)
         report.remaining = end.total - end.embedded
     return report

@@ -70,6 +70,20 @@ def stage_two_note(done: int, total: int, rate: float = 0.0) -> str | None:
     return note
 
 
+# Stage two's rate before one was measured on this index: the local model on 2 cores embeds about
+# 13 chunks/s (benchmarks/first_answer.py); each run of stage two records its own in meta `embed_rate`.
+ASSUMED_RATE = 13.0
+
+
+def recorded_rate(meta: dict[str, str]) -> float:
+    """Stage two's last measured chunks/s on this index, else ASSUMED_RATE."""
+    try:
+        rate = float(meta.get("embed_rate", ""))
+    except ValueError:
+        rate = 0.0
+    return rate if rate > 0 else ASSUMED_RATE
+
+
 def format_duration(seconds: float) -> str:
     """"40 s", "12 min", "3.5 h": an estimate, said roughly."""
     if seconds < 90:

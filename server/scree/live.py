@@ -218,7 +218,8 @@ class LiveIndex:
         st = self._status()
         done, total = self._reader.vector_counts()
         state: State = "embedding" if st.state == "complete" and done < total else st.state
-        return replace(st, state=state, vectors_done=done, vectors_total=total, vectors_rate=self._stage_two.rate)
+        return replace(st, state=state, vectors_done=done, vectors_total=total,
+                       vectors_rate=self._stage_two.rate or self._reader.embed_rate())
 
     def _status(self) -> IndexStatus:
         counts = self._reader.counts()

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable
 
 from .db import queries
+from .indexstatus import ASSUMED_RATE, recorded_rate
 from .db.connect import is_db_error
 from .db.invariants import quick_check
 from .errors import ScreeError
@@ -107,6 +108,13 @@ class ReadIndex:
                 if not is_db_error(exc, index.driver):
                     raise
                 return 0, 0
+
+
+    def embed_rate(self) -> float:
+        """Stage two's recorded chunks/s (indexstatus.recorded_rate)."""
+        with self.mu:
+            index = self.open_locked()
+            return recorded_rate(index.meta()) if index is not None else ASSUMED_RATE
 
 
 def damaged_note(exc: BaseException, writer: bool, holder: str) -> str:
