@@ -129,8 +129,9 @@ def describe(name: str, r: dict) -> str:
     total = r["seconds"] if full else r["stage_one"] + r["chunks"] / rate if rate else float("nan")
     first = r["first_answer"]
     share = f"{100 * first / total:.1f}%" if first else "n/a"
+    shown = f"{first:.1f} s" if first else "not seen by the poller"
     return (f"{name}: {r['files']} files, {r['mb']:.1f} MB, {r['chunks']} chunks | first keyword answer "
-            f"{first:.1f} s (stage one {r['stage_one']:.1f} s) | full vectors "
+            f"{shown} (stage one {r['stage_one']:.1f} s) | full vectors "
             f"{total:.0f} s{'' if full else ' (extrapolated: stage two stopped after ' + str(r['embedded']) + ' chunks)'}"
             f" | stage two {rate:.1f} chunks/s | first answer = {share} of the full build | peak RSS "
             f"{r['peak_rss_mb']:.0f} MB")
