@@ -20,8 +20,9 @@ class RichProgress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+        self._label = TextColumn("stage one: indexing")  # "stage two: embedding" once it starts
         self._progress = Progress(
-            TextColumn("stage one: indexing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+            self._label, BarColumn(), MofNCompleteColumn(), TextColumn("files"),
             TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
             console=Console(stderr=True), transient=True,
         )
@@ -58,7 +59,7 @@ class RichProgress:
         """Stage two: chunks with vectors of all (keyword search already covers every note)."""
         if self._task is None:
             self._t0 = time.perf_counter()
-            self._progress.columns[0].text_format = "stage two: embedding"  # type: ignore[attr-defined]
+            self._label.text_format = "stage two: embedding"
             self._progress.start()
             self._task = self._progress.add_task("embed", total=total, completed=done, rate="chunks")
             self._embed_from = done
