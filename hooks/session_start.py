@@ -38,7 +38,15 @@ def start_sync(payload: dict) -> str:
     job = {"cmd": cmd, "session": runtime.session_id(payload), "project_dir": runtime.project_dir(payload),
            "first": first}
     bgsync.launch_detached([sys.executable, "-I", "-S", os.path.realpath(__file__), "--background", json.dumps(job)])
-    return bgsync.BUILDING_LINE if first else bgsync.CONTEXT_LINE
+    if first:
+        return bgsync.BUILDING_LINE
+    from scree.hookkit import project
+
+    try:  # the stage the index is at: the helper finds the same (cached) location
+        where = project.cached(job["session"], job["project_dir"])
+    except Exception:  # noqa: BLE001 - the line is still worth showing
+        return bgsync.CONTEXT_LINE
+    return bgsync.CONTEXT_LINE + bgsync.stage_line(where.db)
 
 
 def main() -> None:

@@ -59,6 +59,22 @@ def test_index_then_status_reports_files_and_chunks(notes):
     out = scree("status", "--json", "--notes", str(notes))
     data = json.loads(out.stdout)
     assert data["files"] == 2 and data["chunks"] == 2 and data["embedder"].startswith(FAKE_ID)
+    assert data["vectors"] == 2 and data["stage_two"] == "done: every chunk has its vectors"
+
+
+def test_status_during_stage_two_says_how_far_it_is(notes):
+    from pathlib import Path
+
+    from scree.db.connect import connect
+
+    assert scree("index", "--notes", str(notes)).returncode == 0
+    db = json.loads(scree("status", "--json", "--notes", str(notes)).stdout)["index"]
+    conn = connect(Path(db))  # as a sync killed in stage two leaves it
+    conn.execute("delete from chunks_vec where rowid in (select id * 8 from chunks where id = (select min(id) from chunks))")
+    conn.execute("update chunks set windows = 0 where id = (select min(id) from chunks)")
+    conn.close()
+    out = scree("status", "--notes", str(notes)).stdout
+    assert "vectors for 1 of 2 chunks; keyword covers all (about" in out
 
 
 def test_search_from_inside_a_git_repo_uses_its_root(tmp_path):

@@ -158,16 +158,3 @@ def test_watch_exits_non_zero_when_the_notes_folder_is_removed(notes, procs):
     shutil.rmtree(notes)
     assert watch.wait(timeout=WAIT) == 1
     assert "scree: error: index not updating: the notes folder" in rest_of(watch.stderr)
-
-
-def test_watch_on_a_big_new_folder_waits_for_reindex_then_takes_over(notes, procs):
-    env = {**os.environ, "SCREE_FIRST_SYNC_MB": "0.0001"}  # about 100 bytes: the notes are over it
-    watch = procs([*SCREE, "watch", "--notes", str(notes), "--lock-retry", "0.2"], stderr=subprocess.PIPE,
-                  env=env)
-    lines = read_until(watch.stderr, lambda line: "needs reindex" in line)
-    assert "run `scree reindex`" in lines[-1]
-    out = subprocess.run([*SCREE, "reindex", "--notes", str(notes)], capture_output=True, text=True,
-                         timeout=WAIT, env=env)
-    assert out.returncode == 0, out.stderr
-    assert "2 added" in out.stdout
-    read_until(watch.stderr, lambda line: line.startswith("scree: writer: complete (2 files"))

@@ -83,6 +83,25 @@ def test_real_index_is_reported_with_its_counts_and_embedder(indexed: Workspace,
     assert d["note_extensions"] == [".md", ".mdx", ".markdown"]
 
 
+def test_an_index_in_stage_two_says_how_far_and_how_long_is_left(workspace: Workspace, embedder) -> None:
+    from scree.cli.status import cmd_status  # noqa: F401 - the status command reads the same counts
+    from scree.db import writes
+    from scree.sync import sync
+
+    index = workspace.open_index()
+    try:
+        sync(index, workspace.policy(), embedder, embed=False)  # stage one only
+        writes.set_meta(index.conn, {"embed_rate": "2.0"})
+    finally:
+        index.close()
+    check = doctor.check_index(workspace, embedder.id, embedder.dimensions)
+    assert check.status == doctor.OK, check
+    assert check.details["vectors"] == 0 and check.details["vectors_total"] == check.details["chunks"]
+    n = check.details["chunks"]
+    assert f"stage two: vectors for 0 of {n} chunks; keyword covers all (about {max(1, round(n / 2))} s to go)" \
+        in check.summary
+
+
 def test_missing_index_warns_and_says_how_it_gets_built(workspace: Workspace) -> None:
     check = doctor.check_index(workspace, "local:x", 384)
     assert check.status == doctor.WARN and "no index yet" in check.summary

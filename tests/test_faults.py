@@ -217,8 +217,9 @@ def test_last_sync_is_recorded_only_for_a_completed_sync(notes):
     assert "last_sync" in index.meta()
 
 
-def test_a_big_single_line_note_is_committed_in_parts_and_a_rerun_continues_where_it_stopped(notes):
+def test_a_big_single_line_note_is_keyword_searchable_at_once_and_a_rerun_embeds_only_what_is_missing(notes):
     from scree import sync as syncmod
+    from scree.db import queries
 
     index = _index(notes)
     fake = FakeEmbedder()
@@ -228,30 +229,32 @@ def test_a_big_single_line_note_is_committed_in_parts_and_a_rerun_continues_wher
     class Crash(Exception):
         pass
 
-    seen: list[tuple[str, int, int]] = []
+    seen: list[tuple[int, int]] = []
 
     class Progress(syncmod.NoProgress):
-        def within(self, path: str, done: int, total: int) -> None:
-            seen.append((path, done, total))
-            if len(seen) == 3:  # a crash after three committed parts
+        def embedding(self, done: int, total: int) -> None:
+            seen.append((done, total))
+            if len(seen) == 3:  # a crash after three committed batches of stage two
                 fake.fail_with = Crash("killed")
 
     with pytest.raises(Crash):
         sync(index, NotesPolicy.load(notes), fake, progress=Progress())
-    total = seen[0][2]
-    assert total > syncmod.BIG_FILE_CHUNKS and [d for _, d, _ in seen] == [64, 128, 192]
     assert invariants.problems(index.conn, fake.max_windows) == []
-    big = index.conn.execute("select id, sha256 from files where path = 'big.md'").fetchone()
-    assert big[1] is None  # no hash: the index does not claim the file
-    assert index.conn.execute("select count(*) from chunks where file_id = ?", (big[0],)).fetchone()[0] == 192
+    big = index.conn.execute("select id, sha256, chunks from files where path = 'big.md'").fetchone()
+    assert big[1] is not None  # stage one committed the whole text with its hash
+    total = big[2]
+    assert total > 3 * 64
+    embedded = index.conn.execute("select count(*) from chunks where file_id = ? and windows > 0",
+                                  (big[0],)).fetchone()[0]
+    assert embedded == 3 * 64
+    assert queries.keyword_search(index.conn, "token149999", 5)  # its last words answer by keyword
     fake.fail_with = None
     fake.passages = 0
     report = sync(index, NotesPolicy.load(notes), fake)
-    assert report.added + report.updated == ["big.md"]
-    assert fake.passages == total - 192  # the committed parts' vectors were reused
+    assert report.added + report.updated == []  # unchanged: only its missing vectors were made
+    assert report.chunks == total - 3 * 64 and report.vectors_missing == 0
     assert invariants.problems(index.conn, fake.max_windows) == []
-    assert index.conn.execute("select chunks from files where path = 'big.md' and sha256 is not null"
-                              ).fetchone()[0] == total
+    assert queries.vector_progress(index.conn).complete
 
 
 def test_the_live_status_shows_progress_within_a_big_file():

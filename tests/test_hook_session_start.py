@@ -267,3 +267,20 @@ def test_once_the_environment_is_built_the_line_names_the_tool_and_nothing_is_re
     assert context_of(proc, "SessionStart") == bgsync.CONTEXT_LINE
     wait_for(marker)
     assert json.loads(marker.read_text()) == {"compile": None}
+
+def test_the_line_says_how_far_the_index_is(tmp_path: Path) -> None:
+    import sqlite3
+
+    (tmp_path / "fresh").mkdir()
+    (tmp_path / "built").mkdir()
+    fresh = make_project(tmp_path / "fresh", index=False)
+    line = context_of(start(fresh, SCREE_SYNC_COMMAND=marker_command(tmp_path / "m1")), "SessionStart")
+    assert "The index is being built: keyword search answers as soon as its first stage ends" in line
+    built = make_project(tmp_path / "built")
+    line = context_of(start(built, SCREE_SYNC_COMMAND=marker_command(tmp_path / "m2")), "SessionStart")
+    assert line == bgsync.CONTEXT_LINE  # complete: nothing to add
+    conn = sqlite3.connect(built.db, isolation_level=None)
+    conn.execute("update chunks set windows = 0 where id = (select min(id) from chunks)")  # stage two not done
+    conn.close()
+    line = context_of(start(built, SCREE_SYNC_COMMAND=marker_command(tmp_path / "m3")), "SessionStart")
+    assert line.endswith(f"vectors for {built.chunks - 1:,} of {built.chunks:,} chunks (embedding in the background).")

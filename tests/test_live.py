@@ -125,7 +125,7 @@ def test_writer_syncs_in_the_background_and_searches_find_the_notes(notes, make_
     starting.start()
     starting.join(WAIT)
     assert not starting.is_alive(), "start() waited for the sync, which is held in the embedder"
-    assert gated.entered.wait(WAIT) and live.status().state == "syncing"
+    assert gated.entered.wait(WAIT) and live.status().state == "embedding"  # stage one is done
     gated.gate.set()
     assert reached(live, "complete")
     st = live.status()
@@ -163,38 +163,26 @@ def test_edit_create_rename_and_delete_all_become_searchable(notes, make_live):
     assert eventually(lambda: live.status().indexed_files == 3), live.status()
 
 
-def test_searches_during_the_first_sync_answer_what_is_committed_and_say_it_is_incomplete(
+def test_keyword_answers_before_any_vector_exists_and_searches_say_how_far_embedding_is(
         notes, make_live, embedder):
-    gated = GatedEmbedder(embedder)
+    gated = GatedEmbedder(embedder)  # stage two blocks in its first embed call until the gate opens
     live = make_live(notes, emb=gated)
     live.start()
     assert gated.entered.wait(WAIT)
+    assert reached(live, "embedding")  # stage one is over: every note is keyword-searchable
     st = live.status()
-    assert (st.state, st.role, st.files_done, st.files_total) == ("syncing", "writer", 0, 3)
+    assert st.indexed_files == 3 and st.vectors_done == 0 and st.vectors_total == st.chunks > 0
+    assert st.describe().startswith("keyword-ready (3 files")
     result = live.search(Query("ninety days", mode="keyword"))
-    assert result.hits == []
-    assert result.notes[0] == "still syncing: 0/3 files indexed; results may be incomplete"
+    assert [h.path for h in result.hits] == ["ops/retention.md"]
+    assert f"vectors for 0 of {st.chunks} chunks; keyword covers all" in result.notes
+    auto = live.search(Query("how long are logs kept", mode="auto"))
+    assert auto.mode == "keyword"  # never below keyword alone while vectors are missing
     gated.gate.set()
     assert reached(live, "complete")
     result = live.search(Query("ninety days", mode="keyword"))
     assert [h.path for h in result.hits] == ["ops/retention.md"] and result.notes == []
-
-
-def test_a_new_index_over_the_first_sync_limit_waits_for_reindex(notes, make_live):
-    live = make_live(notes, config=Config(first_sync_mb=0.0001))  # about 100 bytes
-    live.start()
-    assert reached(live, "needs_reindex")
-    st = live.status()
-    assert st.role == "reader" and st.indexed_files == 0 and "scree reindex" in st.reason
-    assert st.describe().startswith("needs reindex: ")
-    other = WriterLock(live.workspace.location.lock)
-    assert other.try_acquire(), "the writer must release the lock when it will not build the index"
-    other.release()
-    assert eventually(lambda: inotify_watch_count() == 0)
-    report = live.reindex()
-    assert len(report.added) == 3
-    assert reached(live, "complete")
-    assert live.status().role == "writer"
+    assert live.status().describe().startswith("complete (3 files")
 
 
 def test_removing_the_notes_folder_stops_the_writer_and_searches_serve_what_is_indexed(notes, make_live):
@@ -331,6 +319,8 @@ def test_a_restarted_writer_reports_the_committed_notes_at_once(notes, make_live
     again.start()
     assert gated.entered.wait(WAIT)
     st = again.status()
-    assert (st.state, st.role, st.indexed_files, st.files_total) == ("syncing", "writer", 3, 1)
+    # Stage one committed the new note at once; its one chunk waits for its vectors.
+    assert (st.state, st.role, st.indexed_files) == ("embedding", "writer", 4)
+    assert st.vectors_done == st.vectors_total - 1
     gated.gate.set()
     assert reached(again, "complete")

@@ -31,8 +31,30 @@ def test_a_plain_line_every_few_seconds_with_files_done_and_rate() -> None:
     progress.advance(10)  # 5 s after the last line: another
     progress.finish()
     assert out.getvalue().splitlines() == [
-        "scree: indexing 4/900 files, 50 chunks (10 chunks/s)",
-        "scree: indexing 6/900 files, 70 chunks (7.0 chunks/s)",
+        "scree: stage one: 4/900 files chunked",
+        "scree: stage one: 6/900 files chunked",
+    ]
+
+
+def test_stage_two_says_when_keyword_search_was_ready_and_how_far_the_vectors_are() -> None:
+    out, clock = io.StringIO(), Clock()
+    progress = PlainProgress(out, every=5.0, clock=clock)
+    progress.start(3)
+    for _ in range(3):
+        clock.now += 0.5
+        progress.advance(0)
+    progress.finish()  # stage one: 1.5 s
+    progress.embedding(64, 1000)  # the first batch: the rate is measured from here
+    clock.now += 2.0
+    progress.embedding(128, 1000)  # too soon for a line
+    clock.now += 3.0
+    progress.embedding(192, 1000)
+    clock.now += 5.0
+    progress.embedding(320, 1000)
+    assert out.getvalue().splitlines() == [
+        "scree: stage one done in 1.5 s (3 files keyword-searchable); stage two: vectors for 192 of 1,000 chunks "
+        "(25.6 chunks/s)",
+        "scree: stage two: vectors for 320 of 1,000 chunks (25.6 chunks/s)",
     ]
 
 

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
 import pytest
@@ -148,48 +149,84 @@ def test_noop_sync_in_a_fresh_process_never_loads_the_model(notes, real_embedder
     assert out.returncode == 0, out.stderr
 
 
-def test_sync_killed_midway_is_repaired_next_run(tmp_path, embedder):
-    root = tmp_path / "many"
-    for i in range(60):
-        body = "\n\n".join(f"## Part {j}\n\nParagraph {j} of note {i} about topic {i * 7 + j}." for j in range(6))
-        write(root, f"n{i:03}.md", f"# Note {i}\n\n{body}\n")
-    # The fake embedder answers its first batch (several files' chunks) and then hangs, so the kill
-    # lands after some files are committed and before the rest, on any machine.
-    env = {**os.environ, "SCREE_NOTES": str(root), HANG_AFTER_ENV: "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "scree.cli", "index"], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    loc = index_location(root, load_config())
-    committed = 0
-
-    def some_committed() -> bool:
-        nonlocal committed
-        if proc.poll() is not None or not loc.db.exists():
-            return proc.poll() is not None
+def _kill_when(proc: subprocess.Popen, loc, root, seen: Callable[[Any], bool]) -> None:
+    """SIGKILL `proc` as soon as `seen(conn)` holds on a read-only look at its index."""
+    def ready() -> bool:
+        if proc.poll() is not None:
+            return True
+        if not loc.db.exists():
+            return False
         try:
             index = open_index(loc, root)
-            counts = queries.counts(index.conn)
-            committed = counts.files - counts.incomplete_files
-            index.close()
+            try:
+                return seen(index.conn)
+            finally:
+                index.close()
         except Exception:  # the child may hold the schema write while we look
-            committed = 0
-        return committed >= 3
+            return False
 
     try:
-        assert eventually(some_committed, timeout=60)
+        assert eventually(ready, timeout=60, step=0.01)
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    assert 3 <= committed < 60, f"{committed} files were committed before the kill"
+
+
+def _hashed(conn: Any) -> int:
+    return int(conn.execute("select count(*) from files where sha256 is not null").fetchone()[0])
+
+
+def test_sync_killed_in_stage_one_is_repaired_next_run(tmp_path, embedder):
+    root = tmp_path / "many"
+    total = 1500  # enough files that chunking them takes a while: the kill lands among them
+    for i in range(total):
+        write(root, f"d{i % 20:02}/n{i:04}.md", f"# Note {i}\n\n## Part\n\nParagraph of note {i} about topic {i * 7}.\n")
+    env = {**os.environ, "SCREE_NOTES": str(root), HANG_AFTER_ENV: "0"}  # stage two never gets anywhere
+    proc = subprocess.Popen([sys.executable, "-m", "scree.cli", "index"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    loc = index_location(root, load_config())
+    _kill_when(proc, loc, root, lambda conn: _hashed(conn) >= 3)
     index = open_index(loc, root)
-    assert_consistent(index)
+    committed = _hashed(index.conn)
+    assert 3 <= committed < total, f"{committed} files were committed before the kill"
     assert invariants.problems(index.conn, embedder.max_windows) == []  # the crash-safety invariant
+    # What stage one committed is searchable by keyword before any vector exists.
+    assert queries.vector_progress(index.conn).embedded == 0
+    assert queries.keyword_search(index.conn, "paragraph", 3)
     report = sync(index, NotesPolicy.load(root), embedder)
-    assert len(report.added) + len(report.updated) >= 60 - committed - 1
+    assert len(report.added) + len(report.updated) >= total - committed - 1
     assert report.unchanged >= committed - 1
     assert_consistent(index)
     assert invariants.problems(index.conn, embedder.max_windows) == []
     stored = queries.stored_files(index.conn)
-    assert len(stored) == 60 and all(f.sha256 for f in stored.values())
+    assert len(stored) == total and all(f.sha256 for f in stored.values())
+    assert queries.vector_progress(index.conn).complete
+
+
+def test_sync_killed_in_stage_two_is_repaired_next_run(tmp_path, embedder):
+    root = tmp_path / "many"
+    for i in range(60):
+        body = "\n\n".join(f"## Part {j}\n\nParagraph {j} of note {i} about topic {i * 7 + j}." for j in range(6))
+        write(root, f"n{i:03}.md", f"# Note {i}\n\n{body}\n")
+    # The fake embedder answers its first batch and then hangs, so the kill lands in stage two with
+    # some vectors stored and the rest missing, on any machine.
+    env = {**os.environ, "SCREE_NOTES": str(root), HANG_AFTER_ENV: "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "scree.cli", "index"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    loc = index_location(root, load_config())
+    _kill_when(proc, loc, root, lambda conn: queries.vector_progress(conn).embedded > 0)
+    index = open_index(loc, root)
+    assert_consistent(index)
+    assert invariants.problems(index.conn, embedder.max_windows) == []  # the crash-safety invariant
+    progress = queries.vector_progress(index.conn)
+    assert 0 < progress.embedded < progress.total
+    assert _hashed(index.conn) == 60  # stage one was complete: every note answers by keyword
+    report = sync(index, NotesPolicy.load(root), embedder)
+    assert report.added == report.updated == [] and report.unchanged == 60  # nothing re-chunked
+    assert report.chunks == progress.total - progress.embedded  # only the missing vectors were made
+    assert_consistent(index)
+    assert invariants.problems(index.conn, embedder.max_windows) == []
+    assert queries.vector_progress(index.conn).complete
 
 
 def test_an_edit_reembeds_only_the_chunks_whose_text_changed(tmp_path, embedder):

@@ -40,7 +40,6 @@ class Config:
     mode: str = "auto"  # SCREE_MODE / --mode: default search mode
     k: int = 5  # SCREE_K / -k: results per search
     max_file_mb: float = 10.0  # SCREE_MAX_FILE_MB: larger notes are skipped with a reason
-    first_sync_mb: float = 50.0  # SCREE_FIRST_SYNC_MB: serve does not build a new index over a folder this big by itself
     note_extensions: str = ".md .mdx .markdown"  # SCREE_NOTE_EXTENSIONS / --note-extensions: which files are notes
     log_level: str = "WARNING"  # SCREE_LOG_LEVEL: stderr logging level
     vector_cache_mb: float = 400.0  # SCREE_VECTOR_CACHE_MB: in-memory vectors for fast KNN; 0 = always scan SQLite

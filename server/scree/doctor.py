@@ -202,6 +202,7 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
     """
     from .db import invariants, queries
     from .errors import IndexError_
+    from .indexstatus import recorded_rate, stage_two_note
     from .store import LEGACY_MAX_WINDOWS, vectors_usable
 
     loc = workspace.location  # type: ignore[attr-defined]
@@ -221,6 +222,7 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
         if damage is not None:
             return Check("index", FAIL, f"the index {loc.db} is damaged: {damage}", details, damaged_fix)
         c = queries.counts(index.conn)
+        vectors = queries.vector_progress(index.conn)
         meta = index.meta()
         stride = max_windows if max_windows is not None else int(meta.get("max_windows", LEGACY_MAX_WINDOWS))
         usable = embedder_id is None or dimensions is None or vectors_usable(index, embedder_id, dimensions, stride)
@@ -251,6 +253,9 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
         return Check("index", WARN, summary, details,
                      f"the index was built with {meta.get('embedder')} but {embedder_id} is configured: "
                      "semantic search is off until `scree reindex --rebuild` re-embeds the notes")
+    if vectors.total > vectors.embedded:  # stage two still to do: keyword search covers every note meanwhile
+        details.update(vectors=vectors.embedded, vectors_total=vectors.total)
+        summary += f"; stage two: {stage_two_note(vectors.embedded, vectors.total, recorded_rate(meta))}"
     if c.incomplete_files:
         return Check("index", WARN, summary, details,
                      f"{c.incomplete_files} file(s) were interrupted mid-index: the next sync redoes them "

@@ -10,7 +10,8 @@ from typing import Callable, Literal
 
 # The one process that holds the writer lock syncs and watches; every other process reads.
 Role = Literal["writer", "reader"]
-State = Literal["complete", "syncing", "not_updating", "empty", "needs_reindex", "paused"]
+# "embedding": stage one is done (keyword search covers every note), stage two is making vectors.
+State = Literal["complete", "embedding", "syncing", "not_updating", "empty", "needs_reindex", "paused"]
 
 
 @dataclass(frozen=True)
@@ -24,10 +25,21 @@ class IndexStatus:
     indexed_files: int  # files with committed rows
     chunks: int
     reason: str | None  # for not_updating / needs_reindex: why, in words an agent can act on
+    vectors_done: int = 0  # stage two: chunks with their vectors, of `vectors_total`
+    vectors_total: int = 0
+    vectors_rate: float = 0.0  # stage two's chunks/s so far (0: unknown)
+
+    def stage_two(self) -> str | None:
+        """Stage two's progress while vectors are missing, e.g. "vectors for 412 of 1,718 chunks;
+        keyword covers all (about 2 min to go)"; None when every chunk has its vectors."""
+        return stage_two_note(self.vectors_done, self.vectors_total, self.vectors_rate)
 
     def describe(self) -> str:
         """One short sentence, e.g. "complete (97 files, 1619 chunks)"."""
         size = f"{self.indexed_files} files, {self.chunks} chunks"
+        if self.state == "embedding":
+            return f"keyword-ready ({size}); embedding in the background: {self.stage_two()}" + (
+                f"; {self.reason}" if self.reason else "")
         if self.state == "complete":
             return f"complete ({size})" + (f"; {self.reason}" if self.reason else "")
         if self.state == "syncing":
@@ -47,6 +59,39 @@ class IndexStatus:
         if self.state == "needs_reindex":
             return f"needs reindex: {self.reason}"
         return "empty: no Markdown notes are indexed in this folder yet"
+
+
+def stage_two_note(done: int, total: int, rate: float = 0.0) -> str | None:
+    """"vectors for 412 of 1,718 chunks; keyword covers all", with the time left when the rate is known."""
+    if total <= 0 or done >= total:
+        return None
+    note = f"vectors for {done:,} of {total:,} chunks; keyword covers all"
+    if rate > 0:
+        note += f" (about {format_duration((total - done) / rate)} to go)"
+    return note
+
+
+# Stage two's rate before one was measured on this index: the local model on 2 cores embeds about
+# 13 chunks/s (benchmarks/first_answer.py); each run of stage two records its own in meta `embed_rate`.
+ASSUMED_RATE = 13.0
+
+
+def recorded_rate(meta: dict[str, str]) -> float:
+    """Stage two's last measured chunks/s on this index, else ASSUMED_RATE."""
+    try:
+        rate = float(meta.get("embed_rate", ""))
+    except ValueError:
+        rate = 0.0
+    return rate if rate > 0 else ASSUMED_RATE
+
+
+def format_duration(seconds: float) -> str:
+    """"40 s", "12 min", "3.5 h": an estimate, said roughly."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    if seconds < 90 * 60:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 class StatusChanges:

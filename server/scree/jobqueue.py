@@ -86,6 +86,11 @@ class JobQueue:
             job, self._pending = self._pending, Job("none")
             return job
 
+    def has_work(self) -> bool:
+        """True when a job waits (stage two yields to it between batches)."""
+        with self._cond:
+            return self._pending.kind != "none"
+
     def wake(self) -> None:
         """Wake a waiting worker (after `stop` was set)."""
         with self._cond:

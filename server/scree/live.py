@@ -21,9 +21,9 @@ the writer: it waits `outage_pause` seconds (30, doubling up to 5 minutes), then
 so notes changed meanwhile are picked up without another edit. The status says "paused" and why;
 searches answer from the keyword index meanwhile.
 
-A new, empty index over more than `Config.first_sync_mb` of Markdown is not built by itself: the
-writer releases the lock and the status asks for `scree reindex`. Once that index has rows this
-process waits for the lock again and takes over as usual.
+A sync runs in two stages (sync.py): stage one commits every changed note's text and keyword rows
+(keyword search answers from its end, however big the folder); stage two (livestage.py) embeds in the
+background between syncs, yielding to each new one, and the status says how far it is.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import logging
 import threading
 import time
 from concurrent.futures import Future
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -42,6 +43,7 @@ from .errors import EmbedderUnavailable, IndexDamaged, IndexError_, LockHeld, Sc
 from .health import DEFAULT_INTERVAL, Change, HealthMonitor
 from .indexstatus import IndexStatus, Role, State, StatusChanges
 from .jobqueue import Job, JobQueue, drop_stale_repair, repair_job
+from .livestage import StageTwo
 from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
 from .memory import release_memory
 from .policy import NotesPolicy
@@ -50,7 +52,6 @@ from .readindex import ReadIndex, damaged_note
 from .records import SearchResult
 from .route import route
 from .search import Query, embedded_ahead
-from .sizeguard import first_sync_refusal
 from .store import Index, rebuild_in_place
 from .sync import SyncReport, sync
 from .vocabsearch import search_with_names as run_search
@@ -105,7 +106,6 @@ class LiveIndex:
         self._role: Role = "reader"
         self._started = self._stopping = False
         self._failure: str | None = None
-        self._needs_reindex: str | None = None
         self._first_sync_done = False
         self._full_sync_running = False
         self._waiter: LockWaiter | None = None
@@ -125,6 +125,7 @@ class LiveIndex:
         self._pause = outage_pause[0]  # the next pause after an outage
         self._outage: str | None = None  # why indexing is paused, while it is
         self._jobs = JobQueue()  # what the worker should do next
+        self._stage_two = StageTwo(self._embedder)
         self._changes = StatusChanges()
         # The read side (its own lock). While this process's writer creates the file, opening it
         # here too would race its migrations (see writeindex.WriteIndex).
@@ -212,7 +213,15 @@ class LiveIndex:
         return ended
 
     def status(self) -> IndexStatus:
-        """The state of the index as this process sees it (cheap: two count queries)."""
+        """The state of the index as this process sees it (cheap: a few count queries), with stage
+        two's progress (chunks with vectors, of all)."""
+        st = self._status()
+        done, total = self._reader.vector_counts()
+        state: State = "embedding" if st.state == "complete" and done < total else st.state
+        return replace(st, state=state, vectors_done=done, vectors_total=total,
+                       vectors_rate=self._stage_two.rate or self._reader.embed_rate())
+
+    def _status(self) -> IndexStatus:
         counts = self._reader.counts()
         files, chunks, synced_once = counts if counts is not None else (0, 0, False)
         done, total = self._progress.snapshot()
@@ -220,8 +229,6 @@ class LiveIndex:
             role = self._role
             if self._failure is not None:
                 return IndexStatus("not_updating", role, 0, 0, files, chunks, self._failure)
-            if self._needs_reindex is not None:
-                return IndexStatus("needs_reindex", role, 0, 0, files, chunks, self._needs_reindex)
             if role == "writer" and self._outage is not None:
                 return IndexStatus("paused", role, 0, 0, files, chunks, self._outage)
             if role == "writer":
@@ -262,6 +269,7 @@ class LiveIndex:
                     result = self._damaged_locked(q, exc)
                 if result.mode in ("semantic", "hybrid"):
                     self._model_used()
+                self._stage_two.note_hits(h.path for h in result.hits)  # embedded first
         st = self.status()
         if st.state in ("syncing", "not_updating", "needs_reindex", "paused"):
             result.notes.insert(0, st.describe())
@@ -337,15 +345,13 @@ class LiveIndex:
     def _start_writer_locked(self, first: Job | None = None) -> None:
         self._role = "writer"
         self._first_sync_done = False
-        if first is not None:  # an explicit reindex: the size guard does not apply
-            self._needs_reindex = None
         self._progress.reset()
         if self.workspace.location.db.exists():  # no file to create: reading it at once is safe
             self._write_index_open.set()
         stop = threading.Event()
         self._writer_stop = stop
         self._jobs.replace(first if first is not None else Job("full"))
-        self._worker = threading.Thread(target=self._writer_main, args=(stop, first is None),
+        self._worker = threading.Thread(target=self._writer_main, args=(stop,),
                                         name="scree-writer", daemon=True)
         self._worker.start()
         self._changes.bump()
@@ -391,24 +397,9 @@ class LiveIndex:
             self._health.forget_index()
         return True
 
-    def _await_built_index(self) -> None:
-        """needs_reindex: wait (without taking the lock) until someone built the index, then queue for it."""
-        while not self._gate_stop.wait(self._lock_retry):
-            counts = self._reader.counts()
-            if counts is None or counts[0] == 0:
-                continue
-            with self._mu:
-                if self._role == "reader" and not self._stopping and self._failure is None:
-                    self._needs_reindex = None
-                    if self._waiter is None:
-                        self._start_waiter_locked()
-            self._changes.bump()
-            return
-
     # ----- the writer's worker -----------------------------------------------------------------
 
-    def _writer_main(self, stop: threading.Event, guard: bool) -> None:
-        too_big: str | None = None
+    def _writer_main(self, stop: threading.Event) -> None:
         try:
             health = self._health
             reason = health.check_now() if health is not None else None
@@ -420,9 +411,7 @@ class LiveIndex:
             if index is None:
                 return  # stopped while waiting for space
             self._write_index_open.set()
-            too_big = self._first_sync_guard(index) if guard else None
-            if too_big is None:
-                self._serve_jobs(stop)
+            self._serve_jobs(stop)
         except ScreeError as exc:
             self._fail(str(exc))
         except Exception as exc:
@@ -439,18 +428,7 @@ class LiveIndex:
                 self._lock.release()
                 self._role = "reader"
                 self._full_sync_running = False
-                if too_big is not None:
-                    self._needs_reindex = too_big
-                    if not self._stopping and self._failure is None:
-                        threading.Thread(target=self._await_built_index, name="scree-await-index",
-                                         daemon=True).start()
             self._changes.bump()
-
-    def _first_sync_guard(self, index: Index) -> str | None:
-        reason = first_sync_refusal(index, self.workspace.policy(), self.workspace.config.first_sync_mb)
-        if reason is not None:
-            log.warning("%s", reason)
-        return reason
 
     def _serve_jobs(self, stop: threading.Event) -> None:
         watcher: NotesWatcher | None = None
@@ -488,7 +466,6 @@ class LiveIndex:
                         self._queue(Job("full"))
                     with self._mu:  # "complete" from here on means watching too
                         self._first_sync_done = True
-                        self._needs_reindex = None
                     self._changes.bump()
                     log.info("%s: first sync done: %s", self.folder, report.summary())
                 elif report.chunks >= BIG_SYNC_CHUNKS:
@@ -499,7 +476,41 @@ class LiveIndex:
                 watcher.stop(timeout=2.0)
 
     def _next_job(self, stop: threading.Event) -> Job | None:
+        """Stage two while no sync waits (it yields between batches), then the next job."""
+        while not stop.is_set() and not self._jobs.has_work():
+            if not self._embed_pending(stop, lambda: stop.is_set() or self._jobs.has_work()):
+                break
         return self._jobs.take(stop)
+
+    def _embed_pending(self, stop: threading.Event, should_yield: Callable[[], bool]) -> bool:
+        """Run stage two until done or `should_yield()`; True when it embedded something. An outage
+        pauses it (keyword search covers every note meanwhile); a database error waits a retry."""
+        assert self._wx is not None and self._wx.index is not None
+        index = self._wx.index
+        with self._mu:
+            self._job_running = True
+        try:
+            done = self._stage_two.run(index, should_yield)
+        except EmbedderUnavailable as exc:
+            self._pause_indexing(str(exc), stop)
+            return False
+        except Exception as exc:
+            if not (isinstance(exc, OSError) or is_db_error(exc, index.driver)):
+                raise
+            log.warning("embedding in %s failed (%s); retrying in %.0f s", self.folder, exc, self._lock_retry)
+            stop.wait(self._lock_retry)
+            return False
+        finally:
+            with self._mu:
+                self._job_running = False
+        with self._mu:
+            self._outage, self._pause = None, self._outage_pause[0]
+        if done.chunks:
+            self._model_used()
+            self._changes.bump()
+            if done.remaining == 0 and done.chunks >= BIG_SYNC_CHUNKS:
+                release_memory(self._embedder)
+        return done.chunks > 0
 
     def _queue(self, job: Job) -> None:
         """Merge `job` into the pending work (a reindex beats a full sync, which beats paths)."""
@@ -525,7 +536,8 @@ class LiveIndex:
             if job.rebuild:
                 rebuild_in_place(index, self._embedder.id, self._embedder.dimensions, self._embedder.max_windows)
             report = sync(index, policy, self._embedder, max_file_bytes=self.workspace.config.max_file_bytes,
-                          only=None if full else job.paths, progress=self._progress, should_stop=stop.is_set)
+                          only=None if full else job.paths, progress=self._progress, should_stop=stop.is_set,
+                          embed=False)  # stage two runs between jobs (_next_job)
         except Exception as exc:
             if isinstance(exc, EmbedderUnavailable):
                 for future in job.futures:
@@ -551,8 +563,8 @@ class LiveIndex:
         finally:
             with self._mu:
                 self._full_sync_running = self._job_running = False
-        with self._mu:
-            self._outage, self._pause = None, self._outage_pause[0]
+        if job.futures:  # a reindex asked for returns once its vectors are made too
+            self._embed_pending(stop, lambda: stop.is_set())
         for future in job.futures:
             future.set_result(report)
         for s in report.skipped:

@@ -324,7 +324,8 @@ def search_output(hits: list[Hit], mode: str, notes: list[str], status: IndexSta
     """The structured answer of search_docs; never empty without a note saying why."""
     # LiveIndex.search puts the index state first among its notes; `index` already says it.
     said = status.describe().split(":", 1)[0] + ":"
-    remarks = [n for n in notes if not (status.state != "complete" and n.startswith(said))]
+    described = status.describe()  # stage two's progress is said there once, not again as a note
+    remarks = [n for n in notes if not (status.state != "complete" and n.startswith(said)) and n not in described]
     if not hits and not remarks:
         remarks.append("no note matches this query; try other words")
     return SearchOut(

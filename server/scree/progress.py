@@ -20,12 +20,14 @@ class RichProgress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+        self._label = TextColumn("stage one: indexing")  # "stage two: embedding" once it starts
         self._progress = Progress(
-            TextColumn("indexing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+            self._label, BarColumn(), MofNCompleteColumn(), TextColumn("files"),
             TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
             console=Console(stderr=True), transient=True,
         )
         self._task: Any = None
+        self._embed_from = 0
         self._chunks = 0
         self._t0 = 0.0
 
@@ -53,6 +55,21 @@ class RichProgress:
             self._progress.stop()
             self._task = None
 
+    def embedding(self, done: int, total: int) -> None:
+        """Stage two: chunks with vectors of all (keyword search already covers every note)."""
+        if self._task is None:
+            self._t0 = time.perf_counter()
+            self._label.text_format = "stage two: embedding"
+            self._progress.start()
+            self._task = self._progress.add_task("embed", total=total, completed=done, rate="chunks")
+            self._embed_from = done
+            return
+        elapsed = max(time.perf_counter() - self._t0, 1e-6)
+        self._progress.update(self._task, completed=done,
+                              rate=f"chunks, {(done - self._embed_from) / elapsed:.0f}/s")
+        if done >= total:
+            self.finish()
+
 
 class PlainProgress:
     """`scree: indexing 120/900 files, 3400 chunks (85 chunks/s)`, every `every` seconds while a sync runs."""
@@ -62,8 +79,9 @@ class PlainProgress:
         self._stream = stream
         self._every = every
         self._clock = clock
-        self._total = self._done = self._chunks = 0
-        self._t0 = self._last = 0.0
+        self._total = self._done = self._chunks = self._embed_from = 0
+        self._t0 = self._last = self._embed_t0 = 0.0
+        self._stage_one: float | None = None
 
     def _say(self, line: str) -> None:
         stream = self._stream or sys.stderr
@@ -79,9 +97,7 @@ class PlainProgress:
         now = self._clock()
         if now - self._last >= self._every:
             self._last = now
-            rate = self._chunks / max(now - self._t0, 1e-6)
-            shown = f"{rate:.1f}" if rate < 10 else f"{rate:.0f}"  # the first files wait for the model to load
-            self._say(f"indexing {self._done}/{self._total} files, {self._chunks} chunks ({shown} chunks/s)")
+            self._say(f"stage one: {self._done}/{self._total} files chunked")
 
     def within(self, path: str, chunks_done: int, chunks_total: int) -> None:
         """A big file is written in parts: say how far into it the sync is, at the same pace."""
@@ -91,7 +107,25 @@ class PlainProgress:
             self._say(f"indexing {path}: {chunks_done}/{chunks_total} chunks")
 
     def finish(self) -> None:
-        pass  # the caller prints the result
+        self._stage_one = self._clock() - self._t0  # said with stage two's first line, if it is long
+
+    def _stage_one_line(self) -> str:
+        said, self._stage_one = self._stage_one, None
+        if said is None or not self._total:
+            return ""
+        return f"stage one done in {said:.1f} s ({self._done} files keyword-searchable); "
+
+    def embedding(self, done: int, total: int) -> None:
+        """Stage two: `embedding: vectors for 412 of 1,718 chunks (13 chunks/s)`, at the same pace."""
+        now = self._clock()
+        if not self._embed_t0:
+            self._embed_t0, self._embed_from, self._last = now, done, now
+            return
+        if now - self._embed_t0 >= self._every and (now - self._last >= self._every or done >= total):
+            self._last = now
+            rate = (done - self._embed_from) / max(now - self._embed_t0, 1e-6)
+            self._say(f"{self._stage_one_line()}stage two: vectors for {done:,} of {total:,} chunks "
+                      f"({rate:.1f} chunks/s)")
 
 
 class CountingProgress:

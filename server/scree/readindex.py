@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable
 
 from .db import queries
+from .indexstatus import ASSUMED_RATE, recorded_rate
 from .db.connect import is_db_error
 from .db.invariants import quick_check
 from .errors import ScreeError
@@ -117,6 +118,28 @@ class ReadIndex:
                     raise
                 log.debug("could not count the index rows: %s", exc)
                 return None
+
+
+    def vector_counts(self) -> tuple[int, int]:
+        """Stage two's progress from committed rows: (chunks with vectors, all chunks); (0, 0) when unknown."""
+        with self.mu:
+            index = self.open_locked()
+            if index is None:
+                return 0, 0
+            try:
+                p = queries.vector_progress(index.conn)
+                return p.embedded, p.total
+            except Exception as exc:
+                if not is_db_error(exc, index.driver):
+                    raise
+                return 0, 0
+
+
+    def embed_rate(self) -> float:
+        """Stage two's recorded chunks/s (indexstatus.recorded_rate)."""
+        with self.mu:
+            index = self.open_locked()
+            return recorded_rate(index.meta()) if index is not None else ASSUMED_RATE
 
 
 def damaged_note(exc: BaseException, writer: bool, holder: str) -> str:

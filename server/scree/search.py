@@ -34,6 +34,7 @@ from .embed import Embedder
 from .errors import EmbedderError, EmbedderUnavailable
 from .fusion import RRF_K, collapse, dbsf, rrf_grouped
 from .ftsquery import search_match
+from .indexstatus import stage_two_note
 from . import ranking
 from .policy import NotesPolicy
 from .records import Hit, SearchResult
@@ -362,9 +363,20 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
             return SearchResult([], mode, [f"the path filter {list(q.paths)} matches no indexed note; "
                                            "drop it or use a glob such as 'docs/**'"])
     notes: list[str] = []
-    if mode in ("semantic", "hybrid") and not vectors_usable(index, embedder.id, embedder.dimensions, embedder.max_windows):
+    usable = vectors_usable(index, embedder.id, embedder.dimensions, embedder.max_windows)
+    if mode in ("semantic", "hybrid") and not usable:
         notes.append("vectors are missing or from another embedder until the next sync: keyword results only")
         mode = "keyword"
+    # Stage two of a sync may still be embedding: keyword covers every chunk, the vectors only some.
+    # `auto` then answers by keyword alone (a fusion would favour the chunks that have vectors over
+    # those that do not yet); a mode asked for by name uses the vectors there are.
+    vectors = queries.vector_progress(index.conn)
+    stage = stage_two_note(vectors.embedded, vectors.total)
+    if stage is not None:
+        notes.append(stage)
+        if q.mode == "auto":
+            mode = "keyword"
+        usable = usable and vectors.embedded > 0
 
     ranker = _Ranker(index, embedder, text, q.mode, file_ids, vocabulary, notes, symbols_only)
     fixed = ranker.rank(mode, CANDIDATE_SECTIONS)

@@ -71,9 +71,6 @@ ZDR = Setting(
     "embed (a model without one fails, never falls back); `0` drops that request")
 THREADS = Setting("SCREE_THREADS", "threads", "int", "", "`min(2, cpus)`", "model threads")
 MAX_FILE_MB = Setting("SCREE_MAX_FILE_MB", "max_file_mb", "float", "", "`10`", "larger notes are skipped")
-FIRST_SYNC_MB = Setting(
-    "SCREE_FIRST_SYNC_MB", "first_sync_mb", "float", "", "`50`",
-    "`scree serve` does not build a new index over more Markdown than this by itself")
 NOTE_EXTENSIONS = Setting(
     "SCREE_NOTE_EXTENSIONS", "note_extensions", "str", "--note-extensions", "`.md .mdx .markdown`",
     "which files are notes, by extension (space or comma separated); e.g. add `.qmd` for Quarto")
@@ -107,7 +104,7 @@ LAUNCHER_DEBUG = Setting(
     "SCREE_LAUNCHER_DEBUG", None, "str", "", "`0`", "`1`: the plugin's `bin/scree` prints which Python it runs",
     owner="bin/scree")
 SETTINGS: tuple[Setting, ...] = (
-    NOTES, DB, DATA_DIR, MODE, K, EMBEDDER, API_BASE, API_KEY, MODEL, DIMENSIONS, ZDR, THREADS, MAX_FILE_MB, FIRST_SYNC_MB, NOTE_EXTENSIONS, LOG_LEVEL, VECTOR_CACHE_MB,
+    NOTES, DB, DATA_DIR, MODE, K, EMBEDDER, API_BASE, API_KEY, MODEL, DIMENSIONS, ZDR, THREADS, MAX_FILE_MB, NOTE_EXTENSIONS, LOG_LEVEL, VECTOR_CACHE_MB,
     SQLITE, HTTP_TOKEN, HOOKS, HOOKS_DEBUG, USAGE, USAGE_TEXT, SYNC_COMMAND, LAUNCHER_DEBUG,
 )
 

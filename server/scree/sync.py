@@ -1,8 +1,9 @@
-"""Bring the index in line with the folder: walk -> hash -> (chunk -> embed -> store) for what changed.
+"""Bring the index in line with the folder: walk -> hash -> chunk -> store text, then embed.
 
-Two passes keep memory flat and the model unloaded when nothing changed: pass one walks and hashes
-every note (cheap, no model); pass two reads and chunks changed files, embeds their new chunks in
-batches of about 64 passages, and writes each file in its own transaction.
+Pass one walks and hashes every note (cheap, no model). Stage one reads and chunks the changed files
+and commits each one's text and keyword rows (keyword search works from its end); stage two
+(embedstage.py) embeds the chunks still lacking vectors, batch by batch, in the background of a live
+index or right after stage one for `scree index`.
 """
 
 from __future__ import annotations
@@ -12,13 +13,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
-from .chunker import CHUNKER_VERSION, Chunk, chunk_markdown, embed_header
+from .chunker import CHUNKER_VERSION, Chunk, chunk_markdown
 from .db import queries, writes
 from .embed import Embedder, Passage
-from .embedview import embed_body
-from .embed.cache import CachingEmbedder
-from .embed.pieces import embed_with_pieces
-from .errors import FileSkipped
+from .embedstage import embed_pending, passage_of
+from .errors import EmbedderUnavailable, FileSkipped
 from .policy import NotesPolicy
 from .reader import hash_note, read_note
 from .records import Skipped
@@ -58,7 +57,10 @@ class SyncReport:
     unchanged: int = 0
     skipped: list[Skipped] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    chunks: int = 0
+    chunks: int = 0  # chunks embedded (stage two)
+    chunked: int = 0  # chunks stored by stage one without vectors
+    vectors_missing: int = 0  # chunks still without vectors when the sync returned
+    keyword_seconds: float = 0.0  # from the start to the end of stage one: keyword search answers
     seconds: float = 0.0
     embed_seconds: float = 0.0
     reset: str | None = None  # set when the whole index was re-embedded for another embedder
@@ -73,7 +75,10 @@ class SyncReport:
                  f"{self.unchanged} unchanged"]
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
-        return ", ".join(parts) + f"; {self.chunks} chunks embedded in {self.seconds:.1f}s"
+        tail = f"; {self.chunks} chunks embedded in {self.seconds:.1f}s"
+        if self.vectors_missing:
+            tail += f" ({self.vectors_missing} still without vectors: keyword search covers them)"
+        return ", ".join(parts) + tail
 
 
 @dataclass(frozen=True)
@@ -144,17 +149,21 @@ def sync(
     only: Iterable[str] | None = None,
     progress: SyncProgress | None = None,
     should_stop: Callable[[], bool] = lambda: False,
+    embed: bool = True,
 ) -> SyncReport:
     """Index new and changed notes, drop deleted or newly ignored ones. `only` limits it to some paths.
 
-    Each file is replaced in one transaction with its hash written last, so a sync killed at any point
-    leaves at most the files in hand (one embed batch) unmatched, and the next sync redoes them.
+    Stage one chunks each changed file and commits its text and keyword rows in one transaction with
+    its hash written last (chunks whose text did not change keep their vectors; the others are stored
+    as lacking them), so a kill leaves at most the file in hand unmatched and the next sync redoes it.
+    Keyword search answers from the end of stage one. With `embed`, stage two (embedstage.py) then
+    embeds every chunk still lacking vectors, this sync's or an earlier, interrupted one's; an
+    embeddings API that is down ends it with a warning, the vectors known missing.
     """
     t0 = time.perf_counter()
     progress = progress or NoProgress()
     report = SyncReport()
     report.reset = ensure_embedder(index, embedder.id, embedder.dimensions, embedder.max_windows)
-    embedder = cache = CachingEmbedder(embedder, index.conn)  # a text embedded before is not embedded again
     report.rechunked = ensure_chunker(index, CHUNKER_VERSION,  # then every file, whatever `only` says
                                       reembedding=report.reset is not None)
     only_list = None if only is None or report.rechunked else list(only)
@@ -167,50 +176,55 @@ def sync(
             report.removed.append(path)
     progress.start(len(plan.todo))
     completed = False
-    # An API embedder asks for more per call, so several of its requests can be in flight at once.
-    per_call = getattr(embedder, "batch_passages", EMBED_BATCH_PASSAGES)
     try:
-        batch: list[PreparedNote] = []
         for path in plan.todo:
             if should_stop():
                 break
             prepared = prepare_note(index, policy, embedder, path, max_file_bytes=max_file_bytes, report=report)
-            if prepared is None:
-                progress.advance(0)
-                continue
-            if len(prepared.chunks) > BIG_FILE_CHUNKS:
-                if not _store_in_parts(index, embedder, prepared, plan.new, report, progress, should_stop):
-                    break
-                continue
-            batch.append(prepared)
-            if sum(len(p.passages) for p in batch) >= per_call:
-                _embed_and_store(index, embedder, batch, plan.new, report, progress)
-                batch = []
+            if prepared is not None:
+                _store_text(index, embedder, prepared, plan.new, report)
+            progress.advance(0)
         else:
             completed = True
-        if batch:
-            _embed_and_store(index, embedder, batch, plan.new, report, progress)
     finally:
         progress.finish()
-        if report.chunks:
-            trim = getattr(embedder, "trim", None)  # the batches' working memory is not needed any more
-            if trim is not None:
-                trim()
     if only_list is None:
         sync_vocabulary(index, policy)  # the repo's names, from its code and manifests (vocabsync.py)
     # A sync cut short must not make readers believe the index is complete, and the chunker version
     # is recorded only once every file went through it (a stopped sync re-chunks again).
     if completed:
         writes.set_meta(index.conn, {"last_sync": str(time.time()), "chunker": CHUNKER_VERSION})
-        cache.prune()
+    report.keyword_seconds = time.perf_counter() - t0
+    if embed and completed:
+        _stage_two(index, embedder, report, progress, should_stop)
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def _stage_two(index: Index, embedder: Embedder, report: SyncReport, progress: SyncProgress,
+               should_stop: Callable[[], bool]) -> None:
+    shown = progress if hasattr(progress, "embedding") else None
+    try:
+        done = embed_pending(index, embedder, should_stop=should_stop, progress=shown)  # type: ignore[arg-type]
+    except EmbedderUnavailable as exc:
+        missing = queries.vector_progress(index.conn)
+        report.vectors_missing = missing.total - missing.embedded
+        report.warnings.append(f"vectors for {missing.embedded:,} of {missing.total:,} chunks: {exc}; keyword "
+                               "search covers every note, and the next sync embeds the rest")
+        return
+    report.chunks += done.chunks
+    report.embed_seconds += done.embed_seconds
+    report.vectors_missing = done.remaining
+    if done.chunks:
+        trim = getattr(embedder, "trim", None)  # the batches' working memory is not needed any more
+        if trim is not None:
+            trim()
 
 
 def chunk_passage(path: str, chunk: Chunk, aliases: tuple[str, ...] = ()) -> Passage:
     """What the embedder reads of one chunk: its path (and the note's aliases) and heading trail, then its
     markup-free view."""
-    return Passage(embed_header(path, chunk.heading, aliases), embed_body(chunk.text))
+    return passage_of(path, chunk.heading, chunk.text, aliases)
 
 
 def chunk_passages(path: str, text: str) -> list[Passage]:
@@ -219,26 +233,18 @@ def chunk_passages(path: str, text: str) -> list[Passage]:
     return [chunk_passage(path, c, chunked.aliases) for c in chunked.chunks]
 
 
-# Passages gathered from several small files before one embed call: the model's length-sorted
-# batches pad less and keep both threads busy (18% faster on the bench corpus than file by file),
-# while memory stays bounded. Each file is still written in its own transaction, hash last.
-EMBED_BATCH_PASSAGES = 64
-
-
 @dataclass
 class PreparedNote:
-    """A changed note read and chunked, with the vectors it can keep; waiting for the rest."""
+    """A changed note read and chunked, with the vectors it can keep."""
 
     version: writes.FileVersion
     chunks: list
     known: dict  # (heading, text) -> stored vectors of chunks that did not change
-    todo: list[int]  # indexes of the chunks to embed
-    passages: list[Passage]
 
 
 def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: str, *,
                  max_file_bytes: int, report: SyncReport) -> PreparedNote | None:
-    """Read and chunk one note, and find which chunks need embedding. None when it was skipped
+    """Read and chunk one note, and find which chunks keep their vectors. None when it was skipped
     (a note that became unreadable or binary is removed from the index: its old rows would lie)."""
     try:
         note = read_note(policy, path, max_bytes=max_file_bytes)
@@ -253,67 +259,15 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
     # An edit usually touches one section: chunks whose heading and text are unchanged keep their
     # vectors (same path, same vector space: anything else was reset by ensure_embedder).
     known = queries.stored_chunk_vectors(index.conn, path, embedder.max_windows)
-    todo = [i for i, c in enumerate(chunked.chunks) if (c.heading, c.text) not in known]
-    # An edit of the aliases alone re-embeds nothing: they change no chunk, and the next edit of a section
-    # picks them up.
-    passages = [chunk_passage(path, chunked.chunks[i], chunked.aliases) for i in todo]
     version = writes.FileVersion(path=path, sha256=note.sha256, mtime_ns=note.mtime_ns, size=note.size,
                                  title=chunked.title)
-    return PreparedNote(version, list(chunked.chunks), known, todo, passages)
+    return PreparedNote(version, list(chunked.chunks), known)
 
 
-# A note with more chunks than this (a 10 MB single-line file makes thousands) is embedded and
-# committed in parts of BIG_FILE_PART chunks, its hash written after the last part: a kill costs at
-# most one part, because the next sync finds the committed parts' vectors and reuses them.
-BIG_FILE_CHUNKS = 256
-BIG_FILE_PART = 64
-
-
-def _store_in_parts(index: Index, embedder: Embedder, note: PreparedNote, new: set[str], report: SyncReport,
-                    progress: SyncProgress, should_stop: Callable[[], bool]) -> bool:
-    """Write one big note part by part; False when stopped before its hash was written."""
-    path, total = note.version.path, len(note.chunks)
-    todo = set(note.todo)
-    passage_of = dict(zip(note.todo, note.passages))
-    within = getattr(progress, "within", None)  # optional: progress inside one file
-    file_id = writes.begin_file(index.conn, path, embedder.max_windows)
-    embedded = 0
-    for start in range(0, total, BIG_FILE_PART):
-        if should_stop():
-            return False
-        part = range(start, min(start + BIG_FILE_PART, total))
-        need = [i for i in part if i in todo]
-        t = time.perf_counter()
-        fresh = dict(zip(need, embed_with_pieces(embedder, [passage_of[i] for i in need]))) if need else {}
-        report.embed_seconds += time.perf_counter() - t
-        vectors = [fresh[i] if i in fresh else note.known[(note.chunks[i].heading, note.chunks[i].text)]
-                   for i in part]
-        writes.append_chunks(index.conn, file_id, start, note.chunks[part.start:part.stop], vectors,
-                             embedder.max_windows)
-        embedded += len(need)
-        log.info("%s: %d/%d chunks indexed", path, part.stop, total)
-        if within is not None:
-            within(path, part.stop, total)
-    writes.finish_file(index.conn, file_id, note.version, total)
-    report.chunks += embedded
-    (report.added if path in new else report.updated).append(path)
-    progress.advance(embedded)
-    return True
-
-
-def _embed_and_store(index: Index, embedder: Embedder, batch: list[PreparedNote], new: set[str],
-                     report: SyncReport, progress: SyncProgress) -> None:
-    """One embed call for the batch's passages, then each file in its own transaction."""
-    passages = [p for note in batch for p in note.passages]
-    t = time.perf_counter()
-    vectors = embed_with_pieces(embedder, passages) if passages else []
-    report.embed_seconds += time.perf_counter() - t
-    at = 0
-    for note in batch:
-        fresh = dict(zip(note.todo, vectors[at:at + len(note.todo)]))
-        at += len(note.todo)
-        per_chunk = [fresh[i] if i in fresh else note.known[(c.heading, c.text)] for i, c in enumerate(note.chunks)]
-        writes.replace_file(index.conn, note.version, note.chunks, per_chunk, embedder.max_windows)
-        report.chunks += len(note.todo)
-        (report.added if note.version.path in new else report.updated).append(note.version.path)
-        progress.advance(len(note.todo))
+def _store_text(index: Index, embedder: Embedder, note: PreparedNote, new: set[str], report: SyncReport) -> None:
+    """Stage one for one file: its chunks and keyword rows in one transaction, hash last; the chunks
+    whose text changed are stored without vectors (stage two makes them)."""
+    vectors = [note.known.get((c.heading, c.text)) for c in note.chunks]
+    writes.replace_file(index.conn, note.version, note.chunks, vectors, embedder.max_windows)
+    report.chunked += sum(v is None for v in vectors)
+    (report.added if note.version.path in new else report.updated).append(note.version.path)

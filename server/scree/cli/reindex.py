@@ -32,7 +32,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    help="re-embed every note, not only the changed ones (a damaged index file is made anew)")
     p.add_argument("--quiet", action="store_true",
                    help="for unattended runs (the plugin's session start): exit 0 silently when another "
-                        "process writes the index, and do not build a new index over SCREE_FIRST_SYNC_MB")
+                        "process writes the index")
     p.add_argument("--wait", action="store_true",
                    help="when another process writes the index, wait for it to exit instead of failing")
     p.add_argument("--json", action="store_true", help="print the sync report as JSON")
@@ -41,7 +41,6 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
     from ..lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
     from ..progress import progress_for_stderr
-    from ..sizeguard import first_sync_refusal
     from ..store import rebuild_in_place
     from ..sync import sync
     from ..workspace import Workspace
@@ -71,10 +70,6 @@ def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
         embedder = ws.embedder()
         index = _open_for_reindex(ws, rebuild=args.rebuild)
         try:
-            refusal = first_sync_refusal(index, ws.policy(), cfg.first_sync_mb) if args.quiet else None
-            if refusal is not None:
-                print(f"scree: {refusal}", file=sys.stderr)
-                return 0
             if args.rebuild:
                 rebuild_in_place(index, embedder.id, embedder.dimensions, embedder.max_windows)
             report = sync(index, ws.policy(), embedder, max_file_bytes=cfg.max_file_bytes,

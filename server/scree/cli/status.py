@@ -17,6 +17,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
     from ..db import queries
+    from ..indexstatus import recorded_rate, stage_two_note
     from ..workspace import Workspace
 
     ws = Workspace.from_config(cfg)
@@ -32,6 +33,10 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
                         last_sync=float(meta["last_sync"]) if "last_sync" in meta else None,
                         schema=meta.get("schema_version"), sqlite=f"{index.driver.name} {index.driver.sqlite_version}",
                         size_bytes=ws.location.db.stat().st_size)
+            v = queries.vector_progress(index.conn)
+            # Stage one (text and keyword rows) is done for every committed file; stage two is the vectors.
+            data.update(vectors=v.embedded, stage_two=stage_two_note(v.embedded, v.total, recorded_rate(meta))
+                        or "done: every chunk has its vectors")
         finally:
             index.close()
     if args.json:

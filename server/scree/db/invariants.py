@@ -1,8 +1,10 @@
 """The crash-safety invariant of an index, as a check anyone can run (tests after every kill,
 `scree doctor --deep`).
 
-Every file with a recorded hash has all its chunks, each chunk its FTS row and all its vectors; no
-chunk, FTS row or vector belongs to nothing. A file without a hash (its rows were being written
+Every file with a recorded hash has all its chunks, each chunk its FTS row and either all its vectors
+or none (windows = 0: stage one stored its text, stage two has not embedded it yet; known missing,
+never half there); no chunk, FTS row or vector belongs to nothing, and a chunk marked as lacking
+vectors has none (a vector left from older text would be stale). A file without a hash (its rows were being written
 when the writer stopped) may hold any part of its new rows: the next sync redoes it.
 """
 

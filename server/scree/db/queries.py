@@ -54,6 +54,51 @@ def counts(conn: Any) -> Counts:
     return Counts(int(files), int(chunks), int(incomplete))
 
 
+@dataclass(frozen=True)
+class VectorProgress:
+    """Stage two's progress: chunks with their vectors, of all chunks (keyword search covers all)."""
+
+    embedded: int
+    total: int
+
+    @property
+    def complete(self) -> bool:
+        return self.embedded >= self.total
+
+
+def vector_progress(conn: Any) -> VectorProgress:
+    (total,) = conn.execute("select count(*) from chunks").fetchone()
+    (missing,) = conn.execute("select count(*) from chunks where windows = 0").fetchone()
+    return VectorProgress(int(total) - int(missing), int(total))
+
+
+@dataclass(frozen=True)
+class PendingChunk:
+    """A chunk stored by stage one whose vectors stage two has yet to make."""
+
+    id: int
+    file_id: int
+    path: str
+    heading: str
+    text: str
+
+
+def pending_files(conn: Any) -> list[tuple[int, str, int]]:
+    """(file id, path, mtime_ns) of every file with chunks still lacking vectors, most recently modified first."""
+    rows = conn.execute(
+        "select f.id, f.path, f.mtime_ns from files f where exists "
+        "(select 1 from chunks c where c.file_id = f.id and c.windows = 0) order by f.mtime_ns desc, f.path"
+    ).fetchall()
+    return [(int(i), str(p), int(m)) for i, p, m in rows]
+
+
+def pending_chunks(conn: Any, file_id: int) -> list[PendingChunk]:
+    rows = conn.execute(
+        "select c.id, c.file_id, f.path, c.heading, c.text from chunks c join files f on f.id = c.file_id "
+        "where c.file_id = ? and c.windows = 0 order by c.seq", (file_id,)).fetchall()
+    return [PendingChunk(int(r[0]), int(r[1]), r[2], r[3], r[4]) for r in rows]
+
+
 def has_chunks(conn: Any) -> bool:
     """True when at least one chunk is indexed (a search's cheap emptiness check, no count)."""
     return conn.execute("select 1 from chunks limit 1").fetchone() is not None
@@ -154,7 +199,7 @@ def stored_chunk_vectors(conn: Any, path: str, max_windows: int):  # -> dict[tup
         vecs = conn.execute(
             "select rowid, embedding from chunks_vec where rowid >= ? and rowid < ? order by rowid",
             (cid * max_windows, cid * max_windows + n)).fetchall()
-        if len(vecs) == n:
+        if n and len(vecs) == n:  # windows = 0: stored by stage one, vectors not made yet
             out[(heading, text)] = np.stack([np.frombuffer(v, dtype="<f4") for _, v in vecs])
     return out
 

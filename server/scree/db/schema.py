@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # FTS5 column weights for bm25(): the heading trail counts above the body, since a trail that names
 # the subject ("Configuration > Retention") is stronger evidence than one mention in a paragraph.
@@ -82,6 +82,12 @@ MIGRATIONS: dict[int, list[str]] = {
                primary key (model, key)
            ) without rowid""",
         "create index embed_cache_by_use on embed_cache(used)",
+    ],
+    # Two stages (sync.py): stage one commits a file's chunks and keyword rows with windows = 0 (its
+    # vectors known missing); stage two embeds them and sets windows. This index finds that work
+    # (and counts it for the status) without scanning every chunk.
+    4: [
+        "create index chunks_unembedded on chunks(file_id) where windows = 0",
     ],
 }
 

@@ -78,13 +78,15 @@ def replace_file(
     conn: Any,
     version: FileVersion,
     chunks: Sequence[Chunk],
-    vectors: Sequence[np.ndarray],
+    vectors: Sequence[np.ndarray | None],
     max_windows: int,
 ) -> int:
     """Replace one file's chunks, FTS rows and vectors in one transaction; returns the file id.
 
+    A chunk whose vectors are None is stored with windows = 0: its text is searchable by keyword and
+    its vectors are known to be missing (stage two of a sync adds them with `store_vectors`).
     The file's hash is written last: whatever happens before COMMIT, the stored hash never claims
-    content whose chunks and vectors are not all there, so an interrupted sync redoes this file.
+    content whose chunks are not all there, so an interrupted sync redoes this file.
     """
     if len(chunks) != len(vectors):
         raise ValueError("one vector array per chunk is required")
@@ -132,10 +134,10 @@ def finish_file(conn: Any, file_id: int, version: FileVersion, n_chunks: int) ->
 
 
 def _insert_chunks(conn: Any, file_id: int, first_seq: int, chunks: Sequence[Chunk],
-                   vectors: Sequence[np.ndarray], max_windows: int) -> None:
+                   vectors: Sequence[np.ndarray | None], max_windows: int) -> None:
     for seq, (chunk, vecs) in enumerate(zip(chunks, vectors), start=first_seq):
-        n = int(vecs.shape[0])
-        if not 1 <= n <= max_windows:
+        n = 0 if vecs is None else int(vecs.shape[0])
+        if vecs is not None and not 1 <= n <= max_windows:
             raise ValueError(f"chunk has {n} windows; expected 1..{max_windows}")
         cid = conn.execute(
             "insert into chunks(file_id, seq, heading, text, start_line, end_line, windows) "
@@ -145,10 +147,47 @@ def _insert_chunks(conn: Any, file_id: int, first_seq: int, chunks: Sequence[Chu
         conn.execute(
             "insert into chunks_fts(rowid, heading, text) values (?, ?, ?)", (cid, chunk.heading, chunk.text)
         )
-        conn.executemany(
-            "insert into chunks_vec(rowid, embedding, file_id) values (?, ?, ?)",
-            [(cid * max_windows + w, vecs[w].astype("<f4").tobytes(), file_id) for w in range(n)],
-        )
+        if vecs is not None:
+            _insert_vectors(conn, int(cid), file_id, vecs, max_windows)
+
+
+def _insert_vectors(conn: Any, cid: int, file_id: int, vecs: np.ndarray, max_windows: int) -> None:
+    conn.executemany(
+        "insert into chunks_vec(rowid, embedding, file_id) values (?, ?, ?)",
+        [(cid * max_windows + w, vecs[w].astype("<f4").tobytes(), file_id) for w in range(int(vecs.shape[0]))],
+    )
+
+
+@dataclass(frozen=True)
+class EmbeddedChunk:
+    """Stage two's result for one chunk: the text it embedded (to be sure it is still the stored text)."""
+
+    chunk_id: int
+    file_id: int
+    heading: str
+    text: str
+    vectors: np.ndarray
+
+
+def store_vectors(conn: Any, embedded: Sequence[EmbeddedChunk], max_windows: int) -> int:
+    """Stage two: add the vectors of chunks stored without them, in one transaction. Returns how many
+    were stored. A chunk that is gone, or whose id now holds other text (its file was re-chunked while
+    it was embedded), or that has vectors already, is left alone: a vector is never stored for text
+    other than the one it was made from, nor twice."""
+    stored = 0
+    with transaction(conn):
+        for e in embedded:
+            n = int(e.vectors.shape[0])
+            if not 1 <= n <= max_windows:
+                raise ValueError(f"chunk has {n} windows; expected 1..{max_windows}")
+            row = conn.execute("select 1 from chunks where id = ? and file_id = ? and heading = ? and text = ? "
+                               "and windows = 0", (e.chunk_id, e.file_id, e.heading, e.text)).fetchone()
+            if row is None:
+                continue
+            _insert_vectors(conn, e.chunk_id, e.file_id, e.vectors, max_windows)
+            conn.execute("update chunks set windows = ? where id = ?", (n, e.chunk_id))
+            stored += 1
+    return stored
 
 
 def _set_version(conn: Any, file_id: int, version: FileVersion, n_chunks: int) -> None:

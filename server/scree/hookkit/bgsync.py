@@ -194,3 +194,29 @@ def exec_sync(cmd: Sequence[str], folder: str, lock_path: str, log_path: str, en
     finally:
         os.close(fd)
     return "failed"  # pragma: no cover - execvpe does not return
+
+
+def stage_line(db_path: str) -> str:
+    """Where the index stands, for the SessionStart line: the sync's stage one (text and keyword rows)
+    or stage two (vectors). Empty when it is complete or cannot be read (the line stays as it was)."""
+    building = " The index is being built: keyword search answers as soon as its first stage ends (seconds)."
+    if not os.path.exists(db_path):
+        return building
+    try:
+        import _sqlite3  # `sqlite3` itself also imports datetime, which the hooks never need
+
+        conn = _sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=0.1, isolation_level=None)
+        try:
+            total, missing = conn.execute(
+                "select count(*), coalesce(sum(windows = 0), 0) from chunks").fetchone()
+        finally:
+            conn.close()
+    except Exception:  # noqa: BLE001 - a hook never fails for want of a status
+        return ""
+    if not total:
+        return building
+    if missing:
+        return (f" Index: keyword search covers every note; vectors for {total - missing:,} of {total:,} chunks "
+                "(embedding in the background).")
+    return ""
+

@@ -1,0 +1,72 @@
+"""Stage two of a sync (scree.embedstage): its order, and that a vector is never stored for text other
+than the one it was made from, nor made twice for a file edited while it waited."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from conftest import write
+from scree.config import load_config
+from scree.db import invariants, queries, writes
+from scree.embedstage import embed_pending, next_batch, order_files
+from scree.locate import index_location
+from scree.policy import NotesPolicy
+from scree.store import open_index
+from scree.sync import sync
+
+
+def _open(folder: Path):
+    return open_index(index_location(folder, load_config()), folder)
+
+
+def test_files_a_search_hit_come_first_then_the_most_recently_modified() -> None:
+    pending = [(1, "new.md", 300), (2, "mid.md", 200), (3, "old.md", 100)]  # as queried: newest first
+    assert [p for _, p, _ in order_files(pending, frozenset())] == ["new.md", "mid.md", "old.md"]
+    assert [p for _, p, _ in order_files(pending, frozenset({"old.md"}))] == ["old.md", "new.md", "mid.md"]
+
+
+def test_stage_two_embeds_the_most_recently_modified_note_first(tmp_path: Path, embedder) -> None:
+    root = tmp_path / "notes"
+    for i, name in enumerate(["a.md", "b.md", "c.md"]):
+        write(root, name, f"# {name}\n\nText of {name}.\n")
+        os.utime(root / name, ns=(10**18 + i * 10**9, 10**18 + i * 10**9))  # c.md is the newest
+    index = _open(root)
+    sync(index, NotesPolicy.load(root), embedder, embed=False)
+    assert [c.path for c in next_batch(index, frozenset(), 64)] == ["c.md", "b.md", "a.md"]
+    assert [c.path for c in next_batch(index, frozenset({"a.md"}), 1)] == ["a.md"]
+
+
+def test_a_note_edited_while_it_waited_is_re_chunked_and_embedded_once(tmp_path: Path, embedder) -> None:
+    root = tmp_path / "notes"
+    write(root, "n.md", "# N\n\n## One\n\nFirst words.\n\n## Two\n\nSecond words.\n")
+    index = _open(root)
+    policy = NotesPolicy.load(root)
+    sync(index, policy, embedder, embed=False)
+    write(root, "n.md", "# N\n\n## One\n\nFirst words.\n\n## Two\n\nRewritten words.\n")
+    report = sync(index, policy, embedder, embed=False)
+    assert report.updated == ["n.md"]
+    embedder.passages = 0
+    done = embed_pending(index, embedder)
+    assert done.chunks == 2 and embedder.passages == 2  # the new version's chunks, once each
+    assert queries.vector_progress(index.conn).complete
+    assert invariants.problems(index.conn, embedder.max_windows) == []
+
+
+def test_a_vector_made_from_text_that_changed_meanwhile_is_not_stored(tmp_path: Path, embedder) -> None:
+    root = tmp_path / "notes"
+    write(root, "n.md", "# N\n\nOld text.\n")
+    index = _open(root)
+    policy = NotesPolicy.load(root)
+    sync(index, policy, embedder, embed=False)
+    [old] = next_batch(index, frozenset(), 64)
+    vecs = np.ones((1, embedder.dimensions), dtype=np.float32) / np.sqrt(embedder.dimensions)
+    write(root, "n.md", "# N\n\nNew text.\n")
+    sync(index, policy, embedder, embed=False)  # re-chunked while the old text was being embedded
+    stored = writes.store_vectors(index.conn, [writes.EmbeddedChunk(old.id, old.file_id, old.heading, old.text, vecs)],
+                                  embedder.max_windows)
+    assert stored == 0
+    assert queries.vector_progress(index.conn).embedded == 0
+    assert invariants.problems(index.conn, embedder.max_windows) == []
