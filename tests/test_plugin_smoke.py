@@ -55,7 +55,8 @@ def _version_id(path: str) -> str:
 
 
 CLAUDE_BINS = _claude_bins()
-UV = shutil.which("uv")
+# uv on PATH, else the Quickstart's own (.uv/bin), which the session then finds first on its PATH.
+UV = shutil.which("uv") or next((str(p) for p in [REPO_ROOT / ".uv" / "bin" / "uv"] if p.is_file()), None)
 pytestmark = [
     pytest.mark.skipif(not CLAUDE_BINS, reason="Claude Code is not installed: run .ci/run, or `npm install --prefix "
                        ".ci/claude-2.1.197 --no-save @anthropic-ai/claude-code@2.1.197`"),
@@ -119,6 +120,12 @@ def _isolated_env(home: Path, tmp: Path) -> dict[str, str]:
     uv_cache = subprocess.run([UV, "cache", "dir"], capture_output=True, text=True, check=True).stdout.strip()
     drop = ("CLAUDE", "ANTHROPIC", "SCREE_", "MCP_", "UV_", "VIRTUAL_ENV")
     env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
+    if shutil.which("uv") is None:  # the plugin runs `uv` by name: give the session this one alone
+        assert UV is not None
+        (tmp / "uv-bin").mkdir(exist_ok=True)
+        if not (tmp / "uv-bin" / "uv").exists():
+            (tmp / "uv-bin" / "uv").symlink_to(UV)
+        env["PATH"] = os.pathsep.join([str(tmp / "uv-bin"), env.get("PATH", "")])
     if os.environ.get("SCREE_SQLITE"):  # the driver this run forces (.ci/run's stdlib run): the plugin's too
         env["SCREE_SQLITE"] = os.environ["SCREE_SQLITE"]
     env.update(HOME=str(home), XDG_DATA_HOME=str(tmp / "xdg-data"), XDG_CACHE_HOME=str(tmp / "xdg-cache"),

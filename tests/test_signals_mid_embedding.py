@@ -42,7 +42,7 @@ def _run_until_embedding(argv: list[str], env: dict[str, str]) -> tuple[subproce
         assert proc.stderr is not None
         for line in proc.stderr:
             seen.append(line)
-            if "chunks indexed" in line:  # one part committed: the model is on the next one
+            if "chunks have vectors" in line:  # one batch committed: the model is on the next one
                 started.set()
         started.set()  # EOF: the process ended first
 

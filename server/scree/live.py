@@ -125,7 +125,7 @@ class LiveIndex:
         self._pause = outage_pause[0]  # the next pause after an outage
         self._outage: str | None = None  # why indexing is paused, while it is
         self._jobs = JobQueue()  # what the worker should do next
-        self._stage_two = StageTwo(self._embedder)
+        self._stage_two = StageTwo(self._embedder, str(self.folder))
         self._changes = StatusChanges()
         # The read side (its own lock). While this process's writer creates the file, opening it
         # here too would race its migrations (see writeindex.WriteIndex).

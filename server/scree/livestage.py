@@ -7,6 +7,7 @@ Files the session's searches just hit go first: they are what the agent is askin
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -16,15 +17,35 @@ from .embed import Embedder
 from .embedstage import EmbedReport, embed_pending
 from .store import Index
 
+log = logging.getLogger(__name__)
+
 # The paths of recent search hits remembered for stage two's order (the newest count most).
 HIT_MEMORY = 50
+# Seconds between two "N of M chunks have vectors" log lines (the first batch of a run always logs).
+PROGRESS_LOG_SECONDS = 10.0
+
+
+class _LoggedProgress:
+    """Stage two's progress in the log (`scree watch`, `serve --http`): once per run's first batch, then
+    at most every PROGRESS_LOG_SECONDS, so a long build shows it is moving without flooding the log."""
+
+    def __init__(self, label: str) -> None:
+        self._label = label
+        self._last: float | None = None
+
+    def embedding(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self._last is None or now - self._last >= PROGRESS_LOG_SECONDS:
+            self._last = now
+            log.info("%s: %d of %d chunks have vectors", self._label, done, total)
 
 
 class StageTwo:
     """Stage two's state in a live index: the recent hits, and the measured rate (chunks/s)."""
 
-    def __init__(self, embedder: Embedder) -> None:
+    def __init__(self, embedder: Embedder, label: str = "") -> None:
         self._embedder = embedder
+        self._label = label or "stage two"
         self._mu = threading.Lock()
         self._hits: OrderedDict[str, None] = OrderedDict()
         self._chunks = 0
@@ -51,7 +72,8 @@ class StageTwo:
     def run(self, index: Index, should_yield: Callable[[], bool]) -> EmbedReport:
         """Embed until nothing is missing or `should_yield()`; raises the embedder's errors (an outage)."""
         t0 = time.perf_counter()
-        report = embed_pending(index, self._embedder, should_stop=should_yield, first=self.first)
+        report = embed_pending(index, self._embedder, should_stop=should_yield, first=self.first,
+                               progress=_LoggedProgress(self._label))
         with self._mu:
             if report.chunks:
                 self._chunks += report.chunks
