@@ -23,6 +23,15 @@ _DROPPED_VARS = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_DATA", "CLAUDE_PLUGIN_ROOT
                  "CLAUDE_CODE_SESSION_ID", "CLAUDE_ENV_FILE")
 _KEPT_SCREE_VARS = ("SCREE_SQLITE", "SCREE_LOG_LEVEL", "SCREE_THREADS")  # how to run, not where or what
 _saved_env: dict[str, str | None] = {}
+
+
+def _find_uv() -> str | None:
+    """uv on PATH; else the one running this suite (`uv run` sets $UV but puts only the venv on PATH);
+    else the Quickstart's own (.uv/bin)."""
+    for found in (shutil.which("uv"), os.environ.get("UV"), str(REPO_ROOT / ".uv" / "bin" / "uv")):
+        if found and Path(found).is_file():
+            return found
+    return None
 _SCRATCH = pytest.StashKey[Path]()
 
 
@@ -32,11 +41,11 @@ def pytest_configure(config: pytest.Config) -> None:
     scratch = Path(tempfile.mkdtemp(prefix="scree-tests-home-"))
     config.stash[_SCRATCH] = scratch
     keep = {}
-    if not os.environ.get("UV_CACHE_DIR") and shutil.which("uv"):
+    if not os.environ.get("UV_CACHE_DIR") and UV_BIN:
         # uv's cache lives under HOME; an empty one would make offline `uv sync` in the smoke tests fail.
         import subprocess
 
-        found = subprocess.run(["uv", "cache", "dir"], capture_output=True, text=True, timeout=30)
+        found = subprocess.run([UV_BIN, "cache", "dir"], capture_output=True, text=True, timeout=30)
         if found.returncode == 0 and found.stdout.strip():
             keep["UV_CACHE_DIR"] = found.stdout.strip()
     if not os.environ.get("UV_PYTHON_INSTALL_DIR"):
@@ -182,5 +191,6 @@ def eventually(predicate: Callable[[], bool], timeout: float, step: float = 0.02
 
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+UV_BIN = _find_uv()
 sys.path.insert(0, str(FAKE_EMBEDDER.parent))  # `from fake_embedder import FakeEmbedder` in tests
 os.environ.setdefault("SCREE_LOG_LEVEL", "WARNING")

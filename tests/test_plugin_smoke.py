@@ -35,7 +35,7 @@ from typing import Iterator
 
 import pytest
 
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, UV_BIN
 
 
 
@@ -55,8 +55,8 @@ def _version_id(path: str) -> str:
 
 
 CLAUDE_BINS = _claude_bins()
-# uv on PATH, else the Quickstart's own (.uv/bin), which the session then finds first on its PATH.
-UV = shutil.which("uv") or next((str(p) for p in [REPO_ROOT / ".uv" / "bin" / "uv"] if p.is_file()), None)
+# uv on PATH, else the one running the suite or the Quickstart's (.uv/bin): the session finds it on its PATH.
+UV = UV_BIN
 pytestmark = [
     pytest.mark.skipif(not CLAUDE_BINS, reason="Claude Code is not installed: run .ci/run, or `npm install --prefix "
                        ".ci/claude-2.1.197 --no-save @anthropic-ai/claude-code@2.1.197`"),
