@@ -42,8 +42,8 @@ def main() -> None:
 
     from scree.config import Config
     from scree.embed.api import ApiEmbedder, ApiSettings
-    from scree.search import Query, search
-    from scree.sync import sync
+    from scree.search.search import Query, search
+    from scree.index.sync import sync
     from scree.workspace import Workspace
 
     proc, base = start_server(args.delay)

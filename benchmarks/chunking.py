@@ -8,7 +8,7 @@
 Each chunker line also counts chunks that hold nothing but markup a reader never sees (a MyST `(label)=`
 target, an MDX import/export line, a bare JSX/HTML tag, heading lines): issue 19 wants 0 of them.
 
-A baseline's chunker.py is taken from git (`git show REV:server/scree/chunker.py`) and imported beside
+A baseline's chunker.py is taken from git (`git show REV:server/scree/notes/chunker.py`) and imported beside
 the current one, so both run on the same text in the same process. Figures are the best of --repeat
 runs of process CPU time.
 """
@@ -32,7 +32,7 @@ CORPUS = REPO.parent / "shared" / "bench" / "corpus"
 
 def load_baseline(rev: str) -> Callable[[str], object]:
     """chunk_markdown of the chunker at git revision `rev`, imported as a module of the scree package."""
-    source = subprocess.run(["git", "show", f"{rev}:server/scree/chunker.py"], cwd=REPO, check=True,
+    source = subprocess.run(["git", "show", f"{rev}:server/scree/notes/chunker.py"], cwd=REPO, check=True,
                             capture_output=True, text=True).stdout
     path = Path(tempfile.mkdtemp(prefix="scree-chunker-")) / "chunker_baseline.py"
     path.write_text(source, encoding="utf-8")
@@ -71,8 +71,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
 
-    from scree.chunker import chunk_markdown
-    from scree.embedview import embed_body
+    from scree.notes.chunker import chunk_markdown
+    from scree.notes.embedview import embed_body
 
     texts = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(args.corpus.rglob("*"))
              if p.suffix in (".md", ".mdx") and p.is_file()]

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import scree.embed.pieces as pieces
 from scree.embed.local import BATCH_SIZE, LocalMiniLM, plan_windows
-from scree.policy import NotesPolicy
-from scree.sync import EMBED_BATCH_PASSAGES, chunk_passages
-from scree.walk import walk_notes
+from scree.notes.policy import NotesPolicy
+from scree.index.sync import EMBED_BATCH_PASSAGES, chunk_passages
+from scree.notes.walk import walk_notes
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "corpus"
 

@@ -37,9 +37,9 @@ from collections import Counter
 from pathlib import Path
 from scree.config import load_config
 from scree.workspace import Workspace
-from scree.sync import sync
-from scree.walk import walk_notes
-from scree.search import Query, search
+from scree.index.sync import sync
+from scree.notes.walk import walk_notes
+from scree.search.search import Query, search
 
 folder, limit = Path(sys.argv[1]), float(sys.argv[2])
 ws = Workspace.from_config(load_config().with_overrides(notes=folder))

@@ -54,7 +54,7 @@ def at_cap(words: list[str], cap: int) -> str:
 
 
 def huge_queries(corpus: Path) -> dict[str, str]:
-    from scree.search import MAX_QUERY_CHARS
+    from scree.search.search import MAX_QUERY_CHARS
 
     text = " ".join(p.read_text(encoding="utf-8", errors="replace") for p in sorted(corpus.rglob("*.md")))
     held = list(dict.fromkeys(w.lower() for w in re.findall(r"[A-Za-z]{4,}", text)))

@@ -29,7 +29,7 @@ if os.environ.get("BENCH_PIECES_ONLY_CHARS"):  # --pieces-only-chars: measure th
     pieces.PIECES_ONLY_CHARS = int(os.environ["BENCH_PIECES_ONLY_CHARS"])
 from scree.config import load_config
 from scree.workspace import Workspace
-from scree.sync import sync
+from scree.index.sync import sync
 ws = Workspace.from_config(load_config().with_overrides(notes=Path(sys.argv[1])))
 index = ws.open_index()
 t = time.perf_counter()

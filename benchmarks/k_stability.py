@@ -25,9 +25,9 @@ from quality import BENCH, CachedEmbedder, dev_sets, load_scorer, open_set_index
 import scree  # noqa: E402
 from scree.config import load_config  # noqa: E402
 from scree.embed import make_embedder  # noqa: E402
-from scree.policy import NotesPolicy  # noqa: E402
-from scree.search import Query  # noqa: E402
-from scree.vocabsearch import search_with_names  # noqa: E402
+from scree.notes.policy import NotesPolicy  # noqa: E402
+from scree.search.search import Query  # noqa: E402
+from scree.search.vocabsearch import search_with_names  # noqa: E402
 
 
 def main(argv: Sequence[str] | None = None) -> int:

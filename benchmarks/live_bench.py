@@ -44,9 +44,9 @@ def child(notes: Path) -> int:
     from dataclasses import asdict
 
     from scree.config import load_config
-    from scree.live import LiveIndex
-    from scree.search import Query
-    from scree.watcher import inotify_watch_count
+    from scree.live.live import LiveIndex
+    from scree.search.search import Query
+    from scree.live.watcher import inotify_watch_count
     from scree.workspace import Workspace
 
     live = LiveIndex(Workspace.from_config(load_config().with_overrides(notes=notes)))

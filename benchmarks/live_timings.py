@@ -79,7 +79,7 @@ def read_line(proc: subprocess.Popen[str], stream: object, timeout: float = WAIT
 
 def live_start(tmp: Path) -> float:
     from scree.config import Config
-    from scree.live import LiveIndex
+    from scree.live.live import LiveIndex
     from scree.workspace import Workspace
 
     live = LiveIndex(Workspace.from_config(Config(notes=make_notes(tmp / "notes"))))
@@ -92,8 +92,8 @@ def live_start(tmp: Path) -> float:
 
 
 def watcher_delivery(tmp: Path) -> float:
-    from scree.policy import NotesPolicy
-    from scree.watcher import NotesWatcher
+    from scree.notes.policy import NotesPolicy
+    from scree.live.watcher import NotesWatcher
 
     notes = make_notes(tmp / "notes")
     delivered = threading.Event()
@@ -110,8 +110,8 @@ def watcher_delivery(tmp: Path) -> float:
 
 
 def watcher_stop(tmp: Path) -> float:
-    from scree.policy import NotesPolicy
-    from scree.watcher import NotesWatcher
+    from scree.notes.policy import NotesPolicy
+    from scree.live.watcher import NotesWatcher
 
     notes = make_notes(tmp / "notes")
     watcher = NotesWatcher(notes, lambda: NotesPolicy.load(notes), lambda paths: None, lambda: None)
@@ -130,7 +130,7 @@ def _holder(lock: Path) -> subprocess.Popen[str]:
 
 
 def waiter_stop(tmp: Path) -> float:
-    from scree.lock import LockWaiter, WriterLock
+    from scree.live.lock import LockWaiter, WriterLock
 
     lock = tmp / "writer.lock"
     owner = WriterLock(lock)
@@ -145,7 +145,7 @@ def waiter_stop(tmp: Path) -> float:
 
 
 def waiter_takeover(tmp: Path) -> float:
-    from scree.lock import LockWaiter, WriterLock
+    from scree.live.lock import LockWaiter, WriterLock
 
     lock = tmp / "writer.lock"
     holder = _holder(lock)
@@ -205,8 +205,8 @@ def process_takeover(tmp: Path) -> float:
 
 def change_to_searchable(tmp: Path) -> dict[str, float]:
     from scree.config import Config
-    from scree.live import LiveIndex
-    from scree.search import Query
+    from scree.live.live import LiveIndex
+    from scree.search.search import Query
     from scree.workspace import Workspace
 
     notes = make_notes(tmp / "notes")

@@ -14,7 +14,7 @@ text changed and a ranking experiment loads no model at all.
 Sets: `dev` (shared/bench/queries_dev.json), `httpx`, `myst`, `mdx` (shared/bench/repos/*) and this repo's own
 benchmarks/sets/* (`starlette`: its corpus is a pinned PyPI sdist, fetched once into the cache).
 
-`--set` overrides a module constant for one run (`--set ranking.SPECIFICITY=0`), to measure an idea
+`--set` overrides a module constant for one run (`--set search.ranking.SPECIFICITY=0`), to measure an idea
 before it is made the default; the value is a Python literal.
 """
 
@@ -39,11 +39,11 @@ import numpy as np
 from scree.config import load_config
 from scree.embed import Embedder, Passage, make_embedder
 from scree.locate import IndexLocation
-from scree.policy import NotesPolicy
-from scree.search import Query, search
-from scree.vocabsearch import search_with_names
-from scree.store import Index, open_index
-from scree.sync import sync
+from scree.notes.policy import NotesPolicy
+from scree.search.search import Query, search
+from scree.search.vocabsearch import search_with_names
+from scree.index.store import Index, open_index
+from scree.index.sync import sync
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sdist_corpus import ensure_corpus, sdist_sets  # noqa: E402
@@ -52,7 +52,8 @@ REPO = Path(__file__).resolve().parent.parent
 PKG = REPO / "server" / "scree"
 BENCH = REPO.parent / "shared" / "bench"
 # Modules that only rank: changing them never changes what an index holds.
-RANKING_MODULES = {"search.py", "ranking.py", "fusion.py", "route.py", "ftsquery.py", "vectors.py", "db/queries.py"}
+RANKING_MODULES = {"search/search.py", "search/ranking.py", "search/fusion.py", "search/route.py", "search/ftsquery.py",
+                   "index/vectors.py", "db/queries.py"}
 MODES = ("semantic", "keyword", "hybrid", "auto")
 
 

@@ -23,9 +23,9 @@ from synth import VOCABULARY, fill_index  # noqa: E402
 from scree.config import load_config  # noqa: E402
 from scree.embed import make_embedder  # noqa: E402
 from scree.locate import IndexLocation  # noqa: E402
-from scree.policy import NotesPolicy  # noqa: E402
-from scree.search import Query, search  # noqa: E402
-from scree.store import ensure_embedder, open_index  # noqa: E402
+from scree.notes.policy import NotesPolicy  # noqa: E402
+from scree.search.search import Query, search  # noqa: E402
+from scree.index.store import ensure_embedder, open_index  # noqa: E402
 from scree.db import queries  # noqa: E402
 
 

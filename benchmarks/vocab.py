@@ -31,7 +31,7 @@ from pathlib import Path
 from scree.config import load_config
 from scree.db import queries
 from scree.workspace import Workspace
-from scree.vocabsync import collect_vocabulary
+from scree.index.vocabsync import collect_vocabulary
 ws = Workspace.from_config(load_config().with_overrides(notes=Path(sys.argv[1])))
 index = ws.open_index()
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -41,7 +41,7 @@ for _ in range(int(sys.argv[2])):
     r = collect_vocabulary(index, ws.policy())
     runs.append({"seconds": time.perf_counter() - t, "cpu": time.process_time() - c, "files": r.files, "read": r.read,
                  "skipped_big": r.skipped_big, "skipped_cap": r.skipped_cap})
-from scree.vocabsearch import load_vocabulary
+from scree.search.vocabsearch import load_vocabulary
 q = "How do I size the connection pool with Limits, httpcore and PageFetcher.fetch_page_batch?"
 t = time.perf_counter()
 for _ in range(200):
@@ -57,7 +57,7 @@ import json, sys, time
 from pathlib import Path
 from scree.config import load_config
 from scree.workspace import Workspace
-from scree.sync import sync
+from scree.index.sync import sync
 ws = Workspace.from_config(load_config().with_overrides(notes=Path(sys.argv[1])))
 index = ws.open_index()
 t, c = time.perf_counter(), time.process_time()

@@ -16,11 +16,11 @@ OWNERS = {
     "tokenizers": {"embed/local.py"},
     "sqlite_vec": {"db/connect.py"},
     "sqlean": {"db/connect.py"},
-    "watchfiles": {"watcher.py"},
-    "portalocker": {"lock.py"},
-    "mcp": {"mcpserver.py", "stdioguard.py"},  # stdioguard.py: the stdio transport in front of the SDK
-    "markdown_it": {"mdblocks.py"},
-    "mdit_py_plugins": {"mdblocks.py"},
+    "watchfiles": {"live/watcher.py"},
+    "portalocker": {"live/lock.py"},
+    "mcp": {"mcpserver.py", "stdio/stdioguard.py"},  # stdioguard.py: the stdio transport in front of the SDK
+    "markdown_it": {"notes/mdblocks.py"},
+    "mdit_py_plugins": {"notes/mdblocks.py"},
     "httpx": {"embed/api.py"},
     "httpx2": {"embed/api.py"},  # httpx's successor, which scree uses
 }

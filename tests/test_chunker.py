@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scree.chunker import (
+from scree.notes.chunker import (
     HARD_CHUNK_BYTES,
     MAX_HEADING_BYTES,
     SOFT_CHUNK_BYTES,
@@ -20,7 +20,7 @@ from scree.chunker import (
     embed_header,
     embed_text,
 )
-from scree.mdblocks import parse_blocks, split_lines
+from scree.notes.mdblocks import parse_blocks, split_lines
 from scree.records import Chunk, ChunkedNote
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "bench" / "corpus"  # ../shared beside the repo
@@ -555,7 +555,7 @@ def test_bench_corpus_keeps_every_invariant() -> None:
 
 
 def test_front_matter_aliases_are_names_the_note_is_embedded_under() -> None:
-    from scree.sync import chunk_passages
+    from scree.index.sync import chunk_passages
 
     text = "---\ntitle: Setup\naliases: [Install guide, '  Getting   started ', 3]\n---\n# Setup\n\nRun it.\n"
     note = chunk_markdown(text)

@@ -137,7 +137,7 @@ def test_search_with_a_broken_model_warns_and_still_answers_from_the_index(notes
     from scree.cli.search import sync_if_no_writer
     from scree.config import load_config
     from scree.embed.local import LocalMiniLM
-    from scree.search import Query, search
+    from scree.search.search import Query, search
     from scree.workspace import Workspace
 
     assert scree("index", "--notes", str(notes)).returncode == 0

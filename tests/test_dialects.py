@@ -13,9 +13,9 @@ from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 
-from scree.chunker import chunk_markdown
-from scree.mdblocks import parse_blocks, split_lines
-from scree.sections import find_section
+from scree.notes.chunker import chunk_markdown
+from scree.notes.mdblocks import parse_blocks, split_lines
+from scree.notes.sections import find_section
 
 # Renderers as each dialect's tool configures markdown-it: MyST (myst-parser uses these two plugins for
 # targets, comments and colon fences) and plain CommonMark + GFM tables for the rest.

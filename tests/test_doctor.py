@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO_ROOT, write
-from scree import doctor, usage_report
+from scree.doctor import doctor, usage_report
 from scree.cli import plugin as cli_plugin
 from scree.config import Config
 from scree.embed.local import LocalMiniLM
 from scree.hookkit.usagelog import append_event
-from scree.lock import WriterLock
-from scree.sync import sync
-from scree.watcher import NotesWatcher
+from scree.live.lock import WriterLock
+from scree.index.sync import sync
+from scree.live.watcher import NotesWatcher
 from scree.workspace import Workspace
 
 HOLDER = REPO_ROOT / "tests" / "helpers" / "lock_holder.py"
@@ -86,7 +86,7 @@ def test_real_index_is_reported_with_its_counts_and_embedder(indexed: Workspace,
 def test_an_index_in_stage_two_says_how_far_and_how_long_is_left(workspace: Workspace, embedder) -> None:
     from scree.cli.status import cmd_status  # noqa: F401 - the status command reads the same counts
     from scree.db import writes
-    from scree.sync import sync
+    from scree.index.sync import sync
 
     index = workspace.open_index()
     try:

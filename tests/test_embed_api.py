@@ -328,7 +328,7 @@ def snapshot(index, embedder) -> dict[str, tuple[str | None, dict]]:
 
 def test_a_bad_answer_stores_nothing_and_the_next_sync_retries(server, tmp_path):
     from scree.db import queries
-    from scree.sync import sync
+    from scree.index.sync import sync
 
     ws, index = open_ws(notes_folder(tmp_path, 3))
     e = make(server)
@@ -342,7 +342,7 @@ def test_a_bad_answer_stores_nothing_and_the_next_sync_retries(server, tmp_path)
 
 @pytest.mark.parametrize("fault", [Fault("429", retry_after="0"), "500", "503", "hang"])
 def test_a_sync_retries_through_passing_faults_and_stores_what_a_clean_sync_stores(server, tmp_path, fault):
-    from scree.sync import sync
+    from scree.index.sync import sync
 
     folder = notes_folder(tmp_path, 4)
     ws, index = open_ws(folder)
@@ -364,7 +364,7 @@ def test_a_sync_retries_through_passing_faults_and_stores_what_a_clean_sync_stor
 @pytest.mark.parametrize("fault", ["malformed", "wrong_count", "nan", "wrong_dims"])
 def test_a_sync_given_a_bad_answer_stores_nothing_of_that_batch_and_the_next_sync_completes(server, tmp_path, fault):
     from scree.db import queries
-    from scree.sync import sync
+    from scree.index.sync import sync
 
     ws, index = open_ws(notes_folder(tmp_path, 4))
     e = make(server, batch_inputs=2, in_flight=1)  # sync hands two passages per call
@@ -383,7 +383,7 @@ def test_a_sync_given_a_bad_answer_stores_nothing_of_that_batch_and_the_next_syn
 
 def test_connection_refused_mid_sync_loses_nothing_and_the_next_sync_completes(server, tmp_path):
     from scree.db import queries
-    from scree.sync import sync
+    from scree.index.sync import sync
 
     folder = notes_folder(tmp_path, 6)
     ws, index = open_ws(folder)
@@ -410,7 +410,7 @@ def test_connection_refused_mid_sync_loses_nothing_and_the_next_sync_completes(s
 
 
 def test_changing_model_or_width_re_embeds_instead_of_mixing(server, tmp_path):
-    from scree.sync import sync
+    from scree.index.sync import sync
 
     ws, index = open_ws(notes_folder(tmp_path, 2))
     sync(index, ws.policy(), make(server))
@@ -419,8 +419,8 @@ def test_changing_model_or_width_re_embeds_instead_of_mixing(server, tmp_path):
 
 
 def test_search_answers_from_keywords_while_the_api_is_down_in_every_mode(server, tmp_path):
-    from scree.search import Query, search
-    from scree.sync import sync
+    from scree.search.search import Query, search
+    from scree.index.sync import sync
 
     ws, index = open_ws(notes_folder(tmp_path, 3))
     e = make(server)
@@ -433,8 +433,8 @@ def test_search_answers_from_keywords_while_the_api_is_down_in_every_mode(server
 
 
 def test_a_refused_key_fails_a_chosen_mode_but_auto_still_answers(server, tmp_path):
-    from scree.search import Query, search
-    from scree.sync import sync
+    from scree.search.search import Query, search
+    from scree.index.sync import sync
 
     ws, index = open_ws(notes_folder(tmp_path, 2))
     e = make(server)
@@ -448,8 +448,8 @@ def test_a_refused_key_fails_a_chosen_mode_but_auto_still_answers(server, tmp_pa
 
 def test_the_live_index_pauses_during_an_outage_then_resyncs_what_changed(server, tmp_path):
     from conftest import eventually, write
-    from scree.live import LiveIndex
-    from scree.search import Query
+    from scree.live.live import LiveIndex
+    from scree.search.search import Query
 
     folder = notes_folder(tmp_path, 3)
     ws, index = open_ws(folder)
@@ -484,8 +484,8 @@ def test_the_live_index_pauses_during_an_outage_then_resyncs_what_changed(server
 def test_a_first_build_with_the_api_down_is_keyword_searchable_and_vectors_follow_when_it_is_back(
         server, tmp_path):
     from scree.db import invariants, queries
-    from scree.search import Query, search
-    from scree.sync import sync
+    from scree.search.search import Query, search
+    from scree.index.sync import sync
 
     ws, index = open_ws(notes_folder(tmp_path, 3))
     e = make(server)
@@ -507,8 +507,8 @@ def test_a_first_build_with_the_api_down_is_keyword_searchable_and_vectors_follo
 
 def test_a_refused_request_stops_the_live_writer_with_the_fix_and_searches_go_on(server, tmp_path):
     from conftest import eventually
-    from scree.live import LiveIndex
-    from scree.search import Query
+    from scree.live.live import LiveIndex
+    from scree.search.search import Query
 
     ws, index = open_ws(notes_folder(tmp_path, 2))
     index.close()
@@ -557,9 +557,9 @@ def test_no_message_log_line_or_exception_holds_the_key(server, tmp_path, caplog
     _collect(texts, lambda: zdr.embed_passages(PASSAGES))
     server.state.faults.clear()
     # An outage in the middle of a sync, then a live index paused by it.
-    from scree.live import LiveIndex
-    from scree.search import Query
-    from scree.sync import sync
+    from scree.live.live import LiveIndex
+    from scree.search.search import Query
+    from scree.index.sync import sync
 
     ws, index = open_ws(notes_folder(tmp_path, 4))
     server.add_faults("pass", "down")
@@ -697,8 +697,8 @@ def test_doctor_says_zero_retention_is_requested_for_openrouter(server, tmp_path
 
 
 def test_doctor_fails_without_a_key_for_a_hosted_api_but_not_for_a_local_server(monkeypatch):
-    from scree.doctor import FAIL, OK, WARN
-    from scree.doctor_api import check_key
+    from scree.doctor.doctor import FAIL, OK, WARN
+    from scree.doctor.api import check_key
 
     local = make_server_less(base_url="http://localhost:11434/v1", model="nomic-embed-text")
     hosted = make_server_less()

@@ -16,9 +16,9 @@ from scree.embed import cache as embed_cache
 from scree.embed import pieces
 from scree.embed.cache import CachingEmbedder
 from scree.locate import index_location
-from scree.policy import NotesPolicy
-from scree.store import open_index
-from scree.sync import sync
+from scree.notes.policy import NotesPolicy
+from scree.index.store import open_index
+from scree.index.sync import sync
 
 
 def _open(folder: Path):

@@ -1,4 +1,4 @@
-"""Stage two of a sync (scree.embedstage): its order, and that a vector is never stored for text other
+"""Stage two of a sync (scree.index.embedstage): its order, and that a vector is never stored for text other
 than the one it was made from, nor made twice for a file edited while it waited."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import numpy as np
 from conftest import write
 from scree.config import load_config
 from scree.db import invariants, queries, writes
-from scree.embedstage import embed_pending, next_batch, order_files
+from scree.index.embedstage import embed_pending, next_batch, order_files
 from scree.locate import index_location
-from scree.policy import NotesPolicy
-from scree.store import open_index
-from scree.sync import sync
+from scree.notes.policy import NotesPolicy
+from scree.index.store import open_index
+from scree.index.sync import sync
 
 
 def _open(folder: Path):

@@ -1,6 +1,6 @@
 """The embedded view: markup the reader never sees is dropped, words and code stay."""
 
-from scree.embedview import embed_body, vector_space_id
+from scree.notes.embedview import embed_body, vector_space_id
 
 
 def test_html_elements_and_link_targets_are_dropped_but_their_words_kept():

@@ -20,9 +20,9 @@ from scree.config import load_config
 from scree.db import invariants
 from scree.db.connect import APPLICATION_ID, inspect_file
 from scree.locate import index_location
-from scree.policy import NotesPolicy
-from scree.store import open_index
-from scree.sync import sync
+from scree.notes.policy import NotesPolicy
+from scree.index.store import open_index
+from scree.index.sync import sync
 
 
 @pytest.fixture
@@ -154,7 +154,7 @@ def disk(tmp_path: Path):
 
 
 def test_releasing_the_lock_on_a_full_disk_raises_nothing_and_frees_it(disk):
-    from scree.lock import WriterLock, read_holder
+    from scree.live.lock import WriterLock, read_holder
 
     path = disk.path / "writer.lock"
     path.touch()
@@ -218,7 +218,7 @@ def test_last_sync_is_recorded_only_for_a_completed_sync(notes):
 
 
 def test_a_big_single_line_note_is_keyword_searchable_at_once_and_a_rerun_embeds_only_what_is_missing(notes):
-    from scree import sync as syncmod
+    from scree.index import sync as syncmod
     from scree.db import queries
 
     index = _index(notes)
@@ -258,8 +258,8 @@ def test_a_big_single_line_note_is_keyword_searchable_at_once_and_a_rerun_embeds
 
 
 def test_the_live_status_shows_progress_within_a_big_file():
-    from scree.indexstatus import IndexStatus
-    from scree.progress import CountingProgress
+    from scree.index.indexstatus import IndexStatus
+    from scree.index.progress import CountingProgress
 
     progress = CountingProgress()
     progress.start(3)
@@ -289,7 +289,7 @@ def _garble_fts(db: Path) -> None:
 
 
 def test_doctor_finds_a_damaged_index_that_looked_healthy(notes, capsys, monkeypatch):
-    from scree import doctor
+    from scree.doctor import doctor
     from scree.workspace import Workspace
 
     code, _, err = run_cli(["index", "--notes", str(notes)], capsys, monkeypatch)
@@ -310,7 +310,7 @@ def test_doctor_finds_a_damaged_index_that_looked_healthy(notes, capsys, monkeyp
 
 
 def test_doctor_deep_reports_a_broken_invariant(notes, capsys, monkeypatch):
-    from scree import doctor
+    from scree.doctor import doctor
     from scree.workspace import Workspace
 
     code, _, err = run_cli(["index", "--notes", str(notes)], capsys, monkeypatch)
@@ -325,7 +325,7 @@ def test_doctor_deep_reports_a_broken_invariant(notes, capsys, monkeypatch):
 
 
 def test_doctor_knows_the_http_token_setting_and_hides_its_value():
-    from scree import doctor
+    from scree.doctor import doctor
 
     check = doctor.check_config({"SCREE_HTTP_TOKEN": "s3cret"})
     assert check.status == doctor.OK and "s3cret" not in check.summary
@@ -347,7 +347,7 @@ def test_a_query_with_no_searchable_words_says_so_instead_of_arbitrary_hits(note
 
 
 def test_search_during_another_process_first_build_says_it_is_being_built(notes, capsys, monkeypatch):
-    from scree.lock import WriterLock
+    from scree.live.lock import WriterLock
 
     index = _index(notes)
     calls = iter([False, True])  # the builder is stopped after its first file: no sync finished yet
@@ -367,7 +367,7 @@ def test_search_during_another_process_first_build_says_it_is_being_built(notes,
 def test_a_refusal_names_the_real_holder(notes, capsys, monkeypatch):
     import json
 
-    from scree.lock import WriterLock, this_command
+    from scree.live.lock import WriterLock, this_command
 
     assert this_command(["/usr/bin/scree", "index", "--notes", "x"]) == "scree index"
     assert this_command(["/x/scree/cli/__main__.py", "serve", "--notes", "x"]) == "scree serve"

@@ -23,8 +23,8 @@ from scree.config import Config
 from scree.db import invariants
 from scree.db.connect import connect
 from scree.errors import DiskFull
-from scree.live import LiveIndex
-from scree.search import Query
+from scree.live.live import LiveIndex
+from scree.search.search import Query
 from scree.workspace import Workspace
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fdinfo"), reason="needs Linux")
@@ -224,7 +224,7 @@ def test_a_reindex_whose_writer_died_says_so_instead_of_waiting_forever():
     from concurrent.futures import Future
 
     from scree.errors import IndexError_
-    from scree.writeindex import await_report
+    from scree.live.writeindex import await_report
 
     pending: Future = Future()
     with pytest.raises(IndexError_, match="stopped before this reindex ran .no space left"):

@@ -1,6 +1,6 @@
 import pytest
 
-from scree.ftsquery import query_terms, search_match, singular, to_match
+from scree.search.ftsquery import query_terms, search_match, singular, to_match
 
 
 def test_words_are_quoted_terms_joined_by_or():

@@ -1,6 +1,6 @@
 import pytest
 
-from scree.fusion import collapse, rrf, rrf_grouped
+from scree.search.fusion import collapse, rrf, rrf_grouped
 
 
 def test_item_ranked_by_both_halves_beats_one_ranked_first_by_one():
@@ -48,7 +48,7 @@ def test_a_group_split_across_lists_takes_its_best_ranked_chunk():
 
 
 def _dbsf(rankings, weights=(1.0, 1.0)):
-    from scree.fusion import dbsf
+    from scree.search.fusion import dbsf
 
     return dbsf(rankings, group=lambda s: s[0], weights=weights)
 
@@ -58,7 +58,7 @@ def test_dbsf_a_sure_first_place_beats_a_first_place_among_equals():
     # alike. RRF would tie the two first places; DBSF ranks the sure one first.
     sem = [(f"s{i}", 0.55 - 0.005 * i) for i in range(10)]
     kw = [(f"k{i}", score) for i, score in enumerate([30.0, 3, 3, 2, 2, 2, 1, 1, 1, 1])]
-    from scree.fusion import dbsf
+    from scree.search.fusion import dbsf
 
     fused = dbsf([sem, kw], group=lambda s: s, weights=(1.0, 1.0))
     assert fused[0][0] == "k0" and fused[0][1] > fused[1][1]

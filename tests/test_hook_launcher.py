@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "hooks"))
 from hookrun import Project, context_of, make_project, payload  # noqa: E402
 from pyenv_like import make_shim  # noqa: E402
 
-from scree import doctor  # noqa: E402
+from scree.doctor import doctor  # noqa: E402
 from scree.hookkit import interp  # noqa: E402
 
 REAL = getattr(sys, "_base_executable", sys.executable)

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "hooks"))
 from hookrun import REPO_ROOT, Project, context_of, make_project, payload  # noqa: E402
 
 from scree.hookkit import SEARCH_TOOL, bgsync  # noqa: E402
-from scree.lock import WriterLock  # noqa: E402
+from scree.live.lock import WriterLock  # noqa: E402
 
 # The stand-in sync: waits until the test creates `go` (at most 30 s), then records what it saw.
 WAITER = r"""

@@ -1,5 +1,5 @@
 """The hooks' re-free copies of shared logic agree with the originals: query terms and stopwords with
-scree.ftsquery (which the server's search uses), loads/dumps with the json module."""
+scree.search.ftsquery (which the server's search uses), loads/dumps with the json module."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scree import ftsquery
+from scree.search import ftsquery
 from scree.hookkit import jsonio, terms
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "hooks"
@@ -84,7 +84,8 @@ def test_the_hint_path_imports_neither_json_nor_re() -> None:
 
 def test_the_hint_and_search_share_one_definition_of_titled_and_list_sections() -> None:
     # One module, imported by both, instead of a copy in the hook that could drift.
-    from scree import ranking, sectiontext
+    from scree.search import ranking
+    from scree.notes import sectiontext
     from scree.hookkit import hint
 
     for name in ("titled_by", "mostly_list"):

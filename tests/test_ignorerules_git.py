@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from scree.policy import NotesPolicy
-from scree.walk import walk_notes
+from scree.notes.policy import NotesPolicy
+from scree.notes.walk import walk_notes
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 

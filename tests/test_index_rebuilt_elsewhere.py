@@ -11,8 +11,8 @@ import pytest
 from conftest import eventually
 from faultkit import FakeEmbedder, notes_folder
 from scree.config import Config
-from scree.live import LiveIndex
-from scree.search import Query
+from scree.live.live import LiveIndex
+from scree.search.search import Query
 from scree.workspace import Workspace
 
 WAIT = 20.0

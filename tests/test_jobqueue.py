@@ -6,7 +6,7 @@ import threading
 import time
 from concurrent.futures import Future
 
-from scree.jobqueue import Job, JobQueue, drop_stale_repair, merge_jobs, repair_job
+from scree.live.jobqueue import Job, JobQueue, drop_stale_repair, merge_jobs, repair_job
 
 
 def test_path_jobs_merge_their_paths():

@@ -22,10 +22,10 @@ from conftest import write
 from conftest import eventually as _eventually
 from scree.config import Config
 from scree.errors import IndexError_, LockHeld
-from scree.live import LiveIndex
-from scree.lock import WriterLock
-from scree.search import Query
-from scree.watcher import inotify_watch_count
+from scree.live.live import LiveIndex
+from scree.live.lock import WriterLock
+from scree.search.search import Query
+from scree.live.watcher import inotify_watch_count
 from scree.workspace import Workspace
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fdinfo"), reason="needs Linux inotify")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from scree.errors import IndexError_, LockHeld
-from scree.lock import LockWaiter, WriterLock, read_holder
+from scree.live.lock import LockWaiter, WriterLock, read_holder
 
 HOLDER = Path(__file__).parent / "helpers" / "lock_holder.py"
 

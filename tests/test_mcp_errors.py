@@ -14,7 +14,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from conftest import REPO_ROOT, write
 from scree.config import Config
-from scree.sync import sync
+from scree.index.sync import sync
 from scree.workspace import Workspace
 
 pytestmark = pytest.mark.timeout(90)

@@ -50,7 +50,7 @@ def test_a_refused_rebuild_flag_rebuilds_nothing_and_a_real_one_still_works(sess
 
 
 def test_an_over_long_query_is_cut_at_the_cap_with_a_note(session: McpSession) -> None:
-    from scree.search import MAX_QUERY_CHARS
+    from scree.search.search import MAX_QUERY_CHARS
 
     words = " ".join(f"w{i}" for i in range(150_000))  # ~1 MB, every word distinct and a name
     out = session.ok("search_docs", {"query": "restart " + words, "mode": "keyword"})
@@ -62,7 +62,7 @@ def test_an_over_long_query_is_cut_at_the_cap_with_a_note(session: McpSession) -
 
 def test_the_cap_cuts_at_a_word_boundary_and_the_tool_describes_the_same_cap() -> None:
     from scree import mcpserver
-    from scree.search import MAX_QUERY_CHARS, cap_query
+    from scree.search.search import MAX_QUERY_CHARS, cap_query
 
     assert mcpserver.MAX_QUERY_CHARS == MAX_QUERY_CHARS  # the tool's description says the real cap
     assert cap_query("short question") == ("short question", None)
@@ -91,7 +91,7 @@ class _Counting:
 
 def test_a_long_query_is_embedded_ahead_once_and_a_failure_is_raised_unchanged() -> None:
     from scree.errors import EmbedderUnavailable
-    from scree.search import EMBED_AHEAD_CHARS, Query, embedded_ahead
+    from scree.search.search import EMBED_AHEAD_CHARS, Query, embedded_ahead
 
     long_text = "how is the retry budget shared " * (EMBED_AHEAD_CHARS // 20)
     model = _Counting()

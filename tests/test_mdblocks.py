@@ -11,7 +11,7 @@ import pytest
 from markdown_it import MarkdownIt
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from scree.mdblocks import Blocks, parse_blocks, split_lines
+from scree.notes.mdblocks import Blocks, parse_blocks, split_lines
 
 # A full renderer (inline parsing on), configured as CommonMark + GFM tables + front matter.
 RENDERER = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)

@@ -118,7 +118,7 @@ def test_a_relative_xdg_data_home_is_ignored_by_the_cli_and_the_hooks(tmp_path: 
 
 
 def test_doctor_ignores_a_relative_xdg_cache_home_when_it_looks_for_claude_code_s_logs(tmp_path: Path) -> None:
-    from scree.doctor import _claude_dirs
+    from scree.doctor.doctor import _claude_dirs
 
     _, logs = _claude_dirs({"HOME": str(tmp_path), "XDG_CACHE_HOME": "cache"})
     assert logs[0] == tmp_path / ".cache" / "claude-cli-nodejs"

@@ -9,16 +9,16 @@ import pytest
 
 from conftest import write
 from scree.embed import Passage
-from scree.embedview import embed_body
+from scree.notes.embedview import embed_body
 from scree.embed import pieces as pieces_module
 from scree.embed.pieces import embed_with_pieces, pieces_of, with_pieces
-from scree.chunker import chunk_markdown
+from scree.notes.chunker import chunk_markdown
 from scree.config import load_config
 from scree.locate import index_location
-from scree.policy import NotesPolicy
-from scree.search import Query, search
-from scree.store import open_index
-from scree.sync import sync
+from scree.notes.policy import NotesPolicy
+from scree.search.search import Query, search
+from scree.index.store import open_index
+from scree.index.sync import sync
 
 
 def para(word: str, n: int) -> str:
@@ -131,7 +131,7 @@ def test_a_question_answered_by_one_paragraph_of_a_long_section_finds_it(notes: 
 
 
 def test_doctors_cost_counts_every_text_a_sync_sends(notes: Path, embedder):
-    from scree.doctor_api import check_cost
+    from scree.doctor.api import check_cost
 
     class Recording:
         def __init__(self, inner):

@@ -245,7 +245,7 @@ def test_the_listing_icon_is_a_square_png_the_plugin_directory_accepts():
 
 
 def test_the_reindex_skill_tells_a_session_start_sync_from_a_server_by_what_the_refusal_says() -> None:
-    from scree.lock import Holder, describe_writer
+    from scree.live.lock import Holder, describe_writer
 
     body = (REPO_ROOT / "skills" / "scree-reindex" / "SKILL.md").read_text(encoding="utf-8")
     assert "that is scree's MCP server of this session" not in body  # the holder may be a one-time sync

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from scree.errors import PathRefused
-from scree.policy import NotesPolicy, SkipCode
-from scree.walk import walk_notes
+from scree.notes.policy import NotesPolicy, SkipCode
+from scree.notes.walk import walk_notes
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -272,7 +272,7 @@ def test_note_suffixes_are_case_insensitive_and_mdx_is_a_note(tmp_path: Path) ->
 
 def test_configured_note_extensions_decide_the_walk_and_each_check(tmp_path: Path) -> None:
     from scree.config import load_config
-    from scree.walk import walk_notes
+    from scree.notes.walk import walk_notes
 
     write(tmp_path, {"a.md": "", "b.mdx": "", "c.qmd": "", "d/e.QMD": ""})
     suffixes = load_config({"SCREE_NOTE_EXTENSIONS": "qmd, .md"}).note_suffixes

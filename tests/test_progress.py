@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from scree.progress import PlainProgress, progress_for_stderr
+from scree.index.progress import PlainProgress, progress_for_stderr
 
 
 class Clock:

@@ -1,7 +1,7 @@
 import pytest
 
-from scree import ranking
-from scree.ranking import is_ancestor, specific_first
+from scree.search import ranking
+from scree.search.ranking import is_ancestor, specific_first
 
 
 def key(item):
@@ -102,7 +102,7 @@ def test_a_changelog_that_alone_spells_the_name_keeps_its_place():
 
 def _specific_first_by_definition(ranked, key, window):
     """The rule as its docstring states it, quadratic: the reference the fast version must equal."""
-    from scree.ranking import _section, is_ancestor
+    from scree.search.ranking import _section, is_ancestor
 
     items, out, placed, moved = list(ranked), [], [], set()
     for i, item in enumerate(items):

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from scree.errors import FileSkipped
-from scree.policy import NotesPolicy
-from scree.reader import hash_note, read_admitted, read_note
+from scree.notes.policy import NotesPolicy
+from scree.notes.reader import hash_note, read_admitted, read_note
 
 MB = 1024 * 1024
 

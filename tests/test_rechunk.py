@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 
 from conftest import write
-from scree import sync as sync_module
-from scree.chunker import CHUNKER_VERSION, chunk_markdown
+from scree.index import sync as sync_module
+from scree.notes.chunker import CHUNKER_VERSION, chunk_markdown
 from scree.config import load_config
 from scree.db import queries
 from scree.locate import index_location
-from scree.policy import NotesPolicy
+from scree.notes.policy import NotesPolicy
 from scree.records import Chunk, ChunkedNote
-from scree.store import open_index
-from scree.sync import sync
+from scree.index.store import open_index
+from scree.index.sync import sync
 from scree.cli._common import print_notices
 
 CHANGELOG = "14.1.1 (2024-09-08)\n===================\nFixes `--files`.\n\n14.1.0\n======\nAdds `--hyperlink-format`.\n"
@@ -107,7 +107,7 @@ def test_a_new_index_records_the_version_without_a_notice(tmp_path: Path, embedd
 
 def test_a_new_view_and_a_new_chunker_together_say_everything_is_re_embedded(old_index, embedder, monkeypatch):
     """The upgrade every existing index met with paragraph pieces: embedded view and chunker both new."""
-    from scree import embedview
+    from scree.notes import embedview
 
     root, index = old_index
     monkeypatch.setattr(embedview, "VIEW", embedview.VIEW + "-next")

@@ -1,7 +1,7 @@
 import pytest
 
-from scree import route as route_module
-from scree.route import embedder_kind, is_lookup, looks_like_identifier, named_identifiers, route
+from scree.search import route as route_module
+from scree.search.route import embedder_kind, is_lookup, looks_like_identifier, named_identifiers, route
 
 NAMES = [
     "PURGE_OLD_RECORDS", "how is psycopg_pool sized", "ticket R7-Q2 status", "what changed in v2",

@@ -12,10 +12,10 @@ import pytest
 from conftest import write
 from scree.config import load_config
 from scree.locate import index_location
-from scree.policy import NotesPolicy
-from scree.search import Query, matching_file_ids, search
-from scree.store import open_index
-from scree.sync import sync
+from scree.notes.policy import NotesPolicy
+from scree.search.search import Query, matching_file_ids, search
+from scree.index.store import open_index
+from scree.index.sync import sync
 
 pytestmark = pytest.mark.real_model  # ranking: the real model, here and in the processes these tests start
 
@@ -164,7 +164,7 @@ def test_empty_index_answers_nothing_without_loading_the_model(tmp_path):
     code = (
         "import sys; from pathlib import Path\n"
         "from scree.workspace import Workspace; from scree.config import load_config\n"
-        "from scree.sync import sync; from scree.search import Query, search\n"
+        "from scree.index.sync import sync; from scree.search.search import Query, search\n"
         f"ws = Workspace.from_config(load_config().with_overrides(notes=Path({str(root)!r})))\n"
         "ix = ws.open_index(); e = ws.embedder(); sync(ix, ws.policy(), e)\n"
         "r = search(ix, ws.policy(), e, Query('how do backups work', mode='semantic'))\n"
@@ -220,7 +220,7 @@ def test_a_subsection_answers_before_its_parents_introduction(tmp_path, real_emb
 
 
 def test_the_verbatim_name_tier_keeps_scores_in_step_with_its_order():
-    from scree.search import _names_first
+    from scree.search.search import _names_first
 
     # BM25 ranks chunk 1 (the name's parts, many times) far above chunk 3 (the name itself, once).
     ranked = [(1, 12.0), (2, 7.0), (3, 2.0)]

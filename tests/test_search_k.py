@@ -16,11 +16,11 @@ import pytest
 from scree.config import load_config
 from scree.db import queries
 from scree.locate import index_location
-from scree.policy import NotesPolicy
+from scree.notes.policy import NotesPolicy
 from scree.records import Hit
-from scree.search import CANDIDATE_SECTIONS, Query, search
-from scree.store import Index, open_index
-from scree.sync import sync
+from scree.search.search import CANDIDATE_SECTIONS, Query, search
+from scree.index.store import Index, open_index
+from scree.index.sync import sync
 
 _HERE = Path(__file__).resolve()
 # The shared benchmark sits beside the repository (../shared), or beside the folder of worktrees.

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from scree.chunker import chunk_markdown
+from scree.notes.chunker import chunk_markdown
 import pytest
 
 from scree.errors import ScreeError
-from scree.sections import excerpt, find_section, line_slice, sections, split_lines
+from scree.notes.sections import excerpt, find_section, line_slice, sections, split_lines
 
 DOC = """\
 ---

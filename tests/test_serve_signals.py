@@ -15,7 +15,7 @@ import pytest
 from conftest import REPO_ROOT, eventually, write
 from scree.config import Config
 from scree.locate import index_location
-from scree.lock import WriterLock
+from scree.live.lock import WriterLock
 
 pytestmark = pytest.mark.timeout(90)
 

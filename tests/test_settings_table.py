@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scree import doctor, settings_table
+from scree.doctor import doctor
+from scree import settings_table
 from scree.config import Config, load_config
 from scree.errors import ConfigError
 

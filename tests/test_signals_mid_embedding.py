@@ -18,7 +18,7 @@ import pytest
 from conftest import REPO_ROOT, write
 from scree.config import Config
 from scree.locate import index_location
-from scree.lock import WriterLock
+from scree.live.lock import WriterLock
 
 pytestmark = [pytest.mark.timeout(240), pytest.mark.real_model]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from scree.indexstatus import StatusChanges
+from scree.index.indexstatus import StatusChanges
 
 
 def test_a_waiter_wakes_on_the_bump_that_makes_its_condition_true():

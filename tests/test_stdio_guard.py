@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import REPO_ROOT, write
-from scree.stdioguard import INVALID_REQUEST, PARSE_ERROR, replies_for
+from scree.stdio.stdioguard import INVALID_REQUEST, PARSE_ERROR, replies_for
 
 pytestmark = pytest.mark.timeout(90)
 

@@ -11,7 +11,7 @@ from scree.config import load_config
 from scree.db import schema
 from scree.errors import IndexError_
 from scree.locate import index_location
-from scree.store import open_index
+from scree.index.store import open_index
 
 
 def test_index_directory_and_files_are_private_including_wal_and_shm(tmp_path):
@@ -46,7 +46,7 @@ def _with_vectors(tmp_path, stride: int):
 
     from scree.db import queries, writes
     from scree.records import Chunk
-    from scree.store import ensure_embedder
+    from scree.index.store import ensure_embedder
 
     folder = tmp_path / "notes"
     folder.mkdir()
@@ -62,7 +62,7 @@ def _with_vectors(tmp_path, stride: int):
 
 def test_the_rowid_stride_is_recorded_and_another_stride_re_embeds_everything(tmp_path):
     from scree.db import queries
-    from scree.store import ensure_embedder, vectors_usable
+    from scree.index.store import ensure_embedder, vectors_usable
 
     index = _with_vectors(tmp_path, 64)
     assert index.meta()["max_windows"] == "64"
@@ -79,7 +79,7 @@ def test_the_rowid_stride_is_recorded_and_another_stride_re_embeds_everything(tm
 
 def test_an_index_from_before_the_stride_was_recorded_keeps_its_vectors_under_the_old_stride(tmp_path):
     from scree.db import queries
-    from scree.store import ensure_embedder
+    from scree.index.store import ensure_embedder
 
     index = _with_vectors(tmp_path, 64)
     index.conn.execute("delete from meta where key = 'max_windows'")

@@ -19,9 +19,9 @@ from scree.db import invariants, queries
 from scree.embed import Passage
 from scree.errors import IndexMismatchError
 from scree.locate import index_location
-from scree.policy import NotesPolicy
-from scree.store import open_index
-from scree.sync import sync
+from scree.notes.policy import NotesPolicy
+from scree.index.store import open_index
+from scree.index.sync import sync
 
 
 def _open(folder: Path):
@@ -139,7 +139,7 @@ def test_noop_sync_in_a_fresh_process_never_loads_the_model(notes, real_embedder
     index.close()
     code = (
         "import sys; from pathlib import Path\n"
-        "from scree.workspace import Workspace; from scree.config import load_config; from scree.sync import sync\n"
+        "from scree.workspace import Workspace; from scree.config import load_config; from scree.index.sync import sync\n"
         f"ws = Workspace.from_config(load_config().with_overrides(notes=Path({str(notes)!r})))\n"
         "r = sync(ws.open_index(), ws.policy(), ws.embedder())\n"
         "assert r.unchanged == 2 and not r.added and not r.updated, r\n"

@@ -17,9 +17,9 @@ import pytest
 from conftest import write
 from conftest import eventually as _eventually
 from scree.config import load_config
-from scree.lock import read_holder
+from scree.live.lock import read_holder
 from scree.locate import index_location
-from scree.watcher import inotify_watch_count
+from scree.live.watcher import inotify_watch_count
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fdinfo"), reason="needs Linux inotify")
 

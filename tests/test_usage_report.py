@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scree import usage_report
+from scree.doctor import usage_report
 from scree.cli import plugin as cli_plugin
 from scree.config import load_config
 from scree.hookkit.usagelog import append_event

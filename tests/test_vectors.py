@@ -11,7 +11,7 @@ import pytest
 from scree.db import queries, writes
 from scree.locate import IndexLocation
 from scree.records import Chunk
-from scree.store import ensure_embedder, open_index
+from scree.index.store import ensure_embedder, open_index
 
 DIMS, MAX_WINDOWS = 8, 64
 
@@ -79,7 +79,7 @@ def test_own_writes_and_other_connections_commits_refresh_the_cache(filled):
 
 
 def test_over_the_budget_the_cache_declines_and_sqlite_vec_answers(tmp_path):
-    from scree.vectors import VectorCache
+    from scree.index.vectors import VectorCache
 
     rng = np.random.default_rng(1)
     index, _, _ = _index(tmp_path, "small")
@@ -116,7 +116,7 @@ def test_with_the_stride_every_window_of_every_candidate_chunk_is_scored(tmp_pat
 
 
 def test_past_the_candidate_count_only_the_best_first_windows_chunks_are_scored(tmp_path, monkeypatch):
-    import scree.vectors as vectors
+    import scree.index.vectors as vectors
 
     monkeypatch.setattr(vectors, "CANDIDATE_CHUNKS", 3)
     rng = np.random.default_rng(2)
@@ -136,7 +136,7 @@ def test_past_the_candidate_count_only_the_best_first_windows_chunks_are_scored(
 
 
 def test_over_the_float32_budget_the_later_windows_are_kept_as_float16(tmp_path):
-    from scree.vectors import VectorCache
+    from scree.index.vectors import VectorCache
 
     rng = np.random.default_rng(4)
     index, _, _ = _index(tmp_path, "half")

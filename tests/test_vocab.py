@@ -1,11 +1,11 @@
-"""Names from one file's text (scree.vocab): only from name positions, manifests read whole, the stoplist."""
+"""Names from one file's text (scree.index.vocab): only from name positions, manifests read whole, the stoplist."""
 
 from __future__ import annotations
 
 import pytest
 
-from scree.route import named_identifiers
-from scree.vocab import STOPLIST, Vocabulary, extract_names, file_kind, plain_word, query_words
+from scree.search.route import named_identifiers
+from scree.index.vocab import STOPLIST, Vocabulary, extract_names, file_kind, plain_word, query_words
 
 
 def test_python_names_come_from_declarations_never_from_strings_comments_or_docstrings() -> None:

@@ -14,13 +14,13 @@ from conftest import write
 from fake_embedder import FakeEmbedder
 from scree.config import load_config
 from scree.locate import index_location
-from scree.policy import NotesPolicy
-from scree.search import Query
-from scree.store import open_index
-from scree.sync import sync
-from scree.vocabreport import check_vocabulary
-from scree.vocabsearch import search_with_names
-from scree.vocabsync import collect_vocabulary
+from scree.notes.policy import NotesPolicy
+from scree.search.search import Query
+from scree.index.store import open_index
+from scree.index.sync import sync
+from scree.doctor.vocabreport import check_vocabulary
+from scree.search.vocabsearch import search_with_names
+from scree.index.vocabsync import collect_vocabulary
 from scree.workspace import Workspace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "hooks"))
@@ -185,7 +185,7 @@ def test_doctor_counts_names_and_never_prints_one_found_only_in_code(repo: Path)
 
 
 def test_search_docs_output_carries_the_names_and_omits_an_empty_list() -> None:
-    from scree.indexstatus import IndexStatus
+    from scree.index.indexstatus import IndexStatus
     from scree.mcpserver import search_output
 
     status = IndexStatus("complete", "writer", 0, 0, 1, 1, None)

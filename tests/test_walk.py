@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from scree.errors import FolderError
-from scree.policy import NotesPolicy
+from scree.notes.policy import NotesPolicy
 from scree.records import Skipped
-from scree.walk import WalkStats, walk_notes
+from scree.notes.walk import WalkStats, walk_notes
 
 
 def write(root: Path, files: dict[str, str]) -> None:

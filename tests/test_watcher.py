@@ -12,8 +12,8 @@ import pytest
 
 from conftest import eventually as _eventually
 from scree.errors import FolderError
-from scree.policy import NotesPolicy
-from scree.watcher import NotesWatcher, admitted_dirs, inotify_watch_count, inotify_watches_by_fd
+from scree.notes.policy import NotesPolicy
+from scree.live.watcher import NotesWatcher, admitted_dirs, inotify_watch_count, inotify_watches_by_fd
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fdinfo"), reason="needs Linux inotify")
 
@@ -216,7 +216,7 @@ def test_editing_gitignore_rescans_and_unwatches_a_newly_ignored_folder(notes, w
 
 
 def test_a_flood_of_changes_is_handled_as_one_rescan(notes, watch, monkeypatch):
-    import scree.watcher as watcher_module
+    import scree.live.watcher as watcher_module
 
     # A smaller flood keeps the test fast and its rate well above the threshold on a busy machine.
     monkeypatch.setattr(watcher_module, "FLOOD_CHANGES", 200)
@@ -291,7 +291,7 @@ def test_editing_the_repositorys_exclude_file_rescans_with_the_new_rules(notes, 
 
 
 def test_a_vanished_folder_makes_the_watcher_unhealthy_until_it_returns(notes, watch, monkeypatch):
-    import scree.watcher as watcher_module
+    import scree.live.watcher as watcher_module
 
     monkeypatch.setattr(watcher_module, "RETRY_SECONDS", 0.2)
     watcher, rec = watch(notes)

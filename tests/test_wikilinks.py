@@ -8,8 +8,8 @@ import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
 from scree.mcpserver import read_output
-from scree.policy import MARKDOWN_SUFFIXES
-from scree.wikilinks import WikiLink, parse_wikilink, resolve_wikilink
+from scree.notes.policy import MARKDOWN_SUFFIXES
+from scree.notes.wikilinks import WikiLink, parse_wikilink, resolve_wikilink
 
 NOTES = ["README.md", "archive/old/Setup.md", "guides/Setup.mdx", "guides/setup-notes.md", "Zeta.markdown"]
 

@@ -31,8 +31,8 @@ from .errors import ScreeError
 from .records import Hit
 
 if TYPE_CHECKING:  # imported for real only on the background thread (numpy, SQLite)
-    from .live import IndexStatus, LiveIndex
-    from .sync import SyncReport
+    from .live.live import IndexStatus, LiveIndex
+    from .index.sync import SyncReport
 
 log = logging.getLogger(__name__)
 
@@ -140,9 +140,9 @@ class IndexHandle:
 
     def _open(self) -> None:
         try:
-            from .live import LiveIndex
+            from .live.live import LiveIndex
             from .locate import index_location
-            from .store import has_indexed_files
+            from .index.store import has_indexed_files
             from .workspace import Workspace
 
             ws = Workspace(config=self.config, folder=self.folder, location=index_location(self.folder, self.config))
@@ -264,9 +264,9 @@ def build_server(handle: IndexHandle) -> MCPServer:
         live = handle.get()
         # Only now: the handle's thread has imported numpy (via the live index). A first import of
         # numpy on two threads at once can hand one of them a half-initialised module.
-        from .search import Query
+        from .search.search import Query
         from .errors import BadPattern
-        from .ignorerules import check_globs
+        from .notes.ignorerules import check_globs
 
         try:
             check_globs(globs)
@@ -343,11 +343,11 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
     Refusals (outside the folder, symlinks out, not Markdown, ignored...) raise ToolError with the reason.
     """
     from .errors import FileSkipped, PathRefused
-    from .policy import NotesPolicy
-    from .reader import read_note
-    from .sections import excerpt
-    from .walk import walk_notes
-    from .wikilinks import parse_wikilink, resolve_wikilink
+    from .notes.policy import NotesPolicy
+    from .notes.reader import read_note
+    from .notes.sections import excerpt
+    from .notes.walk import walk_notes
+    from .notes.wikilinks import parse_wikilink, resolve_wikilink
 
     if "\x00" in path:
         raise ToolError("path holds a NUL character, which no file name can contain: send the note's path "

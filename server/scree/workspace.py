@@ -8,8 +8,8 @@ from pathlib import Path
 from .config import Config
 from .embed import Embedder, make_embedder
 from .locate import IndexLocation, index_location, resolve_folder
-from .policy import NotesPolicy
-from .store import Index, open_index
+from .notes.policy import NotesPolicy
+from .index.store import Index, open_index
 
 
 @dataclass(frozen=True)

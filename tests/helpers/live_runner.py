@@ -22,9 +22,9 @@ from pathlib import Path
 
 from scree.config import load_config
 from scree.errors import LockHeld, ScreeError
-from scree.live import LiveIndex
-from scree.search import Query
-from scree.watcher import inotify_watch_count
+from scree.live.live import LiveIndex
+from scree.search.search import Query
+from scree.live.watcher import inotify_watch_count
 from scree.workspace import Workspace
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from scree.lock import WriterLock
+from scree.live.lock import WriterLock
 
 
 def main() -> int:

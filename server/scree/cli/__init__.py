@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                            "e.g. scree search \"how are tokens refreshed\"")
     if args.command == "search":
         from ..errors import BadPattern
-        from ..ignorerules import check_globs
+        from ..notes.ignorerules import check_globs
 
         try:
             check_globs(args.path)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..config import Config, load_config
 
 if TYPE_CHECKING:  # the sync module pulls numpy; the parser must stay light
-    from ..sync import SyncReport
+    from ..index.sync import SyncReport
 
 
 def add_common(p: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ from ..config import Config, add_embedder_flag
 from ._common import add_common
 
 if TYPE_CHECKING:
-    from ..checks import Check
+    from ..doctor.checks import Check
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -40,7 +40,7 @@ _LABEL = {"ok": "ok", "warn": "warn", "fail": "FAIL", "info": "info"}  # checks.
 
 def render_checks(checks: Sequence[Check]) -> str:
     """The human report: one line per check, its fix indented below when there is one to do."""
-    from ..checks import FAIL, WARN, failed
+    from ..doctor.checks import FAIL, WARN, failed
 
     width = max((len(c.name) for c in checks), default=0)
     lines = []
@@ -58,8 +58,8 @@ def render_checks(checks: Sequence[Check]) -> str:
 
 def cmd_doctor(args: argparse.Namespace, cfg: Config) -> int:
     """Run every check; exit 1 when one failed."""
-    from .. import doctor
-    from ..checks import failed, to_json
+    from ..doctor import doctor
+    from ..doctor.checks import failed, to_json
 
     checks = doctor.run_checks(cfg, deep=args.deep, verbose=args.verbose)
     if args.json:
@@ -71,7 +71,7 @@ def cmd_doctor(args: argparse.Namespace, cfg: Config) -> int:
 
 def cmd_usage(args: argparse.Namespace, cfg: Config) -> int:
     """The usage report of every log on this machine (or of this folder's project with --here)."""
-    from .. import usage_report
+    from ..doctor import usage_report
     from ..hookkit.usagelog import find_usage_files
 
     project = None

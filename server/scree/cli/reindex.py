@@ -18,7 +18,7 @@ from ..errors import IndexError_, LockHeld
 from ._common import add_common, print_notices, print_result
 
 if TYPE_CHECKING:
-    from ..store import Index
+    from ..index.store import Index
     from ..workspace import Workspace
 
 WAIT_POLL = 1.0  # `reindex --wait` retries the lock this often
@@ -39,10 +39,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
-    from ..lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
-    from ..progress import progress_for_stderr
-    from ..store import rebuild_in_place
-    from ..sync import sync
+    from ..live.lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
+    from ..index.progress import progress_for_stderr
+    from ..index.store import rebuild_in_place
+    from ..index.sync import sync
     from ..workspace import Workspace
 
     ws = Workspace.from_config(cfg)
@@ -88,8 +88,8 @@ def _open_for_reindex(ws: Workspace, *, rebuild: bool) -> Index:
     """Open the index; a damaged one is deleted and made anew (we hold the lock, it is a cache), and
     with --rebuild so is one that cannot be opened at all."""
     from ..db.connect import is_damage, is_db_error
-    from ..store import remove_index_files
-    from ..writeindex import open_checked
+    from ..index.store import remove_index_files
+    from ..live.writeindex import open_checked
 
     try:
         index, damage = open_checked(ws)

@@ -18,8 +18,8 @@ from ._common import add_common, print_notices
 
 if TYPE_CHECKING:
     from ..embed import Embedder
-    from ..policy import NotesPolicy
-    from ..store import Index
+    from ..notes.policy import NotesPolicy
+    from ..index.store import Index
     from ..workspace import Workspace
 
 log = logging.getLogger("scree")
@@ -40,8 +40,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
-    from ..search import Query
-    from ..vocabsearch import search_with_names
+    from ..search.search import Query
+    from ..search.vocabsearch import search_with_names
     from ..workspace import Workspace
 
     ws = Workspace.from_config(cfg)
@@ -77,9 +77,9 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
 
 def sync_if_no_writer(ws: Workspace, index: Index, policy: NotesPolicy, embedder: Embedder, cfg: Config) -> None:
     """Sync before searching, unless a writer (scree serve / watch) holds the lock: it keeps the index fresh."""
-    from ..lock import WriterLock
-    from ..progress import progress_for_stderr
-    from ..sync import sync
+    from ..live.lock import WriterLock
+    from ..index.progress import progress_for_stderr
+    from ..index.sync import sync
 
     lock = WriterLock(ws.location.lock)
     if not lock.try_acquire():
@@ -100,7 +100,7 @@ def _being_built(ws: Workspace, index: Index) -> str | None:
     """While another process builds the index for the first time (it holds the lock and no sync
     has finished yet), say so with its progress so far."""
     from ..db import queries
-    from ..lock import describe_holder, read_holder
+    from ..live.lock import describe_holder, read_holder
 
     if "last_sync" in index.meta():
         return None

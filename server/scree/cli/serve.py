@@ -103,10 +103,10 @@ def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
             _serve_http(server, args.host, args.port, token, tuple(args.allow_host))
         else:
             _exit_on_signal(handle)
-            from ..stdinfilter import install
+            from ..stdio.stdinfilter import install
 
             install()  # a lone surrogate in a request gets an error reply, not silence
-            from ..stdioguard import run
+            from ..stdio.stdioguard import run
 
             run(server)  # a malformed request that carries an id gets an error reply, not silence
     finally:

@@ -17,7 +17,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
     from ..db import queries
-    from ..indexstatus import recorded_rate, stage_two_note
+    from ..index.indexstatus import recorded_rate, stage_two_note
     from ..workspace import Workspace
 
     ws = Workspace.from_config(cfg)

@@ -57,7 +57,7 @@ class _Signals:
 
 
 def cmd_watch(args: argparse.Namespace, cfg: Config) -> int:
-    from ..live import LiveIndex
+    from ..live.live import LiveIndex
     from ..workspace import Workspace
 
     ws = Workspace.from_config(cfg)

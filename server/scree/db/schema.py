@@ -47,7 +47,7 @@ MIGRATIONS: dict[int, list[str]] = {
                tokenize='unicode61 remove_diacritics 2'
            )""",
     ],
-    # The vocabulary (scree.vocab): code files and manifests are read for names only. Their text is
+    # The vocabulary (scree.index.vocab): code files and manifests are read for names only. Their text is
     # never stored; mtime and size say whether a file must be read again. sha256 is NULL until the
     # file's names are committed, like files.sha256. names.common is 1 for a name that is also an
     # everyday word (`class Proxy`): a query must capitalise it for it to count as the name.

@@ -12,7 +12,7 @@ import os
 import _sqlite3 as sqlite3  # `sqlite3` itself also imports datetime, which the hooks never need
 from collections import namedtuple
 
-from ..sectiontext import mostly_list, titled_by
+from ..notes.sectiontext import mostly_list, titled_by
 from . import SEARCH_TOOL
 from .grepparse import GrepCall
 from .patterns import pattern_words

@@ -2,7 +2,7 @@
 
 A regex is reduced to its literal words: escapes like `\\b` `\\s` `\\d`, classes `[...]`, anchors,
 quantifiers and `.*` separate words; `(a|b)` keeps its meaning (either word), so `def (load|save)_x`
-becomes `"def" AND ("load" OR "save") AND "x"`. Each word is quoted by `scree.ftsquery`, so nothing
+becomes `"def" AND ("load" OR "save") AND "x"`. Each word is quoted by `scree.search.ftsquery`, so nothing
 in a pattern can act as FTS5 syntax.
 """
 

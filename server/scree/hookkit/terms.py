@@ -1,4 +1,4 @@
-"""`scree.ftsquery`'s query terms, computed without `re` (whose import, with `enum`, is a large share of
+"""`scree.search.ftsquery`'s query terms, computed without `re` (whose import, with `enum`, is a large share of
 a hook's time): the same terms, in the same order, with the same stopwords.
 
 A term is a run of letters/digits, possibly joined by `_ - . : /` (`max-depth`, `os.path`), or
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 _JOINERS = "_-.:/"
 
-# The same list as scree.ftsquery.STOPWORDS (a test keeps them equal); not imported, since
-# importing scree.ftsquery imports `re`.
+# The same list as scree.search.ftsquery.STOPWORDS (a test keeps them equal); not imported, since
+# importing scree.search.ftsquery imports `re`.
 STOPWORDS = frozenset(
     """a an and are as at be by can could do does did for from how i if in into is it its me my of on or
     our should so than that the their then there these this to was we what when where which who why will
@@ -68,7 +68,7 @@ def iter_terms(s: str) -> list[str]:
 
 
 def query_terms(query: str) -> list[str]:
-    """As scree.ftsquery.query_terms: terms in order, deduplicated case-insensitively, stopwords dropped
+    """As scree.search.ftsquery.query_terms: terms in order, deduplicated case-insensitively, stopwords dropped
     unless that leaves nothing."""
     seen: set[str] = set()
     terms: list[str] = []
@@ -82,7 +82,7 @@ def query_terms(query: str) -> list[str]:
 
 
 def to_match(query: str) -> str | None:
-    """As scree.ftsquery.to_match: an FTS5 MATCH OR-ing the quoted terms, or None without a term."""
+    """As scree.search.ftsquery.to_match: an FTS5 MATCH OR-ing the quoted terms, or None without a term."""
     terms = query_terms(query)
     if not terms:
         return None

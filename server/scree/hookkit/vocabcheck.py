@@ -2,7 +2,7 @@
 
 `grep -rn fetch_page_batch` looks for code. The notes may well hold "fetch", "page" and "batch" in one
 section, which the FTS index matches, but pointing the agent there would send it to prose about
-something else. The index's vocabulary (`names`, written by scree.vocabsync) says the pattern is one
+something else. The index's vocabulary (`names`, written by scree.index.vocabsync) says the pattern is one
 of the repo's names; when no indexed section spells it verbatim, the hint is not worth its tokens.
 Read-only stdlib sqlite3, one indexed lookup and at most one FTS query.
 """

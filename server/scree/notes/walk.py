@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
-from .errors import FolderError
+from ..errors import FolderError
 from .policy import QUIET_CODES, NotesPolicy, SkipCode, Verdict
-from .records import Skipped
+from ..records import Skipped
 
 ScandirFn = Callable[[str], AbstractContextManager[Iterator[os.DirEntry[str]]]]
 

@@ -45,8 +45,8 @@ from types import TracebackType
 # below pass every argument by keyword, so a changed signature fails loudly (tests/test_watcher.py).
 from watchfiles._rust_notify import RustNotify, WatchfilesRustInternalError
 
-from .errors import FolderError
-from .policy import NotesPolicy, SkipCode
+from ..errors import FolderError
+from ..notes.policy import NotesPolicy, SkipCode
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """The live index behind `scree serve` and `scree watch`: one writer per index, every other process reads.
 
-Roles. The process holding the index's writer lock (`scree.lock.WriterLock`) is the writer: it syncs
+Roles. The process holding the index's writer lock (`scree.live.lock.WriterLock`) is the writer: it syncs
 in the background, then watches the folder and re-indexes what changes. Every other process on the
 same index is a reader: it searches what is committed, holds no inotify watches, loads the model only
 on its first semantic query, and retries the lock every `lock_retry` seconds; when the writer exits
@@ -36,27 +36,27 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from .db import queries
-from .db.connect import explain, is_damage, is_db_error
-from .embed import Embedder
-from .errors import EmbedderUnavailable, IndexDamaged, IndexError_, LockHeld, ScreeError
+from ..db import queries
+from ..db.connect import explain, is_damage, is_db_error
+from ..embed import Embedder
+from ..errors import EmbedderUnavailable, IndexDamaged, IndexError_, LockHeld, ScreeError
 from .health import DEFAULT_INTERVAL, Change, HealthMonitor
-from .indexstatus import IndexStatus, Role, State, StatusChanges
+from ..index.indexstatus import IndexStatus, Role, State, StatusChanges
 from .jobqueue import Job, JobQueue, drop_stale_repair, repair_job
 from .livestage import StageTwo
 from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
-from .memory import release_memory
-from .policy import NotesPolicy
-from .progress import CountingProgress
+from ..memory import release_memory
+from ..notes.policy import NotesPolicy
+from ..index.progress import CountingProgress
 from .readindex import ReadIndex, damaged_note
-from .records import SearchResult
-from .route import route
-from .search import Query, embedded_ahead
-from .store import Index, rebuild_in_place
-from .sync import SyncReport, sync
-from .vocabsearch import search_with_names as run_search
+from ..records import SearchResult
+from ..search.route import route
+from ..search.search import Query, embedded_ahead
+from ..index.store import Index, rebuild_in_place
+from ..index.sync import SyncReport, sync
+from ..search.vocabsearch import search_with_names as run_search
 from .watcher import NotesWatcher
-from .workspace import Workspace
+from ..workspace import Workspace
 from .writeindex import QUICK_CHECK_SECONDS, WriteIndex, await_report
 
 __all__ = ["IndexStatus", "LiveIndex"]

@@ -11,7 +11,7 @@ from typing import Callable, Hashable, Sequence, TypeVar
 
 # The predicates on a section's trail and text live in an import-free module the grep hint shares;
 # search reaches them here, beside the rules that use them.
-from .sectiontext import TRAIL_SEPARATOR, mostly_list, titled_by  # noqa: F401
+from ..notes.sectiontext import TRAIL_SEPARATOR, mostly_list, titled_by  # noqa: F401
 
 T = TypeVar("T")
 

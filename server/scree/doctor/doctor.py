@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping
 
-from . import settings_table
+from .. import settings_table
 from .checks import FAIL, INFO, OK, WARN, Check, failed, to_json  # noqa: F401 - failed, to_json: doctor's API too
-from .config import Config
-from .doctor_hooks import check_hooks
-from .errors import ScreeError
-from .humantime import age as _age
-from .locate import xdg_base
-from .humantime import when as _iso
+from ..config import Config
+from .hooks import check_hooks
+from ..errors import ScreeError
+from ..humantime import age as _age
+from ..locate import xdg_base
+from ..humantime import when as _iso
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ def plugin_context(env: Mapping[str, str] | None = None) -> PluginContext:
     if env.get("CLAUDE_PLUGIN_ROOT", "").strip():
         root = Path(env["CLAUDE_PLUGIN_ROOT"].strip())
     else:
-        tree = Path(__file__).resolve().parents[2]  # <root>/server/scree/doctor.py
+        tree = Path(__file__).resolve().parents[3]  # <root>/server/scree/doctor/doctor.py
         if (tree / ".claude-plugin" / "plugin.json").is_file():
             root = tree
     data = Path(env["CLAUDE_PLUGIN_DATA"].strip()) if env.get("CLAUDE_PLUGIN_DATA", "").strip() else None
@@ -87,7 +87,7 @@ def check_sqlite() -> Check:
     """Which SQLite scree uses (this Python's sqlite3, or sqlean.py's bundled one) and that it loads sqlite-vec."""
     import sqlite3
 
-    from .db.connect import choose_driver
+    from ..db.connect import choose_driver
 
     details: dict[str, object] = {"stdlib_sqlite": sqlite3.sqlite_version,
                                   "stdlib_loads_extensions": hasattr(sqlite3.Connection, "enable_load_extension"),
@@ -184,7 +184,7 @@ def check_api_key(cfg: Config, env: Mapping[str, str] | None = None) -> Check:
     checker = KEY_CHECKS.get(cfg.embedder)
     if checker is None:
         return Check("api-key", WARN, f"no key check for embedder {cfg.embedder!r}", {"embedder": cfg.embedder},
-                     "add a key check for this embedder to scree.doctor.KEY_CHECKS")
+                     "add a key check for this embedder to scree.doctor.doctor.KEY_CHECKS")
     return checker(cfg, env)
 
 
@@ -200,10 +200,10 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
     The file is checked with `PRAGMA quick_check` (at most 2 s); `deep` also checks the crash-safety
     invariant row by row (`scree doctor --deep`).
     """
-    from .db import invariants, queries
-    from .errors import IndexError_
-    from .indexstatus import recorded_rate, stage_two_note
-    from .store import LEGACY_MAX_WINDOWS, vectors_usable
+    from ..db import invariants, queries
+    from ..errors import IndexError_
+    from ..index.indexstatus import recorded_rate, stage_two_note
+    from ..index.store import LEGACY_MAX_WINDOWS, vectors_usable
 
     loc = workspace.location  # type: ignore[attr-defined]
     details: dict[str, object] = {"folder": str(workspace.folder), "path": str(loc.db)}  # type: ignore[attr-defined]
@@ -228,7 +228,7 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
         usable = embedder_id is None or dimensions is None or vectors_usable(index, embedder_id, dimensions, stride)
         broken = invariants.problems(index.conn) if deep else []  # under the stride the rows were written with
     except Exception as exc:  # noqa: BLE001 - damage met while reading
-        from .db.connect import is_damage
+        from ..db.connect import is_damage
 
         if not is_damage(exc):
             raise
@@ -279,8 +279,8 @@ def _cmdline(pid: int) -> str | None:
 
 def check_writer(lock_path: Path) -> Check:
     """Who holds the index's writer lock (pid, since when, its command line), or that nobody does."""
-    from .hookkit.bgsync import writer_active
-    from .lock import read_holder
+    from ..hookkit.bgsync import writer_active
+    from ..live.lock import read_holder
 
     holder = read_holder(lock_path)
     details: dict[str, object] = {"lock": str(lock_path)}
@@ -316,9 +316,9 @@ def check_watcher(lock_path: Path, folder: Path) -> Check:
     """
     import socket
 
-    from .lock import read_holder
-    from .policy import NotesPolicy
-    from .watcher import admitted_dirs, inotify_watch_count
+    from ..live.lock import read_holder
+    from ..notes.policy import NotesPolicy
+    from ..live.watcher import admitted_dirs, inotify_watch_count
 
     holder = read_holder(lock_path)
     if holder is None:
@@ -367,7 +367,7 @@ def check_uv(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Check:
     """uv, which the plugin runs scree through (MCP server, session sync, bin/scree): found where the
     hooks and bin/scree look (PATH, the installers' folders, the Quickstart's `.uv/bin`, the plugin's
     data dir). Claude Code starts the MCP server as plain `uv`, so only PATH serves it."""
-    from .hookkit.bgsync import UV_INSTALL, find_uv_where
+    from ..hookkit.bgsync import UV_INSTALL, find_uv_where
 
     env = os.environ if env is None else env
     root = str(ctx.root) if ctx.root is not None else None
@@ -496,10 +496,10 @@ def uv_fix_command(ctx: PluginContext, package: str) -> str | None:
 def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] | None = None,
                embedder: object | None = None, deep: bool = False, verbose: bool = False) -> list[Check]:
     """Every check, in order. `embedder` replaces the configured one (tests point it at a broken model)."""
-    from .embed import make_embedder
+    from ..embed import make_embedder
     from .usage_report import usage_check
     from .vocabreport import check_vocabulary
-    from .workspace import Workspace
+    from ..workspace import Workspace
 
     env = os.environ if env is None else env
     ctx = plugin_context(env)
@@ -512,7 +512,7 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
         except ScreeError as exc:
             embedder = exc
     if cfg.embedder == "api":  # endpoint, privacy, key, a timed probe and the folder's cost
-        from .doctor_api import api_checks
+        from .api import api_checks
 
         checks += api_checks(cfg, embedder, env, cwd)
     else:

@@ -12,14 +12,14 @@ import logging
 import threading
 from collections.abc import Callable
 
-from .db import queries
-from .indexstatus import ASSUMED_RATE, recorded_rate
-from .db.connect import is_db_error
-from .db.invariants import quick_check
-from .errors import ScreeError
+from ..db import queries
+from ..index.indexstatus import ASSUMED_RATE, recorded_rate
+from ..db.connect import is_db_error
+from ..db.invariants import quick_check
+from ..errors import ScreeError
 from .health import FileIdentity, identity
-from .store import Index
-from .workspace import Workspace
+from ..index.store import Index
+from ..workspace import Workspace
 
 log = logging.getLogger(__name__)
 

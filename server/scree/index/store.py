@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .db import connect as dbconnect
-from .db import queries, schema, writes
-from .embedview import vector_space_id
-from .errors import IndexDamaged, IndexError_, IndexMismatchError
-from .locate import IndexLocation, prepare_index_dir
+from ..db import connect as dbconnect
+from ..db import queries, schema, writes
+from ..notes.embedview import vector_space_id
+from ..errors import IndexDamaged, IndexError_, IndexMismatchError
+from ..locate import IndexLocation, prepare_index_dir
 from .vectors import VectorCache
 
 DEFAULT_VECTOR_CACHE_BYTES = 400 * 1024 * 1024

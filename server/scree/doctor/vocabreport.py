@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from .db import queries
-from .vocabsync import MAX_CODE_BYTES, MAX_CODE_FILES, META_SKIPPED_BIG, META_SKIPPED_CAP, META_UNREADABLE
+from ..db import queries
+from ..index.vocabsync import MAX_CODE_BYTES, MAX_CODE_FILES, META_SKIPPED_BIG, META_SKIPPED_CAP, META_UNREADABLE
 
 SAMPLE = 20  # names shown with -v
 MAX_CHECKED = 5000  # names looked up in the notes; past that the count is of the first ones (sorted)

@@ -20,12 +20,12 @@ from typing import AbstractSet, Callable, Protocol, Sequence
 
 import numpy as np
 
-from .chunker import embed_header
-from .db import queries, writes
-from .embed import Embedder, Passage
-from .embed.cache import CachingEmbedder
-from .embed.pieces import embed_with_pieces
-from .embedview import embed_body
+from ..notes.chunker import embed_header
+from ..db import queries, writes
+from ..embed import Embedder, Passage
+from ..embed.cache import CachingEmbedder
+from ..embed.pieces import embed_with_pieces
+from ..notes.embedview import embed_body
 from .store import Index
 
 log = logging.getLogger(__name__)

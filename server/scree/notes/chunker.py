@@ -32,7 +32,7 @@ import logging
 import yaml
 
 from .mdblocks import MAX_HEADING_BYTES, Blocks, clean_heading, parse_blocks, split_lines
-from .records import Chunk, ChunkedNote
+from ..records import Chunk, ChunkedNote
 from .utf8 import char_boundary, cut_utf8, utf8_len
 
 __all__ = [

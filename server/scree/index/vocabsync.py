@@ -15,14 +15,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .db import queries, writes
-from .errors import FileSkipped, ScreeError
-from .policy import NotesPolicy
-from .reader import read_admitted
-from .records import Skipped
+from ..db import queries, writes
+from ..errors import FileSkipped, ScreeError
+from ..notes.policy import NotesPolicy
+from ..notes.reader import read_admitted
+from ..records import Skipped
 from .store import Index
 from .vocab import extract_names, file_kind, source_of
-from .walk import walk_code
+from ..notes.walk import walk_code
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ class VocabReport:
     seconds: float = 0.0
 
 
-_WORDPIECE_VOCAB = Path(__file__).parent / "embed" / "data" / "minilm-vocab.txt"
+_WORDPIECE_VOCAB = Path(__file__).parent.parent / "embed" / "data" / "minilm-vocab.txt"
 
 
 def common_words(path: Path = _WORDPIECE_VOCAB) -> frozenset[str]:

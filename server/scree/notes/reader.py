@@ -12,9 +12,9 @@ import hashlib
 import os
 import stat
 
-from .errors import FileSkipped
+from ..errors import FileSkipped
 from .policy import NotesPolicy, Verdict
-from .records import NoteText
+from ..records import NoteText
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 _READ_CHUNK = 1024 * 1024

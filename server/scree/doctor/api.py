@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Mapping
 from urllib.parse import urlsplit
 
-from .config import API_KEY_VARIABLES, Config
+from ..config import API_KEY_VARIABLES, Config
 from .doctor import FAIL, INFO, OK, WARN, Check, _safe
-from .errors import ScreeError
+from ..errors import ScreeError
 
 PROBE_TEXT = "scree doctor probe"
 
@@ -39,7 +39,7 @@ def api_checks(cfg: Config, embedder: object, env: Mapping[str, str] | None = No
 def _settings_line(e: object) -> tuple[str, dict[str, object]]:
     endpoint, model, dims = e.endpoint, e.model, e.dimensions  # type: ignore[attr-defined]
     width = f"{dims} dimensions" + (" (sent as `dimensions`)" if e.sends_dimensions else " (the model's own)")  # type: ignore[attr-defined]
-    from .embed.api import is_openrouter
+    from ..embed.api import is_openrouter
 
     openrouter = is_openrouter(endpoint)
     if e.zdr:  # type: ignore[attr-defined]
@@ -106,13 +106,13 @@ def check_key(e: object | None, env: Mapping[str, str]) -> Check:
 def check_cost(cfg: Config, e: object, cwd: Path | None) -> Check:
     """An upper bound on embedding this folder's notes once: every text the sync would send (each chunk's
     markup-free view, whole and in pieces, under its header), at 4 bytes per token."""
-    from .embed.api import estimate_cost
-    from .embed.pieces import sent_texts
-    from .errors import FileSkipped
-    from .reader import read_note
-    from .sync import chunk_passages
-    from .walk import walk_notes
-    from .workspace import Workspace
+    from ..embed.api import estimate_cost
+    from ..embed.pieces import sent_texts
+    from ..errors import FileSkipped
+    from ..notes.reader import read_note
+    from ..index.sync import chunk_passages
+    from ..notes.walk import walk_notes
+    from ..workspace import Workspace
 
     ws = Workspace.from_config(cfg, cwd)
     policy = ws.policy()

@@ -24,7 +24,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .db import queries
+from ..db import queries
 
 log = logging.getLogger(__name__)
 

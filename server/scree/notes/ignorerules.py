@@ -24,7 +24,7 @@ from pathspec import GitIgnoreSpec
 # tests/test_ignorerules_git.py checks the decisions against `git check-ignore` on a generated tree.
 from pathspec.patterns.gitignore.spec import _DIR_MARK, _DIR_MARK_CG
 
-from .errors import BadPattern
+from ..errors import BadPattern
 
 log = logging.getLogger(__name__)
 

@@ -13,17 +13,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
-from .chunker import CHUNKER_VERSION, Chunk, chunk_markdown
-from .db import queries, writes
-from .embed import Embedder, Passage
+from ..notes.chunker import CHUNKER_VERSION, Chunk, chunk_markdown
+from ..db import queries, writes
+from ..embed import Embedder, Passage
 from .embedstage import embed_pending, passage_of
-from .errors import EmbedderUnavailable, FileSkipped
-from .policy import NotesPolicy
-from .reader import hash_note, read_note
-from .records import Skipped
+from ..errors import EmbedderUnavailable, FileSkipped
+from ..notes.policy import NotesPolicy
+from ..notes.reader import hash_note, read_note
+from ..records import Skipped
 from .store import Index, ensure_chunker, ensure_embedder
 from .vocabsync import sync_vocabulary
-from .walk import walk_notes
+from ..notes.walk import walk_notes
 
 log = logging.getLogger(__name__)
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-from .errors import PathRefused
+from ..errors import PathRefused
 from .ignorerules import Rules, compile_patterns, first_match, parse_ignore_lines, read_ignore_file
 
 log = logging.getLogger(__name__)

@@ -29,17 +29,17 @@ from typing import AbstractSet, Callable, Hashable, Sequence, cast
 import numpy as np
 import pathspec
 
-from .db import queries
-from .embed import Embedder
-from .errors import EmbedderError, EmbedderUnavailable
+from ..db import queries
+from ..embed import Embedder
+from ..errors import EmbedderError, EmbedderUnavailable
 from .fusion import RRF_K, collapse, dbsf, rrf_grouped
 from .ftsquery import search_match
-from .indexstatus import stage_two_note
+from ..index.indexstatus import stage_two_note
 from . import ranking
-from .policy import NotesPolicy
-from .records import Hit, SearchResult
+from ..notes.policy import NotesPolicy
+from ..records import Hit, SearchResult
 from .route import is_lookup, named_identifiers, route
-from .store import Index, vectors_usable
+from ..index.store import Index, vectors_usable
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ import os
 from typing import Iterable, Mapping, Sequence
 
 from .checks import INFO, Check
-from .hookkit.usagelog import FOLLOW_WINDOW, read_events, summarize
+from ..hookkit.usagelog import FOLLOW_WINDOW, read_events, summarize
 
 EIGHTHS = " ▏▎▍▌▋▊▉"  # partial blocks, 0/8 .. 7/8 of a cell
 FULL = "█"
@@ -144,9 +144,9 @@ def render(report: Mapping[str, object]) -> str:
 
 def usage_check(env: Mapping[str, str] | None = None) -> Check:
     """`scree doctor`'s usage line: a one-line summary of every usage log on this machine."""
-    from .hookkit.runtime import is_off
-    from .settings_table import USAGE
-    from .hookkit.usagelog import find_usage_files
+    from ..hookkit.runtime import is_off
+    from ..settings_table import USAGE
+    from ..hookkit.usagelog import find_usage_files
 
     env = os.environ if env is None else env
     files = find_usage_files(env)

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .db import queries
-from .embed import Embedder
-from .policy import NotesPolicy
-from .records import SearchResult
+from ..db import queries
+from ..embed import Embedder
+from ..notes.policy import NotesPolicy
+from ..records import SearchResult
 from .route import named_identifiers
 from .search import Query, cap_query, search
-from .store import Index
-from .vocab import Vocabulary, query_words
+from ..index.store import Index
+from ..index.vocab import Vocabulary, query_words
 
 
 def load_vocabulary(index: Index, text: str) -> Vocabulary:

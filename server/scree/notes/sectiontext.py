@@ -1,5 +1,5 @@
 """What a section's heading trail and text say about it: pure predicates shared by search's ranking
-(`scree.ranking`) and the grep hint (`scree.hookkit.hint`).
+(`scree.search.ranking`) and the grep hint (`scree.hookkit.hint`).
 
 This module imports nothing at run time: the hook loads it on every grep, where `typing` or `re`
 alone would cost milliseconds, and one definition keeps the hint ordering the way search does.

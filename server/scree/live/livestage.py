@@ -13,9 +13,9 @@ import time
 from collections import OrderedDict
 from typing import AbstractSet, Callable, Iterable
 
-from .embed import Embedder
-from .embedstage import EmbedReport, embed_pending
-from .store import Index
+from ..embed import Embedder
+from ..index.embedstage import EmbedReport, embed_pending
+from ..index.store import Index
 
 log = logging.getLogger(__name__)
 

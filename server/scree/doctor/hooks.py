@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
-from . import settings_table
+from .. import settings_table
 from .checks import FAIL, INFO, OK, WARN, Check
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def _hook_scripts(config: dict, root: Path) -> list[Path]:
 
 
 def _hook_log(ctx: PluginContext, env: Mapping[str, str]) -> dict[str, object] | None:
-    from .hookkit.runtime import error_log_path
+    from ..hookkit.runtime import error_log_path
 
     path = Path(error_log_path({**env, "CLAUDE_PLUGIN_DATA": str(ctx.data)} if ctx.data else env))
     try:
@@ -60,7 +60,7 @@ def _hook_log(ctx: PluginContext, env: Mapping[str, str]) -> dict[str, object] |
 def check_hooks(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Check:
     """The plugin's hooks: hooks/hooks.json and its scripts present, python3 found and new enough,
     the SCREE_HOOKS / SCREE_USAGE switches, and recent errors in the hook log."""
-    from .hookkit.runtime import is_off
+    from ..hookkit.runtime import is_off
 
     env = os.environ if env is None else env
     if ctx.root is None:
@@ -119,7 +119,7 @@ def check_hooks(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Che
 def _hook_python(ctx: PluginContext, env: Mapping[str, str]) -> tuple[str, str | None, dict[str, object]]:
     """(summary, fix when the hooks would run through a pyenv/asdf shim, details): the interpreter
     hooks/launch.sh picks, and what a shim costs per hook call."""
-    from .hookkit import interp
+    from ..hookkit import interp
 
     launch_env = {**env, "CLAUDE_PLUGIN_DATA": str(ctx.data)} if ctx.data else env
     chosen, how = interp.launcher_choice(launch_env)

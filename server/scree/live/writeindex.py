@@ -16,12 +16,12 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-from .db.connect import checkpoint
-from .db.invariants import quick_check
-from .errors import DiskFull, IndexDamaged, IndexError_, IndexMismatchError, NotAnIndex
+from ..db.connect import checkpoint
+from ..db.invariants import quick_check
+from ..errors import DiskFull, IndexDamaged, IndexError_, IndexMismatchError, NotAnIndex
 from .health import HealthMonitor
-from .store import Index, remove_index_files
-from .workspace import Workspace
+from ..index.store import Index, remove_index_files
+from ..workspace import Workspace
 
 log = logging.getLogger(__name__)
 

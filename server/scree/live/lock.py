@@ -32,9 +32,9 @@ from typing import IO
 
 import portalocker
 
-from .errors import IndexError_, LockHeld
-from .locate import make_private_dirs
-from .pids import host_name, pid_alive
+from ..errors import IndexError_, LockHeld
+from ..locate import make_private_dirs
+from ..pids import host_name, pid_alive
 
 log = logging.getLogger(__name__)
 

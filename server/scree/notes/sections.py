@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from . import mdblocks
 from .chunker import TRAIL_SEPARATOR
-from .errors import ScreeError
+from ..errors import ScreeError
 from .utf8 import cut_utf8, utf8_len
 
 _WHITESPACE = re.compile(r"\s+")

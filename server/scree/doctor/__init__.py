@@ -1,0 +1,9 @@
+"""The plugin's self-checks: `scree doctor` and `scree usage`.
+
+Modules: `checks` (the `Check` record every check returns, and the helpers they share; a leaf),
+`doctor` (the checks of Python, SQLite, config, embedder, index, writer, watcher, uv, MCP, and
+`run_checks`), `api` (the API embedder's checks), `hooks` (the hooks' check), `vocabreport` (the
+vocabulary check), `usage_report` (`scree usage`).
+
+Imports nothing: importing one module never loads the others.
+"""

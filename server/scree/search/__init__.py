@@ -1,0 +1,9 @@
+"""Stage 3, search: answer a query from the index (semantic, keyword, hybrid) and rank the hits.
+
+Modules: `search` (the query, both halves, fusion, the policy re-check of every hit), `vocabsearch`
+(which query words are the repo's names; `search_with_names` is what the CLI and server call),
+`route` (the mode for `auto`), `ftsquery` (safe FTS5 MATCH strings), `fusion` (DBSF, RRF),
+`ranking` (pure ranking steps around fusion).
+
+Imports nothing: importing one module never loads the others.
+"""
