@@ -16,7 +16,8 @@ from pathlib import Path
 import scree.embed.pieces as pieces
 from scree.embed.local import BATCH_SIZE, LocalMiniLM, plan_windows
 from scree.notes.policy import NotesPolicy
-from scree.index.sync import EMBED_BATCH_PASSAGES, chunk_passages
+from scree.index.embedstage import EMBED_BATCH_PASSAGES
+from scree.index.sync import chunk_passages
 from scree.notes.walk import walk_notes
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "corpus"
