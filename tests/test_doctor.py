@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO_ROOT, write
-from scree.doctor import doctor, usage_report
+from scree.doctor import checks, doctor, usage_report
 from scree.cli import plugin as cli_plugin
 from scree.config import Config
 from scree.embed.local import LocalMiniLM
@@ -345,7 +345,7 @@ def test_a_crashing_check_becomes_a_failed_check_and_the_rest_still_run() -> Non
     def boom() -> doctor.Check:
         raise RuntimeError("unexpected")
 
-    check = doctor._safe("thing", boom)
+    check = checks.guarded("thing", boom)
     assert check.status == doctor.FAIL and "RuntimeError: unexpected" in check.summary and "bug" in check.fix
 
 

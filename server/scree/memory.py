@@ -10,10 +10,14 @@ from __future__ import annotations
 import ctypes
 import gc
 import sys
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from .embed import Embedder
+
+class Closable(Protocol):
+    """What `release_memory` needs of an embedder: `close()`. A protocol, so this module imports no
+    other of scree's (embed/local.py imports it, and the embed package must not be its dependency)."""
+
+    def close(self) -> None: ...
 
 
 def trim_heap() -> None:
@@ -28,7 +32,7 @@ def trim_heap() -> None:
     trim(0)
 
 
-def release_memory(embedder: Embedder | None = None) -> None:
+def release_memory(embedder: Closable | None = None) -> None:
     """Drop the model (if given), collect garbage, and trim the heap."""
     if embedder is not None:
         embedder.close()

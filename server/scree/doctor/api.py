@@ -16,7 +16,7 @@ from typing import Mapping
 from urllib.parse import urlsplit
 
 from ..config import API_KEY_VARIABLES, Config
-from .doctor import FAIL, INFO, OK, WARN, Check, _safe
+from .checks import FAIL, INFO, OK, WARN, Check, guarded
 from ..errors import ScreeError
 
 PROBE_TEXT = "scree doctor probe"
@@ -30,10 +30,10 @@ def api_checks(cfg: Config, embedder: object, env: Mapping[str, str] | None = No
     if isinstance(embedder, BaseException):
         return [Check("embedder", FAIL, f"the API embedder is misconfigured: {embedder}", {"embedder": "api"},
                       str(embedder)),
-                _safe("api-key", lambda: check_key(None, env))]
-    return [_safe("embedder", lambda: check_api_embedder(embedder)),
-            _safe("api-key", lambda: check_key(embedder, env)),
-            _safe("cost", lambda: check_cost(cfg, embedder, cwd))]
+                guarded("api-key", lambda: check_key(None, env))]
+    return [guarded("embedder", lambda: check_api_embedder(embedder)),
+            guarded("api-key", lambda: check_key(embedder, env)),
+            guarded("cost", lambda: check_cost(cfg, embedder, cwd))]
 
 
 def _settings_line(e: object) -> tuple[str, dict[str, object]]:

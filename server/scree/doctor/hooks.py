@@ -10,13 +10,10 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import Mapping
 
 from .. import settings_table
-from .checks import FAIL, INFO, OK, WARN, Check
-
-if TYPE_CHECKING:
-    from .doctor import PluginContext
+from .checks import FAIL, INFO, OK, WARN, Check, PluginContext
 
 MIN_HOOK_PYTHON = (3, 8)  # the hook scripts run under the system python3, standard library only
 RECENT_LOG_SECONDS = 24 * 3600  # hook errors younger than this are worth a warning

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..db import queries
+from .checks import INFO, WARN, Check
 from ..index.vocabsync import MAX_CODE_BYTES, MAX_CODE_FILES, META_SKIPPED_BIG, META_SKIPPED_CAP, META_UNREADABLE
 
 SAMPLE = 20  # names shown with -v
@@ -31,10 +32,8 @@ def notes_spell(conn: object, name: str) -> bool:
     return any(pattern.search(t.lower()) for t in texts)
 
 
-def check_vocabulary(workspace: object, *, verbose: bool = False):  # -> doctor.Check
+def check_vocabulary(workspace: object, *, verbose: bool = False) -> Check:
     """The vocabulary as a doctor check (info; a warning when the file cap cut the collection)."""
-    from .doctor import INFO, WARN, Check
-
     loc = workspace.location  # type: ignore[attr-defined]
     if not loc.db.exists():
         return Check("vocabulary", INFO, "no index yet: names are collected at the first sync")
