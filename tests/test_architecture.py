@@ -1,4 +1,6 @@
-"""Structure the next engineer relies on: module sizes, who imports the heavy packages, who writes SQL."""
+"""Structure the next engineer relies on: module sizes, who imports the heavy packages, who writes SQL.
+
+The package layout and its layers (no import cycles, imports only flowing down) are tests/test_layout.py."""
 
 from __future__ import annotations
 

@@ -1,2 +1,3 @@
-"""SQLite lives here and nowhere else: connection (`connect`), schema and migrations (`schema`),
-writes (`writes`) and read queries (`queries`)."""
+"""SQLite lives here and nowhere else: connection (`connect`: which SQLite, what a file is, fault
+messages), schema and migrations (`schema`), writes (`writes`), read queries (`queries`), the
+crash-safety check (`invariants`) and the embedding cache's table (`embedcache`)."""
