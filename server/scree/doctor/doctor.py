@@ -166,7 +166,7 @@ def _local_key_check(cfg: Config, env: Mapping[str, str]) -> Check:
     return Check("api-key", OK, "local embedder: no key needed", {"embedder": cfg.embedder})
 
 
-# One key check per embedder name (the API embedder's checks, key included, are in doctor_api.py).
+# One key check per embedder name (the API embedder's checks, key included, are in api.py).
 KEY_CHECKS: dict[str, Callable[[Config, Mapping[str, str]], Check]] = {"local": _local_key_check}
 
 
@@ -352,7 +352,7 @@ def check_watcher(lock_path: Path, folder: Path) -> Check:
     return Check("watcher", OK, summary, details)
 
 
-# ----- the Claude Code side: hooks (doctor_hooks.py), uv, usage -------------------------------------
+# ----- the Claude Code side: hooks (hooks.py), uv, usage --------------------------------------------
 
 
 def check_uv(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Check:
