@@ -32,7 +32,7 @@ import pathspec
 from .db import queries
 from .embed import Embedder
 from .errors import EmbedderError, EmbedderUnavailable
-from .fusion import RRF_K, collapse, dbsf, rrf_grouped
+from .fusion import RRF_K, collapse, dbsf, dbsf_imputed, keep_places, rrf_grouped
 from .ftsquery import search_match
 from .indexstatus import stage_two_note
 from . import ranking
@@ -67,6 +67,14 @@ DBSF_WEIGHTS = (1.2, 0.8)  # (semantic, keyword)
 # RRF's weights: the keyword half 1.5x the semantic half, scaled to sum 2 (a chunk first in both halves
 # scores 2/(k+1), as in unweighted RRF); 1.25-1.5 ranked best for RRF on queries_dev.json.
 HYBRID_WEIGHTS = (0.8, 1.2)  # (semantic, keyword)
+# While stage two of a sync embeds (some chunks have no vectors yet), how hybrid fuses: "places" (a
+# chunk without vectors keeps exactly the place BM25 gives it; the vectors reorder only the places of
+# the chunks they can see: `fusion.keep_places`), "impute" (its keyword scaled score stands in for the
+# semantic one: `fusion.dbsf_imputed`) or "dbsf" (as if complete, which favours the chunks that have
+# vectors). And what `auto` runs for a question then: "hybrid" (that fusion) or "keyword" (BM25 alone,
+# the rule before it was measured). Measured in docs/benchmarks.md ("Searches during stage two").
+PARTIAL_FUSION = "places"
+AUTO_MID_STAGE_TWO = "hybrid"
 
 
 # A query is cut to its first MAX_QUERY_CHARS characters (at a word boundary), with a note. A question,
@@ -245,10 +253,12 @@ class _Ranker:
     fallback (the embedder down) is noted once and then kept as the mode."""
 
     def __init__(self, index: Index, embedder: Embedder, text: str, asked: str, file_ids: Sequence[int] | None,
-                 vocabulary: AbstractSet[str], notes: list[str], symbols_only: bool = False) -> None:
+                 vocabulary: AbstractSet[str], notes: list[str], symbols_only: bool = False,
+                 partial: bool = False) -> None:
         self.index, self.embedder, self.text, self.asked = index, embedder, text, asked
         self.file_ids, self.vocabulary, self.notes = file_ids, vocabulary, notes
         self.symbols_only = symbols_only
+        self.partial = partial  # stage two is under way: some chunks have no vectors yet
         self.qvec: np.ndarray | None = None
 
     def _semantic(self, depth: int) -> list[tuple[int, float]]:
@@ -300,8 +310,11 @@ class _Ranker:
                 kw = self._keyword(depth)
             section = _by_section(index, sem, kw)
             halves = [collapse(sem, section)[:depth], collapse(kw, section)[:depth]]
-            if FUSION == "dbsf":
-                ranked = dbsf(halves, lambda cid: section((cid, 0.0)), DBSF_WEIGHTS)
+            group = lambda cid: section((cid, 0.0))  # noqa: E731
+            if self.partial and PARTIAL_FUSION != "dbsf" and mode == "hybrid":
+                ranked = self._fuse_partial(halves, group)
+            elif FUSION == "dbsf":
+                ranked = dbsf(halves, group, DBSF_WEIGHTS)
             else:
                 ranked = [(cid, score) for (cid, _), score in rrf_grouped(halves, section, k=RRF_K,
                                                                           weights=HYBRID_WEIGHTS)]
@@ -309,6 +322,17 @@ class _Ranker:
                 ranked = halves[1]
         rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
         return _Ranked(self._reorder(ranked, section, rows), mode, section, rows)
+
+    def _fuse_partial(self, halves: list[list[tuple[int, float]]],
+                      group: Callable[[int], Hashable]) -> list[tuple[int, float]]:
+        """The halves fused while some chunks have no vectors: a section whose keyword chunk has none is
+        one the semantic half could not see, so its fused score must not count that against it."""
+        semantic, keyword = halves
+        missing = queries.unembedded(self.index.conn, [cid for cid, _ in keyword])
+        held = {group(cid) for cid, _ in keyword if cid in missing}
+        if PARTIAL_FUSION == "impute":
+            return dbsf_imputed(semantic, keyword, group, DBSF_WEIGHTS, held)
+        return keep_places(dbsf(halves, group, DBSF_WEIGHTS), keyword, group, held)
 
     def _reorder(self, ranked: list[tuple[int, float]], section: Callable[[tuple[int, float]], Hashable],
                  rows: dict[int, queries.ChunkRow]) -> list[tuple[int, float]]:
@@ -368,17 +392,22 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         notes.append("vectors are missing or from another embedder until the next sync: keyword results only")
         mode = "keyword"
     # Stage two of a sync may still be embedding: keyword covers every chunk, the vectors only some.
-    # `auto` then answers by keyword alone (a fusion would favour the chunks that have vectors over
-    # those that do not yet); a mode asked for by name uses the vectors there are.
+    # Hybrid then fuses the vectors there are with keyword for the rest (`PARTIAL_FUSION`: a chunk
+    # without vectors keeps the place BM25 gives it), and `auto` runs it for a question as it would
+    # with every vector (`AUTO_MID_STAGE_TWO`; measured never below keyword alone); with no vector
+    # yet, `auto` answers by keyword. A mode asked for by name uses the vectors there are.
     vectors = queries.vector_progress(index.conn)
     stage = stage_two_note(vectors.embedded, vectors.total)
     if stage is not None:
         notes.append(stage)
-        if q.mode == "auto":
+        if q.mode == "auto" and (AUTO_MID_STAGE_TWO == "keyword" or vectors.embedded == 0):
             mode = "keyword"
+        elif q.mode == "auto" and mode == "semantic":
+            mode = "hybrid"  # the vectors alone would never find the chunks they do not have yet
         usable = usable and vectors.embedded > 0
 
-    ranker = _Ranker(index, embedder, text, q.mode, file_ids, vocabulary, notes, symbols_only)
+    ranker = _Ranker(index, embedder, text, q.mode, file_ids, vocabulary, notes, symbols_only,
+                     partial=stage is not None)
     fixed = ranker.rank(mode, CANDIDATE_SECTIONS)
     mode = fixed.mode
     check = _PolicyCheck(policy)
