@@ -3,6 +3,7 @@
     uv run --frozen python benchmarks/quality.py [--sets dev httpx starlette] [--modes auto hybrid]
         [--embedder local] [--cache /tmp/scree-quality] [--show-misses auto] [--json out.json]
         [--set MODULE.NAME=VALUE ...]
+        [--embedded-fraction 0.25 0.5 0.75 [--drop-order random|tail] [--partial keyword places impute]]
 
 Scores with the shared benchmark's own scorer (`score.py`, imported, so label matching is exactly
 the scorer's), and prints plain BM25 (`score.py --baseline bm25`) beside each set for comparison.
@@ -16,6 +17,15 @@ benchmarks/sets/* (`starlette`: its corpus is a pinned PyPI sdist, fetched once 
 
 `--set` overrides a module constant for one run (`--set ranking.SPECIFICITY=0`), to measure an idea
 before it is made the default; the value is a Python literal.
+
+`--embedded-fraction F ...` scores `auto` as it runs mid stage two of a sync (issue 18): on a copy of
+each set's cached index (the cache itself is never written), the vectors of whole files are dropped
+(`db.writes.forget_vectors`, leaving what stage one leaves) until about a fraction F of the chunks keep
+theirs. Stage two embeds file by file, searched-for and recently modified notes first, which on a
+first index is an order unrelated to the questions: `--drop-order random` keeps a seeded random
+subset of files (`--seed`), `tail` keeps the first files of the walk order (sorted paths) and drops
+the last. Each `--partial` variant is one row per F: `keyword` (auto answers by BM25 alone, the rule
+before), `places`, `impute` (the fusions of `search.PARTIAL_FUSION`); F = 1 is the plain `auto` row.
 """
 
 from __future__ import annotations
@@ -27,6 +37,8 @@ import importlib
 import importlib.util
 import json
 import pickle
+import random
+import shutil
 import statistics
 import sys
 import time
@@ -36,7 +48,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from scree import search as search_module
 from scree.config import load_config
+from scree.db import queries, writes
 from scree.embed import Embedder, Passage, make_embedder
 from scree.locate import IndexLocation
 from scree.policy import NotesPolicy
@@ -166,6 +180,39 @@ def open_set_index(ds: DevSet, cache: Path, embedder: CachedEmbedder) -> Index:
     return index
 
 
+def partial_copy(ds: DevSet, index: Index, cache: Path, fraction: float, order: str, seed: int,
+                 max_windows: int) -> tuple[Index, float]:
+    """A copy of `index` (under cache/partial/) in which only about `fraction` of the chunks keep their
+    vectors, whole files at a time in `order`, and the fraction that did."""
+    src = Path(index.location.db)
+    dst_dir = cache / "partial"
+    dst_dir.mkdir(exist_ok=True)
+    name = f"{ds.name}-{order}-{seed}-{fraction:g}"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{dst_dir / name}.db{suffix}").unlink(missing_ok=True)
+    for suffix in ("", "-wal"):  # the file with its log: nothing writes to the cached index meanwhile
+        if Path(f"{src}{suffix}").exists():
+            shutil.copyfile(f"{src}{suffix}", dst_dir / f"{name}.db{suffix}")
+    shutil.copyfile(index.location.root_file, dst_dir / f"{name}.root")
+    loc = IndexLocation(dir=dst_dir, db=dst_dir / f"{name}.db", lock=dst_dir / f"{name}.lock",
+                        root_file=dst_dir / f"{name}.root")
+    copy = open_index(loc, ds.corpus.resolve())
+    stored = queries.stored_files(copy.conn)
+    files = sorted(stored.values(), key=lambda f: f.path)  # the walk order
+    if order == "random":
+        random.Random(seed).shuffle(files)
+    total = sum(f.chunks for f in files)
+    kept, drop = 0, []
+    for f in files:
+        if kept + f.chunks / 2 <= fraction * total:  # the file whose middle passes F is the last kept
+            kept += f.chunks
+        else:
+            drop.append(f.id)
+    writes.forget_vectors(copy.conn, drop, max_windows)
+    progress = queries.vector_progress(copy.conn)
+    return copy, progress.embedded / max(progress.total, 1)
+
+
 def apply_overrides(settings: Sequence[str]) -> None:
     for s in settings:
         target, _, value = s.partition("=")
@@ -235,6 +282,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="MODULE.NAME=VALUE")
     ap.add_argument("--show-misses", metavar="MODE")
     ap.add_argument("--json", type=Path, help="write every table here")
+    ap.add_argument("--embedded-fraction", type=float, nargs="+", default=[], metavar="F",
+                    help="also score auto mid stage two, with vectors for about F of the chunks (issue 18)")
+    ap.add_argument("--drop-order", choices=("random", "tail"), default="random",
+                    help="which files still lack vectors: a seeded random subset, or the last of the walk")
+    ap.add_argument("--seed", type=int, default=18)
+    ap.add_argument("--partial", nargs="+", default=["keyword", "places"], choices=("keyword", "places", "impute", "dbsf"),
+                    help="how auto answers mid stage two: keyword alone, or hybrid with this partial fusion")
     ap.add_argument("--no-vocabulary", action="store_true",
                     help="search without the repo's names from code and manifests (issue 9's comparison)")
     args = ap.parse_args(argv)
@@ -265,6 +319,31 @@ def main(argv: Sequence[str] | None = None) -> int:
                     ms[mode] = statistics.median(r.answer.ms for r in rows)
                     if args.show_misses == mode:
                         print(f"{name} misses ({mode}):\n{misses(rows)}\n")
+                for fraction in args.embedded_fraction:
+                    if fraction >= 1:
+                        continue  # every vector there: the plain auto row
+                    copy, got = partial_copy(ds, index, args.cache, fraction, args.drop_order, args.seed,
+                                             embedder.max_windows)
+                    try:
+                        for variant in args.partial:
+                            saved = search_module.AUTO_MID_STAGE_TWO, search_module.PARTIAL_FUSION
+                            if variant == "keyword":
+                                search_module.AUTO_MID_STAGE_TWO = "keyword"
+                            else:
+                                search_module.AUTO_MID_STAGE_TWO, search_module.PARTIAL_FUSION = "hybrid", variant
+                            try:
+                                rows = run_mode(scorer, copy, policy, embedder, cases, "auto", args.k,  # type: ignore[arg-type]
+                                                vocabulary=not args.no_vocabulary)
+                            finally:
+                                search_module.AUTO_MID_STAGE_TWO, search_module.PARTIAL_FUSION = saved
+                            run = f"{variant[:6]}@{got:.2f}"[:10]
+                            table[run] = strata_summary(scorer, rows, args.k)
+                            if args.show_misses == run:
+                                print(f"{name} misses ({run}):\n{misses(rows)}\n")
+                    finally:
+                        copy.close()
+                        for suffix in ("", "-wal", "-shm"):
+                            Path(f"{copy.location.db}{suffix}").unlink(missing_ok=True)
             finally:
                 index.close()
             print(render(name, table))
