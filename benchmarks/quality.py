@@ -19,12 +19,11 @@ benchmarks/sets/* (`starlette`: its corpus is a pinned PyPI sdist, fetched once 
 before it is made the default; the value is a Python literal.
 
 `--embedded-fraction F ...` scores `auto` as it runs mid stage two of a sync (issue 18): on a copy of
-each set's cached index (the cache itself is never written), the vectors of whole files are dropped
-(`db.writes.forget_vectors`, leaving what stage one leaves) until about a fraction F of the chunks keep
-theirs. Stage two embeds file by file, searched-for and recently modified notes first, which on a
-first index is an order unrelated to the questions: `--drop-order random` keeps a seeded random
-subset of files (`--seed`), `tail` keeps the first files of the walk order (sorted paths) and drops
-the last. Each `--partial` variant is one row per F: `keyword` (auto answers by BM25 alone, the rule
+each set's cached index (the cache itself is never written), vectors are dropped (`db.writes.forget_vectors`, leaving what
+stage one leaves) so that the first F of the chunks in stage two's order keep theirs. Stage two embeds
+file by file (a file's chunks in order), searched-for and recently modified notes first, which on a
+first index is an order unrelated to the questions: `--drop-order random` takes the files in a seeded
+random order (`--seed`), `tail` in the walk order (sorted paths), so the last files lack vectors. Each `--partial` variant is one row per F: `keyword` (auto answers by BM25 alone, the rule
 before), `places`, `impute` (the fusions of `search.PARTIAL_FUSION`); F = 1 is the plain `auto` row.
 """
 
@@ -182,8 +181,8 @@ def open_set_index(ds: DevSet, cache: Path, embedder: CachedEmbedder) -> Index:
 
 def partial_copy(ds: DevSet, index: Index, cache: Path, fraction: float, order: str, seed: int,
                  max_windows: int) -> tuple[Index, float]:
-    """A copy of `index` (under cache/partial/) in which only about `fraction` of the chunks keep their
-    vectors, whole files at a time in `order`, and the fraction that did."""
+    """A copy of `index` (under cache/partial/) in which only `fraction` of the chunks keep their
+    vectors (stage two's order: files in `order`, a file's chunks in order), and the fraction that did."""
     src = Path(index.location.db)
     dst_dir = cache / "partial"
     dst_dir.mkdir(exist_ok=True)
@@ -197,17 +196,12 @@ def partial_copy(ds: DevSet, index: Index, cache: Path, fraction: float, order: 
     loc = IndexLocation(dir=dst_dir, db=dst_dir / f"{name}.db", lock=dst_dir / f"{name}.lock",
                         root_file=dst_dir / f"{name}.root")
     copy = open_index(loc, ds.corpus.resolve())
-    stored = queries.stored_files(copy.conn)
-    files = sorted(stored.values(), key=lambda f: f.path)  # the walk order
+    files = sorted(queries.stored_files(copy.conn))  # the walk order
     if order == "random":
         random.Random(seed).shuffle(files)
-    total = sum(f.chunks for f in files)
-    kept, drop = 0, []
-    for f in files:
-        if kept + f.chunks / 2 <= fraction * total:  # the file whose middle passes F is the last kept
-            kept += f.chunks
-        else:
-            drop.append(f.id)
+    # Stage two's order: file by file, each file's chunks in order; the first F of the chunks keep vectors.
+    chunks = [c.id for path in files for c in queries.chunks_of_file(copy.conn, path)]
+    drop = chunks[round(fraction * len(chunks)):]
     writes.forget_vectors(copy.conn, drop, max_windows)
     progress = queries.vector_progress(copy.conn)
     return copy, progress.embedded / max(progress.total, 1)
@@ -252,11 +246,11 @@ def strata_summary(scorer: Any, rows: list[Any], k: int) -> dict[str, dict[str, 
 
 def render(set_name: str, table: dict[str, dict[str, dict[str, float]]]) -> str:
     strata = list(next(iter(table.values())))
-    head = f"{set_name:<10}" + "".join(f" | {s:^22}" for s in strata) + " | p50 bytes"
+    head = f"{set_name:<12}" + "".join(f" | {s:^22}" for s in strata) + " | p50 bytes"
     lines = [head, "-" * len(head)]
     for run, summary in table.items():
         cells = "".join(f" | {s['top1']:4.0%} {s['top3']:4.0%} {s['mrr']:5.3f}   " for s in summary.values())
-        lines.append(f"{run:<10}{cells} | {summary[strata[-1]]['median_bytes']:8.0f}")
+        lines.append(f"{run:<12}{cells} | {summary[strata[-1]]['median_bytes']:8.0f}")
     return "\n".join(lines)
 
 
@@ -312,6 +306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             try:
                 table = {"bm25": strata_summary(scorer, bm25_rows(scorer, ds, cases, args.k), args.k)}
                 ms: dict[str, float] = {}
+                compared: list[str] = []
                 for mode in args.modes:
                     rows = run_mode(scorer, index, policy, embedder, cases, mode, args.k,  # type: ignore[arg-type]
                                     vocabulary=not args.no_vocabulary)
@@ -325,6 +320,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     copy, got = partial_copy(ds, index, args.cache, fraction, args.drop_order, args.seed,
                                              embedder.max_windows)
                     try:
+                        ranks: dict[str, list[int]] = {}
                         for variant in args.partial:
                             saved = search_module.AUTO_MID_STAGE_TWO, search_module.PARTIAL_FUSION
                             if variant == "keyword":
@@ -336,10 +332,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                 vocabulary=not args.no_vocabulary)
                             finally:
                                 search_module.AUTO_MID_STAGE_TWO, search_module.PARTIAL_FUSION = saved
-                            run = f"{variant[:6]}@{got:.2f}"[:10]
+                            run = f"{'kw' if variant == 'keyword' else variant}@{got:.2f}"
                             table[run] = strata_summary(scorer, rows, args.k)
+                            ranks[run] = [r.rank or args.k + 1 for r in rows]
                             if args.show_misses == run:
                                 print(f"{name} misses ({run}):\n{misses(rows)}\n")
+                        runs = list(ranks)
+                        for run in runs[1:]:  # each fusion against the first variant (keyword alone)
+                            pairs = list(zip(ranks[runs[0]], ranks[run]))
+                            compared.append(f"{run} vs {runs[0]}: better on {sum(b < a for a, b in pairs)}, "
+                                            f"worse on {sum(b > a for a, b in pairs)} of {len(pairs)} questions")
                     finally:
                         copy.close()
                         for suffix in ("", "-wal", "-shm"):
@@ -347,7 +349,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             finally:
                 index.close()
             print(render(name, table))
-            print("  median ms per query: " + ", ".join(f"{m} {v:.1f}" for m, v in ms.items()) + "\n")
+            print("  median ms per query: " + ", ".join(f"{m} {v:.1f}" for m, v in ms.items()))
+            print("".join(f"  {c}\n" for c in compared))
             out[name] = table
     finally:
         embedder.save()

@@ -108,7 +108,8 @@ def mid_stage_two(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[In
                        corpus)
     policy = NotesPolicy.load(corpus)
     sync(index, policy, FakeEmbedder())
-    writes.forget_vectors(index.conn, [fid for fid, _ in queries.file_paths(index.conn)][::2],
+    paths = [path for _, path in queries.file_paths(index.conn)][::2]
+    writes.forget_vectors(index.conn, [c.id for p in paths for c in queries.chunks_of_file(index.conn, p)],
                           FakeEmbedder().max_windows)
     progress = queries.vector_progress(index.conn)
     assert 0 < progress.embedded < progress.total

@@ -67,9 +67,9 @@ def test_a_question_mid_stage_two_finds_the_note_without_vectors_where_keyword_p
 
 def test_every_chunk_without_vectors_keeps_its_keyword_place_among_the_others(mid_stage_two, embedder):
     root, index, policy = mid_stage_two
-    ids = [fid for fid, path in queries.file_paths(index.conn) if path != "ops/rotation.md"]
-    writes.forget_vectors(index.conn, ids[:1], embedder.max_windows)  # one more note loses its vectors
-    unembedded = {"ops/rotation.md", queries.file_paths(index.conn)[0][1]}
+    first = queries.file_paths(index.conn)[0][1]  # one more note loses its vectors
+    writes.forget_vectors(index.conn, [c.id for c in queries.chunks_of_file(index.conn, first)], embedder.max_windows)
+    unembedded = {"ops/rotation.md", first}
     for question in ("how are backups and tapes kept", "what happens to old rows every night",
                      "who gets a laptop on day one"):
         hybrid = [h.path for h in _search(mid_stage_two, embedder, question, k=10).hits]
@@ -103,7 +103,7 @@ def test_forgetting_vectors_leaves_what_stage_one_leaves(mid_stage_two, embedder
     from scree.db import invariants
 
     index = mid_stage_two[1]
-    ids = [fid for fid, _ in queries.file_paths(index.conn)]
+    ids = [c.id for _, path in queries.file_paths(index.conn) for c in queries.chunks_of_file(index.conn, path)]
     assert writes.forget_vectors(index.conn, ids, embedder.max_windows) == 3  # rotation.md had none
     assert queries.vector_progress(index.conn).embedded == 0
     assert invariants.problems(index.conn, embedder.max_windows) == []

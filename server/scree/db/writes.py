@@ -190,16 +190,16 @@ def store_vectors(conn: Any, embedded: Sequence[EmbeddedChunk], max_windows: int
     return stored
 
 
-def forget_vectors(conn: Any, file_ids: Sequence[int], max_windows: int) -> int:
-    """Drop the vectors of these files' chunks and mark them `windows = 0`, as stage one leaves a note
-    whose vectors stage two has not made yet (their text, keyword rows and hash stay). Returns how many
-    chunks lost their vectors. For measuring search mid stage two (benchmarks/quality.py) and its tests."""
-    if not file_ids:
+def forget_vectors(conn: Any, chunk_ids: Sequence[int], max_windows: int) -> int:
+    """Drop these chunks' vectors and mark them `windows = 0`, as stage one leaves a chunk whose
+    vectors stage two has not made yet (its text, keyword rows and its file's hash stay). Returns how
+    many chunks lost vectors. For measuring search mid stage two (benchmarks/quality.py) and its tests."""
+    if not chunk_ids:
         return 0
-    marks = ",".join("?" * len(file_ids))
     with transaction(conn):
-        rows = conn.execute(f"select id, windows from chunks where windows > 0 and file_id in ({marks})",
-                            list(file_ids)).fetchall()
+        rows = [r for i in range(0, len(chunk_ids), 500) for r in conn.execute(
+            f"select id, windows from chunks where windows > 0 and id in ({','.join('?' * len(chunk_ids[i:i + 500]))})",
+            list(chunk_ids[i:i + 500])).fetchall()]
         conn.executemany("delete from chunks_vec where rowid = ?",
                          [(cid * max_windows + w,) for cid, n in rows for w in range(n)])
         conn.executemany("update chunks set windows = 0 where id = ?", [(cid,) for cid, _ in rows])
