@@ -3,7 +3,8 @@
     uv run --frozen python benchmarks/quality.py [--sets dev httpx starlette] [--modes auto hybrid]
         [--embedder local] [--cache /tmp/scree-quality] [--show-misses auto] [--json out.json]
         [--set MODULE.NAME=VALUE ...]
-        [--embedded-fraction 0.25 0.5 0.75 [--drop-order random|tail] [--partial keyword places impute]]
+        [--embedded-fraction 0.25 0.5 0.75 [--drop-order random|tail] [--seeds 18 ...]
+         [--partial keyword places impute shrink]]
 
 Scores with the shared benchmark's own scorer (`score.py`, imported, so label matching is exactly
 the scorer's), and prints plain BM25 (`score.py --baseline bm25`) beside each set for comparison.
@@ -23,7 +24,7 @@ each set's cached index (the cache itself is never written), vectors are dropped
 stage one leaves) so that the first F of the chunks in stage two's order keep theirs. Stage two embeds
 file by file (a file's chunks in order), searched-for and recently modified notes first, which on a
 first index is an order unrelated to the questions: `--drop-order random` takes the files in a seeded
-random order (`--seed`), `tail` in the walk order (sorted paths), so the last files lack vectors. Each `--partial` variant is one row per F: `keyword` (auto answers by BM25 alone, the rule
+random order (`--seeds`: each row is the mean over them), `tail` in the walk order (sorted paths), so the last files lack vectors. Each `--partial` variant is one row per F: `keyword` (auto answers by BM25 alone, the rule
 before), `places`, `impute` (the fusions of `search.PARTIAL_FUSION`); F = 1 is the plain `auto` row.
 """
 
@@ -207,6 +208,75 @@ def partial_copy(ds: DevSet, index: Index, cache: Path, fraction: float, order: 
     return copy, progress.embedded / max(progress.total, 1)
 
 
+def _set_partial(variant: str) -> None:
+    if variant == "keyword":
+        search_module.AUTO_MID_STAGE_TWO = "keyword"
+    else:
+        search_module.AUTO_MID_STAGE_TWO, search_module.PARTIAL_FUSION = "hybrid", variant
+
+
+def _below(summary: dict[str, dict[str, float]], keyword: dict[str, dict[str, float]]) -> list[str]:
+    """The strata where `summary` is below keyword alone: a lower MRR, or top1 lower by more than one
+    question (one question's top1 is noise when MRR holds)."""
+    out = []
+    for stratum, kw in keyword.items():
+        got = summary[stratum]
+        if got["mrr"] < kw["mrr"] - 1e-9 or got["top1"] < kw["top1"] - 1 / kw["n"] - 1e-9:
+            out.append(f"{stratum} {got['top1']:.0%}/{got['mrr']:.3f} < {kw['top1']:.0%}/{kw['mrr']:.3f}")
+    return out
+
+
+def mid_stage_two(scorer: Any, ds: DevSet, index: Index, policy: NotesPolicy, embedder: Any, cases: list[Any],
+                  args: argparse.Namespace, table: dict[str, Any]) -> list[str]:
+    """Rows `<variant>@F` (the mean over `args.seeds`) for auto mid stage two, added to `table`; returns
+    lines comparing each variant with the first (keyword alone) per question and per stratum."""
+    lines: list[str] = []
+    seeds = args.seeds if args.drop_order == "random" else args.seeds[:1]
+    for fraction in args.embedded_fraction:
+        if fraction >= 1:
+            continue  # every vector there: the plain auto row
+        summaries: dict[str, list[dict[str, dict[str, float]]]] = {v: [] for v in args.partial}
+        better = {v: 0 for v in args.partial}
+        worse = {v: 0 for v in args.partial}
+        below: dict[str, list[str]] = {v: [] for v in args.partial}
+        for seed in seeds:
+            copy, got = partial_copy(ds, index, args.cache, fraction, args.drop_order, seed, embedder.max_windows)
+            try:
+                ranks: dict[str, list[int]] = {}
+                for variant in args.partial:
+                    saved = search_module.AUTO_MID_STAGE_TWO, search_module.PARTIAL_FUSION
+                    _set_partial(variant)
+                    try:
+                        rows = run_mode(scorer, copy, policy, embedder, cases, "auto", args.k,
+                                        vocabulary=not args.no_vocabulary)
+                    finally:
+                        search_module.AUTO_MID_STAGE_TWO, search_module.PARTIAL_FUSION = saved
+                    summaries[variant].append(strata_summary(scorer, rows, args.k))
+                    ranks[variant] = [r.rank or args.k + 1 for r in rows]
+                    if args.show_misses == f"{variant}@{fraction:.2f}":
+                        print(f"{ds.name} misses ({variant}@{got:.2f}, seed {seed}):\n{misses(rows)}\n")
+                first = args.partial[0]
+                for variant in args.partial[1:]:
+                    pairs = list(zip(ranks[first], ranks[variant]))
+                    better[variant] += sum(b < a for a, b in pairs)
+                    worse[variant] += sum(b > a for a, b in pairs)
+                    below[variant] += [f"seed {seed}: {b}" for b in _below(summaries[variant][-1], summaries[first][-1])]
+            finally:
+                copy.close()
+                for suffix in ("", "-wal", "-shm"):
+                    Path(f"{copy.location.db}{suffix}").unlink(missing_ok=True)
+        for variant in args.partial:
+            runs = summaries[variant]
+            table[f"{'kw' if variant == 'keyword' else variant}@{fraction:.2f}"] = {
+                stratum: {m: statistics.mean(r[stratum][m] for r in runs) for m in runs[0][stratum]}
+                for stratum in runs[0]}
+        for variant in args.partial[1:]:
+            lines.append(f"{variant}@{fraction:.2f} vs {args.partial[0]}, {len(seeds)} order(s): better on "
+                         f"{better[variant]}, worse on {worse[variant]} of {len(seeds) * len(cases)} questions; "
+                         f"below it: {'; '.join(below[variant]) or 'nowhere'}")
+    return lines
+
+
 def apply_overrides(settings: Sequence[str]) -> None:
     for s in settings:
         target, _, value = s.partition("=")
@@ -280,8 +350,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="also score auto mid stage two, with vectors for about F of the chunks (issue 18)")
     ap.add_argument("--drop-order", choices=("random", "tail"), default="random",
                     help="which files still lack vectors: a seeded random subset, or the last of the walk")
-    ap.add_argument("--seed", type=int, default=18)
-    ap.add_argument("--partial", nargs="+", default=["keyword", "places"], choices=("keyword", "places", "impute", "dbsf"),
+    ap.add_argument("--seeds", type=int, nargs="+", default=[18],
+                    help="random orders to average over (each F's row is their mean)")
+    ap.add_argument("--partial", nargs="+", default=["keyword", "places"],
+                    choices=("keyword", "places", "impute", "shrink", "dbsf"),
                     help="how auto answers mid stage two: keyword alone, or hybrid with this partial fusion")
     ap.add_argument("--no-vocabulary", action="store_true",
                     help="search without the repo's names from code and manifests (issue 9's comparison)")
@@ -314,38 +386,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     ms[mode] = statistics.median(r.answer.ms for r in rows)
                     if args.show_misses == mode:
                         print(f"{name} misses ({mode}):\n{misses(rows)}\n")
-                for fraction in args.embedded_fraction:
-                    if fraction >= 1:
-                        continue  # every vector there: the plain auto row
-                    copy, got = partial_copy(ds, index, args.cache, fraction, args.drop_order, args.seed,
-                                             embedder.max_windows)
-                    try:
-                        ranks: dict[str, list[int]] = {}
-                        for variant in args.partial:
-                            saved = search_module.AUTO_MID_STAGE_TWO, search_module.PARTIAL_FUSION
-                            if variant == "keyword":
-                                search_module.AUTO_MID_STAGE_TWO = "keyword"
-                            else:
-                                search_module.AUTO_MID_STAGE_TWO, search_module.PARTIAL_FUSION = "hybrid", variant
-                            try:
-                                rows = run_mode(scorer, copy, policy, embedder, cases, "auto", args.k,  # type: ignore[arg-type]
-                                                vocabulary=not args.no_vocabulary)
-                            finally:
-                                search_module.AUTO_MID_STAGE_TWO, search_module.PARTIAL_FUSION = saved
-                            run = f"{'kw' if variant == 'keyword' else variant}@{got:.2f}"
-                            table[run] = strata_summary(scorer, rows, args.k)
-                            ranks[run] = [r.rank or args.k + 1 for r in rows]
-                            if args.show_misses == run:
-                                print(f"{name} misses ({run}):\n{misses(rows)}\n")
-                        runs = list(ranks)
-                        for run in runs[1:]:  # each fusion against the first variant (keyword alone)
-                            pairs = list(zip(ranks[runs[0]], ranks[run]))
-                            compared.append(f"{run} vs {runs[0]}: better on {sum(b < a for a, b in pairs)}, "
-                                            f"worse on {sum(b > a for a, b in pairs)} of {len(pairs)} questions")
-                    finally:
-                        copy.close()
-                        for suffix in ("", "-wal", "-shm"):
-                            Path(f"{copy.location.db}{suffix}").unlink(missing_ok=True)
+                compared += mid_stage_two(scorer, ds, index, policy, embedder, cases, args, table)
             finally:
                 index.close()
             print(render(name, table))

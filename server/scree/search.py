@@ -70,7 +70,8 @@ HYBRID_WEIGHTS = (0.8, 1.2)  # (semantic, keyword)
 # While stage two of a sync embeds (some chunks have no vectors yet), how hybrid fuses: "places" (a
 # chunk without vectors keeps exactly the place BM25 gives it; the vectors reorder only the places of
 # the chunks they can see: `fusion.keep_places`), "impute" (its keyword scaled score stands in for the
-# semantic one: `fusion.dbsf_imputed`) or "dbsf" (as if complete, which favours the chunks that have
+# semantic one: `fusion.dbsf_imputed`), "shrink" (places, the semantic weight times the share of chunks
+# with vectors) or "dbsf" (as if complete, which favours the chunks that have
 # vectors). And what `auto` runs for a question then: "hybrid" (that fusion) or "keyword" (BM25 alone,
 # the rule before it was measured). Measured in docs/benchmarks.md ("Searches during stage two").
 PARTIAL_FUSION = "places"
@@ -254,11 +255,11 @@ class _Ranker:
 
     def __init__(self, index: Index, embedder: Embedder, text: str, asked: str, file_ids: Sequence[int] | None,
                  vocabulary: AbstractSet[str], notes: list[str], symbols_only: bool = False,
-                 partial: bool = False) -> None:
+                 coverage: float = 1.0) -> None:
         self.index, self.embedder, self.text, self.asked = index, embedder, text, asked
         self.file_ids, self.vocabulary, self.notes = file_ids, vocabulary, notes
         self.symbols_only = symbols_only
-        self.partial = partial  # stage two is under way: some chunks have no vectors yet
+        self.coverage = coverage  # the share of chunks with vectors (below 1 while stage two runs)
         self.qvec: np.ndarray | None = None
 
     def _semantic(self, depth: int) -> list[tuple[int, float]]:
@@ -311,7 +312,7 @@ class _Ranker:
             section = _by_section(index, sem, kw)
             halves = [collapse(sem, section)[:depth], collapse(kw, section)[:depth]]
             group = lambda cid: section((cid, 0.0))  # noqa: E731
-            if self.partial and PARTIAL_FUSION != "dbsf" and mode == "hybrid":
+            if self.coverage < 1 and PARTIAL_FUSION != "dbsf" and mode == "hybrid":
                 ranked = self._fuse_partial(halves, group)
             elif FUSION == "dbsf":
                 ranked = dbsf(halves, group, DBSF_WEIGHTS)
@@ -332,7 +333,10 @@ class _Ranker:
         held = {group(cid) for cid, _ in keyword if cid in missing}
         if PARTIAL_FUSION == "impute":
             return dbsf_imputed(semantic, keyword, group, DBSF_WEIGHTS, held)
-        return keep_places(dbsf(halves, group, DBSF_WEIGHTS), keyword, group, held)
+        weights = DBSF_WEIGHTS
+        if PARTIAL_FUSION == "shrink":  # the vectors' say in proportion to the share of chunks they cover
+            weights = (DBSF_WEIGHTS[0] * self.coverage, DBSF_WEIGHTS[1])
+        return keep_places(dbsf(halves, group, weights), keyword, group, held)
 
     def _reorder(self, ranked: list[tuple[int, float]], section: Callable[[tuple[int, float]], Hashable],
                  rows: dict[int, queries.ChunkRow]) -> list[tuple[int, float]]:
@@ -407,7 +411,7 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         usable = usable and vectors.embedded > 0
 
     ranker = _Ranker(index, embedder, text, q.mode, file_ids, vocabulary, notes, symbols_only,
-                     partial=stage is not None)
+                     coverage=vectors.embedded / vectors.total if stage is not None else 1.0)
     fixed = ranker.rank(mode, CANDIDATE_SECTIONS)
     mode = fixed.mode
     check = _PolicyCheck(policy)
