@@ -117,17 +117,21 @@ def mid_stage_two(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[In
     index.close()
 
 
-def test_mid_stage_two_the_first_n_results_are_the_same_for_every_larger_k(mid_stage_two):
+@pytest.mark.parametrize("mode", ["auto", "hybrid"])
+def test_mid_stage_two_the_first_n_results_are_the_same_for_every_larger_k(mid_stage_two, mode, monkeypatch):
     from fake_embedder import FakeEmbedder
 
+    from scree import search as search_module
+
+    monkeypatch.setattr(search_module, "AUTO_MID_STAGE_TWO", "hybrid")  # auto fuses too
     index, policy, questions = mid_stage_two
     differ, modes = [], set()
     for text in questions:
-        first = search(index, policy, FakeEmbedder(), Query(text, k=N))
+        first = search(index, policy, FakeEmbedder(), Query(text, k=N, mode=mode))
         assert first.hits, text
         modes.add(first.mode)
         for k in (2 * N, CANDIDATE_SECTIONS, 50):
-            if _hits(mid_stage_two, text, k)[:N] != first.hits:
+            if search(index, policy, FakeEmbedder(), Query(text, k=k, mode=mode)).hits[:N] != first.hits:
                 differ.append((text, k))
     assert differ == []
-    assert "hybrid" in modes  # the questions fused the vectors there are
+    assert "hybrid" in modes  # the questions fused the vectors there are with keyword

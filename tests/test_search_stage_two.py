@@ -51,17 +51,28 @@ def _search(setup, embedder, text, **kw):
     return search(index, policy, embedder, Query(text, **kw))
 
 
-def test_a_question_mid_stage_two_finds_the_note_without_vectors_where_keyword_puts_it(mid_stage_two, embedder):
+QUESTION = "when does the tape rotation run"
+
+
+def test_a_question_mid_stage_two_finds_the_note_without_vectors_and_says_how_far_they_are(mid_stage_two, embedder):
     index = mid_stage_two[1]
     progress = queries.vector_progress(index.conn)
     assert 0 < progress.embedded < progress.total
-    question = "when does the tape rotation run"
-    result = _search(mid_stage_two, embedder, question, k=3)
-    keyword = _search(mid_stage_two, embedder, question, k=3, mode="keyword")
+    note = f"vectors for {progress.embedded} of {progress.total} chunks; keyword covers all"
+    result = _search(mid_stage_two, embedder, QUESTION, k=3)  # auto: keyword alone (AUTO_MID_STAGE_TWO)
+    assert result.mode == "keyword" and result.hits[0].path == "ops/rotation.md"
+    assert note in result.notes
+    fused = _search(mid_stage_two, embedder, QUESTION, k=3, mode="hybrid")
+    assert fused.mode == "hybrid" and note in fused.notes
+    assert fused.hits[0].path == "ops/rotation.md"  # where keyword puts it: first
+
+
+def test_auto_fuses_mid_stage_two_when_told_to(mid_stage_two, embedder, monkeypatch):
+    monkeypatch.setattr(search_module, "AUTO_MID_STAGE_TWO", "hybrid")
+    result = _search(mid_stage_two, embedder, QUESTION, k=3)
+    keyword = _search(mid_stage_two, embedder, QUESTION, k=3, mode="keyword")
     assert result.mode == "hybrid"  # the vectors there are are used, not keyword alone
-    assert f"vectors for {progress.embedded} of {progress.total} chunks; keyword covers all" in result.notes
     paths = [h.path for h in result.hits]
-    assert "ops/rotation.md" in paths
     assert paths.index("ops/rotation.md") <= [h.path for h in keyword.hits].index("ops/rotation.md")
 
 
@@ -72,17 +83,11 @@ def test_every_chunk_without_vectors_keeps_its_keyword_place_among_the_others(mi
     unembedded = {"ops/rotation.md", first}
     for question in ("how are backups and tapes kept", "what happens to old rows every night",
                      "who gets a laptop on day one"):
-        hybrid = [h.path for h in _search(mid_stage_two, embedder, question, k=10).hits]
+        hybrid = [h.path for h in _search(mid_stage_two, embedder, question, k=10, mode="hybrid").hits]
         keyword = [h.path for h in _search(mid_stage_two, embedder, question, k=10, mode="keyword").hits]
         for i, path in enumerate(keyword):
             if path in unembedded:
                 assert hybrid.index(path) == i, (question, hybrid, keyword)
-
-
-def test_the_old_rule_answers_by_keyword_alone(mid_stage_two, embedder, monkeypatch):
-    monkeypatch.setattr(search_module, "AUTO_MID_STAGE_TWO", "keyword")
-    result = _search(mid_stage_two, embedder, "when does the tape rotation run", k=3)
-    assert result.mode == "keyword" and result.hits[0].path == "ops/rotation.md"
 
 
 def test_with_no_vector_yet_auto_answers_by_keyword(tmp_path: Path, embedder):

@@ -71,11 +71,16 @@ HYBRID_WEIGHTS = (0.8, 1.2)  # (semantic, keyword)
 # chunk without vectors keeps exactly the place BM25 gives it; the vectors reorder only the places of
 # the chunks they can see: `fusion.keep_places`), "impute" (its keyword scaled score stands in for the
 # semantic one: `fusion.dbsf_imputed`), "shrink" (places, the semantic weight times the share of chunks
-# with vectors) or "dbsf" (as if complete, which favours the chunks that have
-# vectors). And what `auto` runs for a question then: "hybrid" (that fusion) or "keyword" (BM25 alone,
-# the rule before it was measured). Measured in docs/benchmarks.md ("Searches during stage two").
+# with vectors) or "dbsf" (as if complete, which favours the chunks that have vectors: far below
+# keyword alone at 25-50% of the vectors).
 PARTIAL_FUSION = "places"
-AUTO_MID_STAGE_TWO = "hybrid"
+# What `auto` runs for a question mid stage two: "keyword" (BM25 alone) or "hybrid" (the fusion above).
+# Measured on the five dev sets at 25/50/75% of the vectors (docs/benchmarks.md, "Searches during stage
+# two"): "places" beat keyword alone on nearly every stratum (starlette plain top1 12% -> 33%, averaged
+# over five orders) but not on all: myst's identifier questions lost one question in three orders of
+# five at 50%, a question hybrid itself answers worse than BM25 (with every vector it trades it for
+# another). The rule is "never below keyword alone", so auto stays on keyword until that holds.
+AUTO_MID_STAGE_TWO = "keyword"
 
 
 # A query is cut to its first MAX_QUERY_CHARS characters (at a word boundary), with a note. A question,
@@ -397,9 +402,9 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         mode = "keyword"
     # Stage two of a sync may still be embedding: keyword covers every chunk, the vectors only some.
     # Hybrid then fuses the vectors there are with keyword for the rest (`PARTIAL_FUSION`: a chunk
-    # without vectors keeps the place BM25 gives it), and `auto` runs it for a question as it would
-    # with every vector (`AUTO_MID_STAGE_TWO`; measured never below keyword alone); with no vector
-    # yet, `auto` answers by keyword. A mode asked for by name uses the vectors there are.
+    # without vectors keeps the place BM25 gives it). `auto` answers a question by keyword alone, or by
+    # that fusion when `AUTO_MID_STAGE_TWO` says so (measured: see there); with no vector yet, always
+    # by keyword. A mode asked for by name uses the vectors there are.
     vectors = queries.vector_progress(index.conn)
     stage = stage_two_note(vectors.embedded, vectors.total)
     if stage is not None:
