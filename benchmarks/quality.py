@@ -20,12 +20,16 @@ benchmarks/sets/* (`starlette`: its corpus is a pinned PyPI sdist, fetched once 
 before it is made the default; the value is a Python literal.
 
 `--embedded-fraction F ...` scores `auto` as it runs mid stage two of a sync (issue 18): on a copy of
-each set's cached index (the cache itself is never written), vectors are dropped (`db.writes.forget_vectors`, leaving what
-stage one leaves) so that the first F of the chunks in stage two's order keep theirs. Stage two embeds
-file by file (a file's chunks in order), searched-for and recently modified notes first, which on a
-first index is an order unrelated to the questions: `--drop-order random` takes the files in a seeded
-random order (`--seeds`: each row is the mean over them), `tail` in the walk order (sorted paths), so the last files lack vectors. Each `--partial` variant is one row per F: `keyword` (auto answers by BM25 alone, the rule
-before), `places`, `impute` (the fusions of `search.PARTIAL_FUSION`); F = 1 is the plain `auto` row.
+each set's cached index (the cache itself is never written), vectors are dropped
+(`db.writes.forget_vectors`, leaving what stage one leaves) so that the first F of the chunks in stage
+two's order keep theirs. Stage two embeds file by file (a file's chunks in order), searched-for and
+recently modified notes first, which on a first index is an order unrelated to the questions:
+`--drop-order random` takes the files in a seeded random order (`--seeds`: each row is the mean over
+them), `tail` in the walk order (sorted paths), so the last files lack vectors. Each `--partial`
+variant is one row per F: `keyword` (auto answers by BM25 alone), or auto running hybrid with that
+`search.PARTIAL_FUSION` (`places`, `impute`, `shrink`, `dbsf`); F = 1 is the plain `auto` row. Below
+each table: per variant, the questions it ranks better and worse than keyword alone, and the strata
+where it is below keyword (docs/benchmarks.md, "Searches during stage two").
 """
 
 from __future__ import annotations

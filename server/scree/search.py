@@ -16,6 +16,8 @@ Ranking choices, each measured on both dev sets with benchmarks/quality.py (see 
   (`ranking.place_scores`).
 - Hybrid fuses the halves by their scores, each scaled by its own spread (DBSF, `fusion.dbsf`), not by
   rank alone: a half that is sure of its first hit outweighs one whose scores are all alike.
+- While stage two of a sync embeds, hybrid fuses the vectors there are with keyword for the rest: a
+  section without vectors keeps the place BM25 gives it (`fusion.keep_places`); `auto` stays on keyword.
 """
 
 from __future__ import annotations
