@@ -351,9 +351,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--show-misses", metavar="MODE")
     ap.add_argument("--json", type=Path, help="write every table here")
     ap.add_argument("--embedded-fraction", type=float, nargs="+", default=[], metavar="F",
-                    help="also score auto mid stage two, with vectors for about F of the chunks (issue 18)")
+                    help="also score auto mid stage two, with vectors for F of the chunks (issue 18)")
     ap.add_argument("--drop-order", choices=("random", "tail"), default="random",
-                    help="which files still lack vectors: a seeded random subset, or the last of the walk")
+                    help="stage two's order of files: seeded random, or the walk order (its last files lack vectors)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[18],
                     help="random orders to average over (each F's row is their mean)")
     ap.add_argument("--partial", nargs="+", default=["keyword", "places"],
