@@ -269,6 +269,8 @@ def mid_stage_two(scorer: Any, ds: DevSet, index: Index, policy: NotesPolicy, em
                 copy.close()
                 for suffix in ("", "-wal", "-shm"):
                     Path(f"{copy.location.db}{suffix}").unlink(missing_ok=True)
+                copy.location.root_file.unlink(missing_ok=True)
+                copy.location.lock.unlink(missing_ok=True)
         for variant in args.partial:
             runs = summaries[variant]
             table[f"{'kw' if variant == 'keyword' else variant}@{fraction:.2f}"] = {
