@@ -99,6 +99,15 @@ def pending_chunks(conn: Any, file_id: int) -> list[PendingChunk]:
     return [PendingChunk(int(r[0]), int(r[1]), r[2], r[3], r[4]) for r in rows]
 
 
+def unembedded(conn: Any, ids: Sequence[int]) -> set[int]:
+    """Which of these chunks have no vectors yet (stored by stage one, not reached by stage two)."""
+    if not ids:
+        return set()
+    rows = conn.execute(f"select id from chunks where windows = 0 and id in ({','.join('?' * len(ids))})",
+                        list(ids)).fetchall()
+    return {int(r[0]) for r in rows}
+
+
 def has_chunks(conn: Any) -> bool:
     """True when at least one chunk is indexed (a search's cheap emptiness check, no count)."""
     return conn.execute("select 1 from chunks limit 1").fetchone() is not None

@@ -190,6 +190,22 @@ def store_vectors(conn: Any, embedded: Sequence[EmbeddedChunk], max_windows: int
     return stored
 
 
+def forget_vectors(conn: Any, chunk_ids: Sequence[int], max_windows: int) -> int:
+    """Drop these chunks' vectors and mark them `windows = 0`, as stage one leaves a chunk whose
+    vectors stage two has not made yet (its text, keyword rows and its file's hash stay). Returns how
+    many chunks lost vectors. For measuring search mid stage two (benchmarks/quality.py) and its tests."""
+    if not chunk_ids:
+        return 0
+    with transaction(conn):
+        rows = [r for i in range(0, len(chunk_ids), 500) for r in conn.execute(
+            f"select id, windows from chunks where windows > 0 and id in ({','.join('?' * len(chunk_ids[i:i + 500]))})",
+            list(chunk_ids[i:i + 500])).fetchall()]
+        conn.executemany("delete from chunks_vec where rowid = ?",
+                         [(cid * max_windows + w,) for cid, n in rows for w in range(n)])
+        conn.executemany("update chunks set windows = 0 where id = ?", [(cid,) for cid, _ in rows])
+    return len(rows)
+
+
 def _set_version(conn: Any, file_id: int, version: FileVersion, n_chunks: int) -> None:
     conn.execute(
         "update files set sha256 = ?, mtime_ns = ?, size = ?, title = ?, chunks = ?, indexed_at = ? "
