@@ -135,3 +135,33 @@ def test_note_names_are_one_line_each_and_capped():
     names = note_names(chunk_markdown(text))
     assert names[:2] == ("Two lines", "spaced out")
     assert len(names) == 3 and all("\n" not in n for n in names) and len(names[2].encode()) <= 120
+
+
+def test_an_index_from_before_names_is_migrated_and_rechunked_with_them(tmp_path, embedder):
+    """Schema 4 (two FTS columns, no names) with chunker 4 rows: opening migrates, the next sync fills the names."""
+    import sqlite3
+
+    from scree.db import schema
+
+    root, index, _ = _setup(tmp_path, embedder, {"k.md": ALIASED})
+    db = index_location(root, load_config()).dir / "index.db"
+    index.close()
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("drop table chunks_fts")
+    conn.execute(schema.MIGRATIONS[1][-1])  # the FTS table as migration 1 made it: heading, text
+    conn.execute("alter table chunks drop column names")
+    conn.execute("alter table files drop column names")
+    conn.execute("insert into chunks_fts(chunks_fts) values('rebuild')")
+    conn.execute("update meta set value = '4' where key = 'chunker'")
+    conn.execute("pragma user_version = 4")
+    conn.close()
+
+    index = open_index(index_location(root, load_config()), root)
+    assert schema.current_version(index.conn) == schema.SCHEMA_VERSION
+    assert _keyword(root, index, embedder, "rollout")[0][0] == "k.md"  # rebuilt from the chunks
+    assert _keyword(root, index, embedder, "k8s") == []  # no names until the files are chunked again
+    report = sync(index, NotesPolicy.load(root), embedder)
+    assert report.rechunked and report.updated == ["k.md"]
+    assert _keyword(root, index, embedder, "k8s")[0][0] == "k.md"
+    assert index.conn.execute("insert into chunks_fts(chunks_fts) values('integrity-check')") is not None
+    index.close()
