@@ -63,7 +63,8 @@ def poll():
     reader = ws.open_index()
     while "t" not in first and not done.is_set():
         try:
-            hits = search(reader, policy, embedder, Query(word, k=50, mode="keyword")).hits
+            # Filtered to the last note: with --scale N its copies in the other folders hold the word too.
+            hits = search(reader, policy, embedder, Query(word, k=5, mode="keyword", paths=(last,))).hits
         except Exception:
             hits = []
         if any(h.path == last for h in hits):

@@ -3,6 +3,8 @@
     uv run --frozen python benchmarks/quality.py [--sets dev httpx starlette] [--modes auto hybrid]
         [--embedder local] [--cache /tmp/scree-quality] [--show-misses auto] [--json out.json]
         [--set MODULE.NAME=VALUE ...]
+        [--embedded-fraction 0.25 0.5 0.75 [--drop-order random|tail] [--seeds 18 ...]
+         [--partial keyword places impute shrink]]
 
 Scores with the shared benchmark's own scorer (`score.py`, imported, so label matching is exactly
 the scorer's), and prints plain BM25 (`score.py --baseline bm25`) beside each set for comparison.
@@ -16,6 +18,18 @@ benchmarks/sets/* (`starlette`: its corpus is a pinned PyPI sdist, fetched once 
 
 `--set` overrides a module constant for one run (`--set search.ranking.SPECIFICITY=0`), to measure an idea
 before it is made the default; the value is a Python literal.
+
+`--embedded-fraction F ...` scores `auto` as it runs mid stage two of a sync (issue 18): on a copy of
+each set's cached index (the cache itself is never written), vectors are dropped
+(`db.writes.forget_vectors`, leaving what stage one leaves) so that the first F of the chunks in stage
+two's order keep theirs. Stage two embeds file by file (a file's chunks in order), searched-for and
+recently modified notes first, which on a first index is an order unrelated to the questions:
+`--drop-order random` takes the files in a seeded random order (`--seeds`: each row is the mean over
+them), `tail` in the walk order (sorted paths), so the last files lack vectors. Each `--partial`
+variant is one row per F: `keyword` (auto answers by BM25 alone), or auto running hybrid with that
+`search.search.PARTIAL_FUSION` (`places`, `impute`, `shrink`, `dbsf`); F = 1 is the plain `auto` row. Below
+each table: per variant, the questions it ranks better and worse than keyword alone, and the strata
+where it is below keyword (docs/benchmarks.md, "Searches during stage two").
 """
 
 from __future__ import annotations
@@ -27,6 +41,8 @@ import importlib
 import importlib.util
 import json
 import pickle
+import random
+import shutil
 import statistics
 import sys
 import time
@@ -36,7 +52,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from scree.search import search as search_module
 from scree.config import load_config
+from scree.db import queries, writes
 from scree.embed import Embedder, Passage, make_embedder
 from scree.locate import IndexLocation
 from scree.notes.policy import NotesPolicy
@@ -167,6 +185,105 @@ def open_set_index(ds: DevSet, cache: Path, embedder: CachedEmbedder) -> Index:
     return index
 
 
+def partial_copy(ds: DevSet, index: Index, cache: Path, fraction: float, order: str, seed: int,
+                 max_windows: int) -> tuple[Index, float]:
+    """A copy of `index` (under cache/partial/) in which only `fraction` of the chunks keep their
+    vectors (stage two's order: files in `order`, a file's chunks in order), and the fraction that did."""
+    src = Path(index.location.db)
+    dst_dir = cache / "partial"
+    dst_dir.mkdir(exist_ok=True)
+    name = f"{ds.name}-{order}-{seed}-{fraction:g}"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{dst_dir / name}.db{suffix}").unlink(missing_ok=True)
+    for suffix in ("", "-wal"):  # the file with its log: nothing writes to the cached index meanwhile
+        if Path(f"{src}{suffix}").exists():
+            shutil.copyfile(f"{src}{suffix}", dst_dir / f"{name}.db{suffix}")
+    shutil.copyfile(index.location.root_file, dst_dir / f"{name}.root")
+    loc = IndexLocation(dir=dst_dir, db=dst_dir / f"{name}.db", lock=dst_dir / f"{name}.lock",
+                        root_file=dst_dir / f"{name}.root")
+    copy = open_index(loc, ds.corpus.resolve())
+    files = sorted(queries.stored_files(copy.conn))  # the walk order
+    if order == "random":
+        random.Random(seed).shuffle(files)
+    # Stage two's order: file by file, each file's chunks in order; the first F of the chunks keep vectors.
+    chunks = [c.id for path in files for c in queries.chunks_of_file(copy.conn, path)]
+    drop = chunks[round(fraction * len(chunks)):]
+    writes.forget_vectors(copy.conn, drop, max_windows)
+    progress = queries.vector_progress(copy.conn)
+    return copy, progress.embedded / max(progress.total, 1)
+
+
+def _set_partial(variant: str) -> None:
+    if variant == "keyword":
+        search_module.AUTO_MID_STAGE_TWO = "keyword"
+    else:
+        search_module.AUTO_MID_STAGE_TWO, search_module.PARTIAL_FUSION = "hybrid", variant
+
+
+def _below(summary: dict[str, dict[str, float]], keyword: dict[str, dict[str, float]]) -> list[str]:
+    """The strata where `summary` is below keyword alone: a lower MRR, or top1 lower by more than one
+    question (one question's top1 is noise when MRR holds)."""
+    out = []
+    for stratum, kw in keyword.items():
+        got = summary[stratum]
+        if got["mrr"] < kw["mrr"] - 1e-9 or got["top1"] < kw["top1"] - 1 / kw["n"] - 1e-9:
+            out.append(f"{stratum} {got['top1']:.0%}/{got['mrr']:.3f} < {kw['top1']:.0%}/{kw['mrr']:.3f}")
+    return out
+
+
+def mid_stage_two(scorer: Any, ds: DevSet, index: Index, policy: NotesPolicy, embedder: Any, cases: list[Any],
+                  args: argparse.Namespace, table: dict[str, Any]) -> list[str]:
+    """Rows `<variant>@F` (the mean over `args.seeds`) for auto mid stage two, added to `table`; returns
+    lines comparing each variant with the first (keyword alone) per question and per stratum."""
+    lines: list[str] = []
+    seeds = args.seeds if args.drop_order == "random" else args.seeds[:1]
+    for fraction in args.embedded_fraction:
+        if fraction >= 1:
+            continue  # every vector there: the plain auto row
+        summaries: dict[str, list[dict[str, dict[str, float]]]] = {v: [] for v in args.partial}
+        better = {v: 0 for v in args.partial}
+        worse = {v: 0 for v in args.partial}
+        below: dict[str, list[str]] = {v: [] for v in args.partial}
+        for seed in seeds:
+            copy, got = partial_copy(ds, index, args.cache, fraction, args.drop_order, seed, embedder.max_windows)
+            try:
+                ranks: dict[str, list[int]] = {}
+                for variant in args.partial:
+                    saved = search_module.AUTO_MID_STAGE_TWO, search_module.PARTIAL_FUSION
+                    _set_partial(variant)
+                    try:
+                        rows = run_mode(scorer, copy, policy, embedder, cases, "auto", args.k,
+                                        vocabulary=not args.no_vocabulary)
+                    finally:
+                        search_module.AUTO_MID_STAGE_TWO, search_module.PARTIAL_FUSION = saved
+                    summaries[variant].append(strata_summary(scorer, rows, args.k))
+                    ranks[variant] = [r.rank or args.k + 1 for r in rows]
+                    if args.show_misses == f"{variant}@{fraction:.2f}":
+                        print(f"{ds.name} misses ({variant}@{got:.2f}, seed {seed}):\n{misses(rows)}\n")
+                first = args.partial[0]
+                for variant in args.partial[1:]:
+                    pairs = list(zip(ranks[first], ranks[variant]))
+                    better[variant] += sum(b < a for a, b in pairs)
+                    worse[variant] += sum(b > a for a, b in pairs)
+                    below[variant] += [f"seed {seed}: {b}" for b in _below(summaries[variant][-1], summaries[first][-1])]
+            finally:
+                copy.close()
+                for suffix in ("", "-wal", "-shm"):
+                    Path(f"{copy.location.db}{suffix}").unlink(missing_ok=True)
+                copy.location.root_file.unlink(missing_ok=True)
+                copy.location.lock.unlink(missing_ok=True)
+        for variant in args.partial:
+            runs = summaries[variant]
+            table[f"{'kw' if variant == 'keyword' else variant}@{fraction:.2f}"] = {
+                stratum: {m: statistics.mean(r[stratum][m] for r in runs) for m in runs[0][stratum]}
+                for stratum in runs[0]}
+        for variant in args.partial[1:]:
+            lines.append(f"{variant}@{fraction:.2f} vs {args.partial[0]}, {len(seeds)} order(s): better on "
+                         f"{better[variant]}, worse on {worse[variant]} of {len(seeds) * len(cases)} questions; "
+                         f"below it: {'; '.join(below[variant]) or 'nowhere'}")
+    return lines
+
+
 def apply_overrides(settings: Sequence[str]) -> None:
     for s in settings:
         target, _, value = s.partition("=")
@@ -206,11 +323,11 @@ def strata_summary(scorer: Any, rows: list[Any], k: int) -> dict[str, dict[str, 
 
 def render(set_name: str, table: dict[str, dict[str, dict[str, float]]]) -> str:
     strata = list(next(iter(table.values())))
-    head = f"{set_name:<10}" + "".join(f" | {s:^22}" for s in strata) + " | p50 bytes"
+    head = f"{set_name:<12}" + "".join(f" | {s:^22}" for s in strata) + " | p50 bytes"
     lines = [head, "-" * len(head)]
     for run, summary in table.items():
         cells = "".join(f" | {s['top1']:4.0%} {s['top3']:4.0%} {s['mrr']:5.3f}   " for s in summary.values())
-        lines.append(f"{run:<10}{cells} | {summary[strata[-1]]['median_bytes']:8.0f}")
+        lines.append(f"{run:<12}{cells} | {summary[strata[-1]]['median_bytes']:8.0f}")
     return "\n".join(lines)
 
 
@@ -236,6 +353,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="MODULE.NAME=VALUE")
     ap.add_argument("--show-misses", metavar="MODE")
     ap.add_argument("--json", type=Path, help="write every table here")
+    ap.add_argument("--embedded-fraction", type=float, nargs="+", default=[], metavar="F",
+                    help="also score auto mid stage two, with vectors for F of the chunks (issue 18)")
+    ap.add_argument("--drop-order", choices=("random", "tail"), default="random",
+                    help="stage two's order of files: seeded random, or the walk order (its last files lack vectors)")
+    ap.add_argument("--seeds", type=int, nargs="+", default=[18],
+                    help="random orders to average over (each F's row is their mean)")
+    ap.add_argument("--partial", nargs="+", default=["keyword", "places"],
+                    choices=("keyword", "places", "impute", "shrink", "dbsf"),
+                    help="how auto answers mid stage two: keyword alone, or hybrid with this partial fusion")
     ap.add_argument("--no-vocabulary", action="store_true",
                     help="search without the repo's names from code and manifests (issue 9's comparison)")
     args = ap.parse_args(argv)
@@ -259,6 +385,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             try:
                 table = {"bm25": strata_summary(scorer, bm25_rows(scorer, ds, cases, args.k), args.k)}
                 ms: dict[str, float] = {}
+                compared: list[str] = []
                 for mode in args.modes:
                     rows = run_mode(scorer, index, policy, embedder, cases, mode, args.k,  # type: ignore[arg-type]
                                     vocabulary=not args.no_vocabulary)
@@ -266,10 +393,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     ms[mode] = statistics.median(r.answer.ms for r in rows)
                     if args.show_misses == mode:
                         print(f"{name} misses ({mode}):\n{misses(rows)}\n")
+                compared += mid_stage_two(scorer, ds, index, policy, embedder, cases, args, table)
             finally:
                 index.close()
             print(render(name, table))
-            print("  median ms per query: " + ", ".join(f"{m} {v:.1f}" for m, v in ms.items()) + "\n")
+            print("  median ms per query: " + ", ".join(f"{m} {v:.1f}" for m, v in ms.items()))
+            print("".join(f"  {c}\n" for c in compared))
             out[name] = table
     finally:
         embedder.save()

@@ -84,3 +84,37 @@ def test_dbsf_handles_empty_lists_and_lists_of_equal_scores():
     assert _dbsf([[], []]) == []
     fused = _dbsf([[("x1", 0.5), ("y1", 0.5)], []])
     assert [item for item, _ in fused] == ["x1", "y1"]  # no spread: every item scaled 1, order kept
+
+
+# ----- mid stage two: some items have no vectors yet -----------------------------------------------
+
+from scree.search.fusion import dbsf, dbsf_imputed, keep_places  # noqa: E402
+
+
+def _ids(ranked):
+    return [item for item, _ in ranked]
+
+
+def test_an_item_without_vectors_keeps_its_keyword_place_and_the_vectors_reorder_the_rest():
+    keyword = [("a", 9.0), ("u", 8.0), ("b", 7.0), ("c", 6.0)]  # u has no vectors
+    fused = [("c", 1.9), ("b", 1.5), ("a", 1.2), ("u", 0.6)]  # what a plain fusion makes of it
+    out = keep_places(fused, keyword, lambda x: x, held={"u"})
+    assert _ids(out) == ["c", "u", "b", "a"]
+    assert dict(out) == dict(fused)  # places change, scores do not
+
+
+def test_keep_places_appends_what_only_the_vectors_found_and_reduces_to_either_half():
+    keyword = [("u", 3.0), ("a", 2.0)]
+    fused = [("s", 2.0), ("a", 1.4), ("u", 0.8)]  # s: found by the vectors alone
+    assert _ids(keep_places(fused, keyword, lambda x: x, held={"u"})) == ["u", "s", "a"]
+    assert _ids(keep_places(fused, keyword, lambda x: x, held=set())) == ["s", "a", "u"]
+    assert _ids(keep_places(fused, [], lambda x: x, held=set())) == ["s", "a", "u"]
+
+
+def test_imputing_gives_an_item_without_vectors_its_keyword_scale_for_the_semantic_half():
+    semantic = [("a", 0.9), ("b", 0.5), ("c", 0.4)]
+    keyword = [("u", 9.0), ("a", 5.0), ("b", 1.0)]
+    plain = dbsf([semantic, keyword], lambda x: x, (1.2, 0.8))
+    imputed = dbsf_imputed(semantic, keyword, lambda x: x, (1.2, 0.8), held={"u"})
+    assert _ids(plain)[0] == "a" and _ids(imputed)[0] == "u"
+    assert dict(imputed)["a"] == pytest.approx(dict(plain)["a"])

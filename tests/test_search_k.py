@@ -91,3 +91,47 @@ def test_scores_never_rise_down_the_list(dev_set):
     for text in dev_set[2]:
         scores = [h.score for h in _hits(dev_set, text, 50)]
         assert scores == sorted(scores, reverse=True), text
+
+
+@pytest.fixture(scope="module")
+def mid_stage_two(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Index, NotesPolicy, list[str]]]:
+    """The dev set's index as a search sees it while stage two runs: every other file without vectors."""
+    from fake_embedder import FakeEmbedder
+
+    from scree.db import writes
+
+    from scree.locate import IndexLocation
+
+    corpus, questions = SETS["dev"]
+    here = tmp_path_factory.mktemp("mid-stage-two")  # not the index the other tests share
+    index = open_index(IndexLocation(dir=here, db=here / "i.db", lock=here / "i.lock", root_file=here / "root"),
+                       corpus)
+    policy = NotesPolicy.load(corpus)
+    sync(index, policy, FakeEmbedder())
+    paths = [path for _, path in queries.file_paths(index.conn)][::2]
+    writes.forget_vectors(index.conn, [c.id for p in paths for c in queries.chunks_of_file(index.conn, p)],
+                          FakeEmbedder().max_windows)
+    progress = queries.vector_progress(index.conn)
+    assert 0 < progress.embedded < progress.total
+    yield index, policy, _questions(questions)
+    index.close()
+
+
+@pytest.mark.parametrize("mode", ["auto", "hybrid"])
+def test_mid_stage_two_the_first_n_results_are_the_same_for_every_larger_k(mid_stage_two, mode, monkeypatch):
+    from fake_embedder import FakeEmbedder
+
+    from scree.search import search as search_module
+
+    monkeypatch.setattr(search_module, "AUTO_MID_STAGE_TWO", "hybrid")  # auto fuses too
+    index, policy, questions = mid_stage_two
+    differ, modes = [], set()
+    for text in questions:
+        first = search(index, policy, FakeEmbedder(), Query(text, k=N, mode=mode))
+        assert first.hits, text
+        modes.add(first.mode)
+        for k in (2 * N, CANDIDATE_SECTIONS, 50):
+            if search(index, policy, FakeEmbedder(), Query(text, k=k, mode=mode)).hits[:N] != first.hits:
+                differ.append((text, k))
+    assert differ == []
+    assert "hybrid" in modes  # the questions fused the vectors there are with keyword

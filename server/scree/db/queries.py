@@ -81,6 +81,7 @@ class PendingChunk:
     path: str
     heading: str
     text: str
+    names: str = ""  # the file's other names, newline-joined (its embedding header carries them)
 
 
 def pending_files(conn: Any) -> list[tuple[int, str, int]]:
@@ -94,9 +95,18 @@ def pending_files(conn: Any) -> list[tuple[int, str, int]]:
 
 def pending_chunks(conn: Any, file_id: int) -> list[PendingChunk]:
     rows = conn.execute(
-        "select c.id, c.file_id, f.path, c.heading, c.text from chunks c join files f on f.id = c.file_id "
+        "select c.id, c.file_id, f.path, c.heading, c.text, f.names from chunks c join files f on f.id = c.file_id "
         "where c.file_id = ? and c.windows = 0 order by c.seq", (file_id,)).fetchall()
-    return [PendingChunk(int(r[0]), int(r[1]), r[2], r[3], r[4]) for r in rows]
+    return [PendingChunk(int(r[0]), int(r[1]), r[2], r[3], r[4], r[5]) for r in rows]
+
+
+def unembedded(conn: Any, ids: Sequence[int]) -> set[int]:
+    """Which of these chunks have no vectors yet (stored by stage one, not reached by stage two)."""
+    if not ids:
+        return set()
+    rows = conn.execute(f"select id from chunks where windows = 0 and id in ({','.join('?' * len(ids))})",
+                        list(ids)).fetchall()
+    return {int(r[0]) for r in rows}
 
 
 def has_chunks(conn: Any) -> bool:
@@ -113,10 +123,11 @@ def _in_clause(column: str, ids: Sequence[int] | None) -> tuple[str, list[int]]:
 def keyword_search(conn: Any, match: str, limit: int, file_ids: Sequence[int] | None = None) -> list[tuple[int, float]]:
     """(chunk id, bm25 score as a positive number, higher is better), best first."""
     clause, params = _in_clause("c.file_id", file_ids)
+    weights = ", ".join(str(w) for w in FTS_WEIGHTS)
     sql = (
-        f"select c.id, -bm25(chunks_fts, {FTS_WEIGHTS[0]}, {FTS_WEIGHTS[1]}) as score "
+        f"select c.id, -bm25(chunks_fts, {weights}) as score "
         "from chunks_fts join chunks c on c.id = chunks_fts.rowid "
-        f"where chunks_fts match ?{clause} order by bm25(chunks_fts, {FTS_WEIGHTS[0]}, {FTS_WEIGHTS[1]}) limit ?"
+        f"where chunks_fts match ?{clause} order by bm25(chunks_fts, {weights}) limit ?"
     )
     return [(int(i), float(s)) for i, s in conn.execute(sql, [match, *params, limit]).fetchall()]
 
@@ -151,11 +162,13 @@ def section_keys(conn: Any, ids: Sequence[int]) -> dict[int, tuple[int, str]]:
 
 
 def chunk_texts(conn: Any, ids: Sequence[int]) -> dict[int, str]:
-    """Heading trail and text per chunk id, joined by a newline (what a verbatim name is looked for in)."""
+    """Heading trail and text per chunk id, joined by a newline, then the note's other names when the
+    chunk's keyword row holds them (what a verbatim name is looked for in)."""
     if not ids:
         return {}
     rows = conn.execute(
-        f"select id, heading || char(10) || text from chunks where id in ({','.join('?' * len(ids))})", list(ids)
+        "select id, heading || char(10) || text || case when names != '' then char(10) || names else '' end "
+        f"from chunks where id in ({','.join('?' * len(ids))})", list(ids)
     ).fetchall()
     return {int(r[0]): str(r[1]) for r in rows}
 
@@ -186,14 +199,16 @@ def vector_rows(conn: Any, batch: int = 4096):  # -> Iterator[list[tuple[int, in
         yield rows
 
 
-def stored_chunk_vectors(conn: Any, path: str, max_windows: int):  # -> dict[tuple[str, str], np.ndarray]
+def stored_chunk_vectors(conn: Any, path: str, max_windows: int,
+                         names: str | None = None):  # -> dict[tuple[str, str], np.ndarray]
     """The vectors already stored for a file's chunks, keyed by (heading, text): an edit re-embeds
-    only the chunks whose text changed."""
+    only the chunks whose text changed. With `names` (newline-joined), only while the file's stored
+    names are those: its embedding headers carried them, so other names mean other vectors."""
     import numpy as np
 
     rows = conn.execute(
         "select c.id, c.heading, c.text, c.windows from chunks c join files f on f.id = c.file_id "
-        "where f.path = ?", (path,)).fetchall()
+        "where f.path = ? and (? is null or f.names = ?)", (path, names, names)).fetchall()
     out = {}
     for cid, heading, text, n in rows:
         vecs = conn.execute(

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # FTS5 column weights for bm25(): the heading trail counts above the body, since a trail that names
-# the subject ("Configuration > Retention") is stronger evidence than one mention in a paragraph.
-FTS_WEIGHTS = (3.0, 1.0)
+# the subject ("Configuration > Retention") is stronger evidence than one mention in a paragraph. The
+# third column holds the note's other names (front-matter title and aliases, migration 5): a heading's peers.
+FTS_WEIGHTS = (3.0, 1.0, 3.0)
 
 MIGRATIONS: dict[int, list[str]] = {
     1: [
@@ -88,6 +89,20 @@ MIGRATIONS: dict[int, list[str]] = {
     # (and counts it for the status) without scanning every chunk.
     4: [
         "create index chunks_unembedded on chunks(file_id) where windows = 0",
+    ],
+    # A note's other names (chunker.note_names: its front-matter title when no heading carries it, its
+    # aliases), newline-joined: `files.names` is what stage two puts in every chunk's embedding header;
+    # `chunks.names` is what the keyword index reads in its third column. The FTS table is made again
+    # with that column (rebuilt from `chunks`); the chunker version bumped with it fills the names in.
+    5: [
+        "alter table files add column names text not null default ''",
+        "alter table chunks add column names text not null default ''",
+        "drop table chunks_fts",
+        """create virtual table chunks_fts using fts5(
+               heading, text, names, content='chunks', content_rowid='id',
+               tokenize='unicode61 remove_diacritics 2'
+           )""",
+        "insert into chunks_fts(chunks_fts) values('rebuild')",
     ],
 }
 

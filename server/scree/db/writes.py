@@ -57,6 +57,7 @@ class FileVersion:
     mtime_ns: int
     size: int
     title: str | None
+    names: tuple[str, ...] = ()  # chunker.note_names: other names of the note (title, aliases)
 
 
 def _delete_file_rows(conn: Any, file_id: int, max_windows: int) -> None:
@@ -67,8 +68,8 @@ def _delete_file_rows(conn: Any, file_id: int, max_windows: int) -> None:
             [(cid * max_windows + w,) for cid, n in rows for w in range(n)],
         )
         conn.execute(
-            "insert into chunks_fts(chunks_fts, rowid, heading, text) "
-            "select 'delete', id, heading, text from chunks where file_id = ?",
+            "insert into chunks_fts(chunks_fts, rowid, heading, text, names) "
+            "select 'delete', id, heading, text, names from chunks where file_id = ?",
             (file_id,),
         )
         conn.execute("delete from chunks where file_id = ?", (file_id,))
@@ -80,8 +81,13 @@ def replace_file(
     chunks: Sequence[Chunk],
     vectors: Sequence[np.ndarray | None],
     max_windows: int,
+    *,
+    names_on_every_chunk: bool = True,
 ) -> int:
     """Replace one file's chunks, FTS rows and vectors in one transaction; returns the file id.
+
+    The note's other names (`version.names`) are stored with the file (for stage two's embedding header)
+    and in the keyword rows of every chunk, or of its first chunk only (`names_on_every_chunk`).
 
     A chunk whose vectors are None is stored with windows = 0: its text is searchable by keyword and
     its vectors are known to be missing (stage two of a sync adds them with `store_vectors`).
@@ -98,7 +104,9 @@ def replace_file(
             file_id = row[0]
             conn.execute("update files set sha256 = null where id = ?", (file_id,))
             _delete_file_rows(conn, file_id, max_windows)
-        _insert_chunks(conn, file_id, 0, chunks, vectors, max_windows)
+        names = "\n".join(version.names)
+        conn.execute("update files set names = ? where id = ?", (names, file_id))
+        _insert_chunks(conn, file_id, 0, chunks, vectors, max_windows, names, names_on_every_chunk)
         _set_version(conn, file_id, version, len(chunks))
     return int(file_id)
 
@@ -124,7 +132,7 @@ def append_chunks(conn: Any, file_id: int, first_seq: int, chunks: Sequence[Chun
     if len(chunks) != len(vectors):
         raise ValueError("one vector array per chunk is required")
     with transaction(conn):
-        _insert_chunks(conn, file_id, first_seq, chunks, vectors, max_windows)
+        _insert_chunks(conn, file_id, first_seq, chunks, vectors, max_windows, "", False)
 
 
 def finish_file(conn: Any, file_id: int, version: FileVersion, n_chunks: int) -> None:
@@ -134,18 +142,20 @@ def finish_file(conn: Any, file_id: int, version: FileVersion, n_chunks: int) ->
 
 
 def _insert_chunks(conn: Any, file_id: int, first_seq: int, chunks: Sequence[Chunk],
-                   vectors: Sequence[np.ndarray | None], max_windows: int) -> None:
+                   vectors: Sequence[np.ndarray | None], max_windows: int, names: str, every: bool) -> None:
     for seq, (chunk, vecs) in enumerate(zip(chunks, vectors), start=first_seq):
         n = 0 if vecs is None else int(vecs.shape[0])
         if vecs is not None and not 1 <= n <= max_windows:
             raise ValueError(f"chunk has {n} windows; expected 1..{max_windows}")
+        own = names if every or seq == 0 else ""
         cid = conn.execute(
-            "insert into chunks(file_id, seq, heading, text, start_line, end_line, windows) "
-            "values (?, ?, ?, ?, ?, ?, ?)",
-            (file_id, seq, chunk.heading, chunk.text, chunk.start_line, chunk.end_line, n),
+            "insert into chunks(file_id, seq, heading, text, start_line, end_line, windows, names) "
+            "values (?, ?, ?, ?, ?, ?, ?, ?)",
+            (file_id, seq, chunk.heading, chunk.text, chunk.start_line, chunk.end_line, n, own),
         ).lastrowid
         conn.execute(
-            "insert into chunks_fts(rowid, heading, text) values (?, ?, ?)", (cid, chunk.heading, chunk.text)
+            "insert into chunks_fts(rowid, heading, text, names) values (?, ?, ?, ?)",
+            (cid, chunk.heading, chunk.text, own),
         )
         if vecs is not None:
             _insert_vectors(conn, int(cid), file_id, vecs, max_windows)
@@ -167,27 +177,45 @@ class EmbeddedChunk:
     heading: str
     text: str
     vectors: np.ndarray
+    names: str = ""  # the file's names (newline-joined) its embedding header carried
 
 
 def store_vectors(conn: Any, embedded: Sequence[EmbeddedChunk], max_windows: int) -> int:
     """Stage two: add the vectors of chunks stored without them, in one transaction. Returns how many
-    were stored. A chunk that is gone, or whose id now holds other text (its file was re-chunked while
-    it was embedded), or that has vectors already, is left alone: a vector is never stored for text
-    other than the one it was made from, nor twice."""
+    were stored. A chunk that is gone, or whose id now holds other text or whose file has other names
+    (its file was re-chunked while it was embedded), or that has vectors already, is left alone: a vector
+    is never stored for text other than the one it was made from, nor twice."""
     stored = 0
     with transaction(conn):
         for e in embedded:
             n = int(e.vectors.shape[0])
             if not 1 <= n <= max_windows:
                 raise ValueError(f"chunk has {n} windows; expected 1..{max_windows}")
-            row = conn.execute("select 1 from chunks where id = ? and file_id = ? and heading = ? and text = ? "
-                               "and windows = 0", (e.chunk_id, e.file_id, e.heading, e.text)).fetchone()
+            row = conn.execute("select 1 from chunks c join files f on f.id = c.file_id where c.id = ? "
+                               "and c.file_id = ? and c.heading = ? and c.text = ? and c.windows = 0 "
+                               "and f.names = ?", (e.chunk_id, e.file_id, e.heading, e.text, e.names)).fetchone()
             if row is None:
                 continue
             _insert_vectors(conn, e.chunk_id, e.file_id, e.vectors, max_windows)
             conn.execute("update chunks set windows = ? where id = ?", (n, e.chunk_id))
             stored += 1
     return stored
+
+
+def forget_vectors(conn: Any, chunk_ids: Sequence[int], max_windows: int) -> int:
+    """Drop these chunks' vectors and mark them `windows = 0`, as stage one leaves a chunk whose
+    vectors stage two has not made yet (its text, keyword rows and its file's hash stay). Returns how
+    many chunks lost vectors. For measuring search mid stage two (benchmarks/quality.py) and its tests."""
+    if not chunk_ids:
+        return 0
+    with transaction(conn):
+        rows = [r for i in range(0, len(chunk_ids), 500) for r in conn.execute(
+            f"select id, windows from chunks where windows > 0 and id in ({','.join('?' * len(chunk_ids[i:i + 500]))})",
+            list(chunk_ids[i:i + 500])).fetchall()]
+        conn.executemany("delete from chunks_vec where rowid = ?",
+                         [(cid * max_windows + w,) for cid, n in rows for w in range(n)])
+        conn.executemany("update chunks set windows = 0 where id = ?", [(cid,) for cid, _ in rows])
+    return len(rows)
 
 
 def _set_version(conn: Any, file_id: int, version: FileVersion, n_chunks: int) -> None:

@@ -20,8 +20,8 @@ from .patterns import pattern_words
 MAX_HINT_CHARS = 700
 MAX_SECTIONS = 3
 RANK_CAP = 500  # most matches worth ranking by bm25 within the hook's time budget
-# bm25 column weights (heading, text), as scree.db.schema.FTS_WEIGHTS; not imported to keep the hook light.
-FTS_WEIGHTS = (3.0, 1.0)
+# bm25 column weights (heading, text, names), as scree.db.schema.FTS_WEIGHTS; not imported to keep the hook light.
+FTS_WEIGHTS = (3.0, 1.0, 3.0)
 DOC_DIRS = frozenset({"doc", "docs", "documentation", "notes", "note", "adr", "adrs", "decisions", "wiki",
                       "rfc", "rfcs", "runbooks", "handbook", "design"})
 DOC_TYPES = frozenset({"md", "markdown", "mkd", "mdx"})
@@ -193,7 +193,7 @@ class NotesIndex:
             "select f.path, c.start_line, c.end_line, c.heading, coalesce(f.title, ''), c.text "
             "from chunks_fts join chunks c on c.id = chunks_fts.rowid join files f on f.id = c.file_id "
             f"where chunks_fts match ? and f.sha256 is not null and {cond} "
-            f"order by bm25(chunks_fts, {FTS_WEIGHTS[0]}, {FTS_WEIGHTS[1]}) limit ?",
+            f"order by bm25(chunks_fts, {', '.join(map(str, FTS_WEIGHTS))}) limit ?",
             (match, *params, limit),
         ).fetchall()
 

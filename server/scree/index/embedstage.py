@@ -56,9 +56,14 @@ class EmbedReport:
         return self.chunks / self.seconds if self.seconds > 0 else 0.0
 
 
+def split_names(stored: str) -> tuple[str, ...]:
+    """A note's other names as the index stores them (newline-joined, `files.names`)."""
+    return tuple(stored.split("\n")) if stored else ()
+
+
 def passage_of(path: str, heading: str, text: str, aliases: tuple[str, ...] = ()) -> Passage:
-    """What the embedder reads of one chunk: its path (and the note's aliases) and heading trail, then its
-    markup-free view."""
+    """What the embedder reads of one chunk: its path (and the note's other names: `chunker.note_names`)
+    and heading trail, then its markup-free view."""
     return Passage(embed_header(path, heading, aliases), embed_body(text))
 
 
@@ -103,10 +108,11 @@ def embed_pending(index: Index, embedder: Embedder, *, should_stop: Callable[[],
             if not batch:
                 break
             t = time.perf_counter()
-            vectors = embed_batch(embedder, [passage_of(c.path, c.heading, c.text) for c in batch])
+            vectors = embed_batch(embedder, [passage_of(c.path, c.heading, c.text, split_names(c.names))
+                                             for c in batch])
             report.embed_seconds += time.perf_counter() - t
             report.chunks += writes.store_vectors(
-                index.conn, [writes.EmbeddedChunk(c.id, c.file_id, c.heading, c.text, v)
+                index.conn, [writes.EmbeddedChunk(c.id, c.file_id, c.heading, c.text, v, c.names)
                              for c, v in zip(batch, vectors)], embedder.max_windows)
             batches += 1
             if progress is not None:

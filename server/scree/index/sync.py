@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
-from ..notes.chunker import CHUNKER_VERSION, Chunk, chunk_markdown
+from ..notes.chunker import CHUNKER_VERSION, Chunk, chunk_markdown, note_names
 from ..db import queries, writes
 from ..embed import Embedder, Passage
 from .embedstage import embed_pending, passage_of
@@ -26,6 +26,10 @@ from .vocabsync import sync_vocabulary
 from ..notes.walk import walk_notes
 
 log = logging.getLogger(__name__)
+
+# A note's other names (front-matter title, aliases: `chunker.note_names`) go into the keyword rows of
+# every one of its chunks, as a heading's words do for the chunks under it (False: its first chunk only).
+NAMES_ON_EVERY_CHUNK = True
 
 
 class SyncProgress(Protocol):
@@ -230,7 +234,8 @@ def chunk_passage(path: str, chunk: Chunk, aliases: tuple[str, ...] = ()) -> Pas
 def chunk_passages(path: str, text: str) -> list[Passage]:
     """The passages of every chunk of a note's text, as a sync would embed them."""
     chunked = chunk_markdown(text)
-    return [chunk_passage(path, c, chunked.aliases) for c in chunked.chunks]
+    names = note_names(chunked)
+    return [chunk_passage(path, c, names) for c in chunked.chunks]
 
 
 @dataclass
@@ -258,9 +263,11 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
     chunked = chunk_markdown(note.text)
     # An edit usually touches one section: chunks whose heading and text are unchanged keep their
     # vectors (same path, same vector space: anything else was reset by ensure_embedder).
-    known = queries.stored_chunk_vectors(index.conn, path, embedder.max_windows)
+    # The note's other names are in every chunk's embedding header: when they changed, no vector is kept.
+    names = note_names(chunked)
+    known = queries.stored_chunk_vectors(index.conn, path, embedder.max_windows, "\n".join(names))
     version = writes.FileVersion(path=path, sha256=note.sha256, mtime_ns=note.mtime_ns, size=note.size,
-                                 title=chunked.title)
+                                 title=chunked.title, names=names)
     return PreparedNote(version, list(chunked.chunks), known)
 
 
@@ -268,6 +275,7 @@ def _store_text(index: Index, embedder: Embedder, note: PreparedNote, new: set[s
     """Stage one for one file: its chunks and keyword rows in one transaction, hash last; the chunks
     whose text changed are stored without vectors (stage two makes them)."""
     vectors = [note.known.get((c.heading, c.text)) for c in note.chunks]
-    writes.replace_file(index.conn, note.version, note.chunks, vectors, embedder.max_windows)
+    writes.replace_file(index.conn, note.version, note.chunks, vectors, embedder.max_windows,
+                        names_on_every_chunk=NAMES_ON_EVERY_CHUNK)
     report.chunked += sum(v is None for v in vectors)
     (report.added if note.version.path in new else report.updated).append(note.version.path)

@@ -37,7 +37,7 @@ from .utf8 import char_boundary, cut_utf8, utf8_len
 
 __all__ = [
     "CHUNKER_VERSION", "HARD_CHUNK_BYTES", "MAX_HEADING_BYTES", "SOFT_CHUNK_BYTES", "TRAIL_SEPARATOR",
-    "chunk_markdown", "clean_heading", "cut_utf8", "embed_header", "embed_text", "utf8_len",
+    "chunk_markdown", "clean_heading", "cut_utf8", "embed_header", "embed_text", "note_names", "utf8_len",
 ]
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,9 @@ log = logging.getLogger(__name__)
 # 3: chunks close at 2,000 bytes (was 2,500) and never pass 3,000 (was 3,500); 4: dialects (issue 19):
 # MyST targets open the section they name, markup-only lines (ESM, JSX tags, toctrees) are no chunk's body,
 # colon fences hide their headings, one-line HTML headings count.
-CHUNKER_VERSION = "4"
+# 5: a note's front-matter title (when no heading carries it) and aliases are stored with its chunks
+# (`note_names`), so every file is written again to fill them in.
+CHUNKER_VERSION = "5"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from
@@ -124,6 +126,20 @@ def chunk_markdown(text: str) -> ChunkedNote:
     _chunk_section(lines, no_split, markup, section_start, len(lines), head, trail, chunks)
     data = _front_matter(blocks.front_matter)
     return ChunkedNote(title=_title(data), chunks=chunks, aliases=_aliases(data))
+
+
+def note_names(note: ChunkedNote) -> tuple[str, ...]:
+    """The names a note is known by that none of its headings carries, for its keyword rows and its
+    embedding header: the front-matter `title:` (a Docusaurus or Jekyll page draws it as its heading and
+    often has no `#` line of its own), then its `aliases:`; each once, case-folded, in that order."""
+    seen = {part.casefold() for c in note.chunks for part in c.heading.split(TRAIL_SEPARATOR) if part}
+    out: list[str] = []
+    for raw in (note.title or "", *note.aliases):
+        name = cut_utf8(" ".join(raw.split()), MAX_HEADING_BYTES).rstrip()  # one line: stored newline-joined
+        if name and name.casefold() not in seen:
+            seen.add(name.casefold())
+            out.append(name)
+    return tuple(out)
 
 
 def _section_top(lines: list[str], targets: frozenset[int], floor: int, heading: int) -> int:

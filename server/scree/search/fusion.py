@@ -9,7 +9,7 @@ barely leads. Measured on both dev sets, DBSF won (docs/benchmarks.md); RRF stay
 
 from __future__ import annotations
 
-from typing import Callable, Hashable, Sequence, TypeVar
+from typing import AbstractSet, Callable, Hashable, Sequence, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
@@ -70,6 +70,17 @@ def rrf_grouped(rankings: Sequence[Sequence[T]], group: Callable[[T], Hashable],
 DBSF_SIGMAS = 3.0
 
 
+def dbsf_scaled(scores: Sequence[float]) -> list[float]:
+    """Scores on their list's own scale: mean - 3 sd -> 0, mean + 3 sd -> 1, clipped (all 1 when alike)."""
+    if not scores:
+        return []
+    mean = sum(scores) / len(scores)
+    sd = (sum((x - mean) ** 2 for x in scores) / len(scores)) ** 0.5
+    if sd <= 0:
+        return [1.0] * len(scores)
+    return [min(1.0, max(0.0, (s - mean + DBSF_SIGMAS * sd) / (2 * DBSF_SIGMAS * sd))) for s in scores]
+
+
 def dbsf(rankings: Sequence[Sequence[tuple[T, float]]], group: Callable[[T], Hashable],
          weights: Sequence[float]) -> list[tuple[T, float]]:
     """Distribution-based score fusion: (representative item, fused score) per group, best first.
@@ -89,14 +100,52 @@ def dbsf(rankings: Sequence[Sequence[tuple[T, float]]], group: Callable[[T], Has
         best = collapse(ranking, lambda item: group(item[0]))
         if not best:
             continue
-        scores = [s for _, s in best]
-        mean = sum(scores) / len(scores)
-        sd = (sum((x - mean) ** 2 for x in scores) / len(scores)) ** 0.5
-        for item, s in best:
+        for (item, _), scaled in zip(best, dbsf_scaled([s for _, s in best])):
             g = group(item)
-            scaled = min(1.0, max(0.0, (s - mean + DBSF_SIGMAS * sd) / (2 * DBSF_SIGMAS * sd))) if sd > 0 else 1.0
             fused[g] = fused.get(g, 0.0) + w * scaled
             if g not in rep or scaled > rep[g][0]:
                 rep[g] = (scaled, item)
     order = {g: i for i, g in enumerate(fused)}
     return [(rep[g][1], score) for g, score in sorted(fused.items(), key=lambda kv: (-kv[1], order[kv[0]]))]
+
+
+# ----- fusing while some items have no vectors yet (stage two of a sync, issue 18) -------------------
+
+
+def keep_places(fused: Sequence[tuple[T, float]], keyword: Sequence[tuple[T, float]],
+                group: Callable[[T], Hashable], held: AbstractSet[Hashable]) -> list[tuple[T, float]]:
+    """`fused` re-ordered so that each `held` group (one the semantic half could not see: no vectors
+    yet) takes exactly its place in the `keyword` ranking; the other places of that ranking go, in
+    fused order, to the groups that have vectors, and whatever the keyword ranking did not hold
+    follows. So a chunk without vectors is never ranked below where keyword alone puts it, nor above:
+    the vectors only reorder the chunks they can see. With no group held this is `fused`; with every
+    group held, `keyword` (plus what the semantic half alone found, after it).
+    """
+    by_group = {group(item): (item, score) for item, score in fused}
+    places = [group(item) for item, _ in collapse(keyword, lambda it: group(it[0]))]
+    kept = {g for g in places if g in held and g in by_group}
+    rest = iter([(item, score) for item, score in fused if group(item) not in kept])
+    out: list[tuple[T, float]] = []
+    for g in places:
+        if g in kept:
+            out.append(by_group[g])
+        else:
+            nxt = next(rest, None)
+            if nxt is not None:
+                out.append(nxt)
+    out.extend(rest)
+    return out
+
+
+def dbsf_imputed(semantic: Sequence[tuple[T, float]], keyword: Sequence[tuple[T, float]],
+                 group: Callable[[T], Hashable], weights: Sequence[float],
+                 held: AbstractSet[Hashable]) -> list[tuple[T, float]]:
+    """DBSF of the two halves in which a `held` group (no vectors yet) missing from the semantic half
+    gets its keyword scaled score in place of the semantic one it cannot have: as if the vectors
+    agreed with BM25 about it. (The alternative to `keep_places`, measured against it.)"""
+    sem_groups = {group(item) for item, _ in semantic}
+    kw = collapse(keyword, lambda it: group(it[0]))
+    stand_in = {group(item): weights[0] * scaled for (item, _), scaled in zip(kw, dbsf_scaled([s for _, s in kw]))
+                if group(item) in held and group(item) not in sem_groups}
+    fused = [(item, score + stand_in.get(group(item), 0.0)) for item, score in dbsf([semantic, keyword], group, weights)]
+    return sorted(fused, key=lambda kv: -kv[1])  # stable: ties keep dbsf's order

@@ -16,6 +16,8 @@ Ranking choices, each measured on both dev sets with benchmarks/quality.py (see 
   (`ranking.place_scores`).
 - Hybrid fuses the halves by their scores, each scaled by its own spread (DBSF, `fusion.dbsf`), not by
   rank alone: a half that is sure of its first hit outweighs one whose scores are all alike.
+- While stage two of a sync embeds, hybrid fuses the vectors there are with keyword for the rest: a
+  section without vectors keeps the place BM25 gives it (`fusion.keep_places`); `auto` stays on keyword.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import pathspec
 from ..db import queries
 from ..embed import Embedder
 from ..errors import EmbedderError, EmbedderUnavailable
-from .fusion import RRF_K, collapse, dbsf, rrf_grouped
+from .fusion import RRF_K, collapse, dbsf, dbsf_imputed, keep_places, rrf_grouped
 from .ftsquery import search_match
 from ..index.indexstatus import stage_two_note
 from . import ranking
@@ -67,6 +69,20 @@ DBSF_WEIGHTS = (1.2, 0.8)  # (semantic, keyword)
 # RRF's weights: the keyword half 1.5x the semantic half, scaled to sum 2 (a chunk first in both halves
 # scores 2/(k+1), as in unweighted RRF); 1.25-1.5 ranked best for RRF on queries_dev.json.
 HYBRID_WEIGHTS = (0.8, 1.2)  # (semantic, keyword)
+# While stage two of a sync embeds (some chunks have no vectors yet), how hybrid fuses: "places" (a
+# chunk without vectors keeps exactly the place BM25 gives it; the vectors reorder only the places of
+# the chunks they can see: `fusion.keep_places`), "impute" (its keyword scaled score stands in for the
+# semantic one: `fusion.dbsf_imputed`), "shrink" (places, the semantic weight times the share of chunks
+# with vectors) or "dbsf" (as if complete, which favours the chunks that have vectors: far below
+# keyword alone at 25-50% of the vectors).
+PARTIAL_FUSION = "places"
+# What `auto` runs for a question mid stage two: "keyword" (BM25 alone) or "hybrid" (the fusion above).
+# Measured on the five dev sets at 25/50/75% of the vectors (docs/benchmarks.md, "Searches during stage
+# two"): "places" beat keyword alone on nearly every stratum (starlette plain top1 12% -> 33%, averaged
+# over five orders) but not on all: myst's identifier questions lost one question in three orders of
+# five at 50%, a question hybrid itself answers worse than BM25 (with every vector it trades it for
+# another). The rule is "never below keyword alone", so auto stays on keyword until that holds.
+AUTO_MID_STAGE_TWO = "keyword"
 
 
 # A query is cut to its first MAX_QUERY_CHARS characters (at a word boundary), with a note. A question,
@@ -245,10 +261,12 @@ class _Ranker:
     fallback (the embedder down) is noted once and then kept as the mode."""
 
     def __init__(self, index: Index, embedder: Embedder, text: str, asked: str, file_ids: Sequence[int] | None,
-                 vocabulary: AbstractSet[str], notes: list[str], symbols_only: bool = False) -> None:
+                 vocabulary: AbstractSet[str], notes: list[str], symbols_only: bool = False,
+                 coverage: float = 1.0) -> None:
         self.index, self.embedder, self.text, self.asked = index, embedder, text, asked
         self.file_ids, self.vocabulary, self.notes = file_ids, vocabulary, notes
         self.symbols_only = symbols_only
+        self.coverage = coverage  # the share of chunks with vectors (below 1 while stage two runs)
         self.qvec: np.ndarray | None = None
 
     def _semantic(self, depth: int) -> list[tuple[int, float]]:
@@ -300,8 +318,11 @@ class _Ranker:
                 kw = self._keyword(depth)
             section = _by_section(index, sem, kw)
             halves = [collapse(sem, section)[:depth], collapse(kw, section)[:depth]]
-            if FUSION == "dbsf":
-                ranked = dbsf(halves, lambda cid: section((cid, 0.0)), DBSF_WEIGHTS)
+            group = lambda cid: section((cid, 0.0))  # noqa: E731
+            if self.coverage < 1 and PARTIAL_FUSION != "dbsf" and mode == "hybrid":
+                ranked = self._fuse_partial(halves, group)
+            elif FUSION == "dbsf":
+                ranked = dbsf(halves, group, DBSF_WEIGHTS)
             else:
                 ranked = [(cid, score) for (cid, _), score in rrf_grouped(halves, section, k=RRF_K,
                                                                           weights=HYBRID_WEIGHTS)]
@@ -309,6 +330,20 @@ class _Ranker:
                 ranked = halves[1]
         rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
         return _Ranked(self._reorder(ranked, section, rows), mode, section, rows)
+
+    def _fuse_partial(self, halves: list[list[tuple[int, float]]],
+                      group: Callable[[int], Hashable]) -> list[tuple[int, float]]:
+        """The halves fused while some chunks have no vectors: a section whose keyword chunk has none is
+        one the semantic half could not see, so its fused score must not count that against it."""
+        semantic, keyword = halves
+        missing = queries.unembedded(self.index.conn, [cid for cid, _ in keyword])
+        held = {group(cid) for cid, _ in keyword if cid in missing}
+        if PARTIAL_FUSION == "impute":
+            return dbsf_imputed(semantic, keyword, group, DBSF_WEIGHTS, held)
+        weights = DBSF_WEIGHTS
+        if PARTIAL_FUSION == "shrink":  # the vectors' say in proportion to the share of chunks they cover
+            weights = (DBSF_WEIGHTS[0] * self.coverage, DBSF_WEIGHTS[1])
+        return keep_places(dbsf(halves, group, weights), keyword, group, held)
 
     def _reorder(self, ranked: list[tuple[int, float]], section: Callable[[tuple[int, float]], Hashable],
                  rows: dict[int, queries.ChunkRow]) -> list[tuple[int, float]]:
@@ -368,17 +403,22 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         notes.append("vectors are missing or from another embedder until the next sync: keyword results only")
         mode = "keyword"
     # Stage two of a sync may still be embedding: keyword covers every chunk, the vectors only some.
-    # `auto` then answers by keyword alone (a fusion would favour the chunks that have vectors over
-    # those that do not yet); a mode asked for by name uses the vectors there are.
+    # Hybrid then fuses the vectors there are with keyword for the rest (`PARTIAL_FUSION`: a chunk
+    # without vectors keeps the place BM25 gives it). `auto` answers a question by keyword alone, or by
+    # that fusion when `AUTO_MID_STAGE_TWO` says so (measured: see there); with no vector yet, always
+    # by keyword. A mode asked for by name uses the vectors there are.
     vectors = queries.vector_progress(index.conn)
     stage = stage_two_note(vectors.embedded, vectors.total)
     if stage is not None:
         notes.append(stage)
-        if q.mode == "auto":
+        if q.mode == "auto" and (AUTO_MID_STAGE_TWO == "keyword" or vectors.embedded == 0):
             mode = "keyword"
+        elif q.mode == "auto" and mode == "semantic":
+            mode = "hybrid"  # the vectors alone would never find the chunks they do not have yet
         usable = usable and vectors.embedded > 0
 
-    ranker = _Ranker(index, embedder, text, q.mode, file_ids, vocabulary, notes, symbols_only)
+    ranker = _Ranker(index, embedder, text, q.mode, file_ids, vocabulary, notes, symbols_only,
+                     coverage=vectors.embedded / vectors.total if stage is not None else 1.0)
     fixed = ranker.rank(mode, CANDIDATE_SECTIONS)
     mode = fixed.mode
     check = _PolicyCheck(policy)
