@@ -106,7 +106,9 @@ def eventually(predicate: Callable[[], bool], timeout: float = WAIT) -> bool:
 
 
 def test_a_note_written_in_a_burst_is_delivered_once_after_the_last_write(notes, watch):
-    _, rec = watch(notes, debounce=0.25)
+    # A debounce well above the 40 ms gaps, so a loaded box that stalls this thread for a few hundred
+    # milliseconds between two writes still makes one burst.
+    _, rec = watch(notes, debounce=1.0)
     note = notes / "docs" / "a.md"
     pause = threading.Event()
     started = time.monotonic()
@@ -118,7 +120,7 @@ def test_a_note_written_in_a_burst_is_delivered_once_after_the_last_write(notes,
     settle(notes, rec)
     assert rec.times("docs/a.md") == 1
     assert rec.batches[0] == {"docs/a.md"}
-    assert rec.batch_times[0] - last_write >= 0.25 - 0.05
+    assert rec.batch_times[0] - last_write >= 1.0 - 0.05
     assert rec.batch_times[0] - started >= 0.4
 
 
