@@ -1,0 +1,111 @@
+"""Time from a plugin session's start to the first grep hint, on a fresh project with no index.
+
+    uv run --frozen python benchmarks/first_hint.py [--corpus DIR | --tiny] [--claude PATH] [--limit S]
+
+Installs the plugin as tests/test_plugin_smoke.py does (a clean copy of this checkout as a local
+marketplace, a scratch HOME, the plugin's venv synced offline), copies the corpus (default: the bench
+corpus) into a fresh git project, then runs ONE real `claude -p` session against a loopback stand-in of
+the Messages API (tests/test_hook_claude_code.py's GrepUntilHintAPI) that answers every turn with the
+same Bash grep, for a word only the last note of the walk holds (so the hint needs the whole of stage
+one), until a request carries the PreToolUse hint or --limit seconds pass; then one keyword
+`search_docs` call. The SessionStart hook's real background sync runs (no SCREE_SYNC_COMMAND).
+
+Prints the seconds from the session's start (the `claude` process) to its first model request, to the
+first request that carries the hint, the greps before it, and to the `search_docs` answer. The session,
+its MCP server and the detached sync are stopped afterwards (the writer lock is free when it exits).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent / "tests")]
+
+# Beside the checkout (/work/main -> /work/shared), or from a worktree one level deeper.
+CORPUS = next((p for p in (HERE.parent.parent / "shared" / "bench" / "corpus",
+                           HERE.parent.parent.parent / "shared" / "bench" / "corpus") if p.exists()),
+              HERE.parent.parent / "shared" / "bench" / "corpus")
+
+
+def newest_claude() -> str | None:
+    def version(p: Path) -> tuple[int, ...]:
+        return tuple(int(x) for x in p.parents[2].name.removeprefix("claude-").split(".") if x.isdigit())
+
+    found = [p for p in (HERE.parent / ".ci").glob("claude-*/node_modules/.bin/claude") if p.exists()]
+    return str(max(found, key=version)) if found else shutil.which("claude")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpus", type=Path, default=CORPUS, help="notes copied into the fresh project")
+    ap.add_argument("--tiny", action="store_true", help="the hook test's three notes instead of a corpus")
+    ap.add_argument("--claude", default=newest_claude(), help="Claude Code binary (default: newest .ci build)")
+    ap.add_argument("--limit", type=float, default=180.0, help="give up after this many seconds")
+    ap.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    args = ap.parse_args()
+    if not args.claude:
+        ap.error("no Claude Code build: run .ci/run or pass --claude")
+
+    import test_hook_claude_code as hk
+    import test_plugin_smoke as smoke
+
+    if smoke.UV is None:
+        ap.error("uv is needed")
+    tmp = Path(tempfile.mkdtemp(prefix="scree-first-hint-"))
+    try:
+        installed = smoke.Installed(tmp, args.claude)
+        shutil.rmtree(installed.project)
+        if args.tiny:
+            for rel, text in hk.TINY_NOTES.items():
+                (installed.project / rel).parent.mkdir(parents=True, exist_ok=True)
+                (installed.project / rel).write_text(text)
+        else:
+            shutil.copytree(args.corpus, installed.project)
+        subprocess.run(["git", "init", "-q", str(installed.project)], check=True)
+        t = time.monotonic()
+        installed.install()
+        print(f"plugin installed, venv synced offline: {time.monotonic() - t:.1f} s", flush=True)
+        last, word = hk.last_note_word(installed.project, installed.env)
+        notes = sum(1 for p in installed.project.rglob("*") if p.is_file() and ".git" not in p.parts)
+        grep = f"grep -rn '{word}' ."
+        print(f"project: {notes} files; last note of the walk {last}; the model greps: {grep}", flush=True)
+        api = hk.GrepUntilHintAPI(grep, max_greps=100_000, search=word)
+        api.thread.start()
+        try:
+            got = hk.grep_until_hint(installed, api, args.limit, tmp / "session.jsonl")
+        finally:
+            api.server.shutdown()
+            api.server.server_close()
+        log = installed.data / "logs" / "sync.log"
+        first_line = log.read_text().splitlines()[:1] if log.exists() else []
+        names_last = api.hint is not None and f"{got['folder']}/{last}:" in api.hint
+        answered = api.search_result is not None and last in api.search_result
+        print(json.dumps({"claude": args.claude, "first_request_s": got["first_request"], "hint_s": got["hint"],
+                          "greps_before_hint": got["greps"] if api.hint else None, "hint_names_last_note": names_last,
+                          "search_docs_s": got["search"], "search_docs_answers_last_note": answered,
+                          "background_sync": first_line[0][21:80] if first_line else None}, indent=1))
+        if api.hint is None:
+            print(f"no hint within {args.limit} s ({api.greps} greps)", file=sys.stderr)
+            return 1
+        print(f"\nfirst grep hint {got['hint']} s after the session started (first model request at "
+              f"{got['first_request']} s), on grep #{got['greps']}; search_docs answered at {got['search']} s")
+        return 0
+    finally:
+        if args.keep:
+            print(f"kept {tmp}", file=sys.stderr)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "1")
+    sys.exit(main())
