@@ -10,8 +10,10 @@ same Bash grep, for a word only the last note of the walk holds (so the hint nee
 one), until a request carries the PreToolUse hint or --limit seconds pass; then one keyword
 `search_docs` call. The SessionStart hook's real background sync runs (no SCREE_SYNC_COMMAND).
 
-Prints the seconds from the session's start (the `claude` process) to its first model request, to the
-first request that carries the hint, the greps before it, and to the `search_docs` answer. The session,
+Prints the seconds from the session's start (the `claude` process) to the index's creation and the
+last note's stage one (the stamps the writer leaves in the index), to the session's first model request,
+to the first request that carries the hint (and the greps before it), and to the `search_docs` answer;
+and which writer took the index's lock when (its holder record, read every 20 ms). The session,
 its MCP server and the detached sync are stopped afterwards (the writer lock is free when it exits).
 """
 
@@ -21,9 +23,11 @@ import argparse
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -54,6 +58,8 @@ def main() -> int:
     args = ap.parse_args()
     if not args.claude:
         ap.error("no Claude Code build: run .ci/run or pass --claude")
+    if os.sep in args.claude:  # the session runs in the project: a relative path would not be found there
+        args.claude = os.path.abspath(args.claude)
 
     import test_hook_claude_code as hk
     import test_plugin_smoke as smoke
@@ -80,19 +86,51 @@ def main() -> int:
         print(f"project: {notes} files; last note of the walk {last}; the model greps: {grep}", flush=True)
         api = hk.GrepUntilHintAPI(grep, max_greps=100_000, search=word)
         api.thread.start()
+        cfg = hk.load_config(installed.env)
+        lock = hk.index_location(hk.resolve_folder(cfg, installed.project), cfg, installed.env).lock
+        holders: list[tuple[float, str]] = []
+        stop = threading.Event()
+
+        def watch_lock() -> None:  # which writer holds the index's lock, and from when (the record it writes)
+            seen = None
+            while not stop.wait(0.02):
+                try:
+                    record = json.loads(lock.read_text() or "null")
+                except (OSError, ValueError):
+                    continue
+                key = record and (record.get("pid"), record.get("command"))
+                if key and key != seen:
+                    seen = key
+                    holders.append((time.time(), f"{record.get('command')} (pid {record.get('pid')})"))
+
+        watcher = threading.Thread(target=watch_lock, daemon=True)
+        watcher.start()
         try:
             got = hk.grep_until_hint(installed, api, args.limit, tmp / "session.jsonl")
         finally:
+            stop.set()
+            watcher.join()
             api.server.shutdown()
             api.server.server_close()
+        conn = sqlite3.connect(f"file:{got['db']}?mode=ro", uri=True)
+        try:  # wall-clock stamps the writer left: the index's creation, the last note's stage one
+            created = float(conn.execute("select value from meta where key = 'created'").fetchone()[0])
+            row = conn.execute("select indexed_at from files where path = ?", (last,)).fetchone()
+        finally:
+            conn.close()
         log = installed.data / "logs" / "sync.log"
-        first_line = log.read_text().splitlines()[:1] if log.exists() else []
+        log_lines = log.read_text().splitlines() if log.exists() else []
+        first_line = log_lines[:1]
         names_last = api.hint is not None and f"{got['folder']}/{last}:" in api.hint
         answered = api.search_result is not None and last in api.search_result
-        print(json.dumps({"claude": args.claude, "first_request_s": got["first_request"], "hint_s": got["hint"],
+        print(json.dumps({"claude": args.claude, "index_created_s": round(created - got["started_wall"], 2),
+                          "last_note_indexed_s": round(row[0] - got["started_wall"], 2) if row else None,
+                          "first_request_s": got["first_request"], "hint_s": got["hint"],
                           "greps_before_hint": got["greps"] if api.hint else None, "hint_names_last_note": names_last,
                           "search_docs_s": got["search"], "search_docs_answers_last_note": answered,
-                          "background_sync": first_line[0][21:80] if first_line else None}, indent=1))
+                          "background_sync": first_line[0][21:80] if first_line else None,
+                          "sync_log": [line[:160] for line in log_lines[1:6]],
+                          "writers": [f"{t - got['started_wall']:.2f} s: {who}" for t, who in holders]}, indent=1))
         if api.hint is None:
             print(f"no hint within {args.limit} s ({api.greps} greps)", file=sys.stderr)
             return 1

@@ -291,7 +291,7 @@ def grep_until_hint(installed: smoke.Installed, api: GrepUntilHintAPI, timeout: 
     folder = resolve_folder(cfg, installed.project)
     where = index_location(folder, cfg, env)
     with out.open("wb") as log:
-        started = time.monotonic()
+        started, started_wall = time.monotonic(), time.time()
         proc = subprocess.Popen([installed.claude, "-p", "where is this described?", "--output-format", "stream-json",
                                  "--verbose", "--allowedTools", "Bash(grep *)", SEARCH_TOOL], cwd=installed.project,
                                 env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
@@ -316,7 +316,7 @@ def grep_until_hint(installed: smoke.Installed, api: GrepUntilHintAPI, timeout: 
     def since(t: float | None) -> float | None:
         return None if t is None else round(t - started, 2)
 
-    return {"folder": folder, "db": where.db, "first_request": since(api.first_request_at),
+    return {"folder": folder, "db": where.db, "started_wall": started_wall, "first_request": since(api.first_request_at),
             "hint": since(api.hint_at), "greps": api.greps, "search": since(api.search_at)}
 
 
