@@ -51,6 +51,8 @@ def newest_claude() -> str | None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", type=Path, default=CORPUS, help="notes copied into the fresh project")
+    ap.add_argument("--scale", type=int, default=1, help="N copies of the corpus, each in its own folder; the "
+                    "grep then names the last note itself (its word is in every copy)")
     ap.add_argument("--tiny", action="store_true", help="the hook test's three notes instead of a corpus")
     ap.add_argument("--claude", default=newest_claude(), help="Claude Code binary (default: newest .ci build)")
     ap.add_argument("--limit", type=float, default=180.0, help="give up after this many seconds")
@@ -74,15 +76,18 @@ def main() -> int:
             for rel, text in hk.TINY_NOTES.items():
                 (installed.project / rel).parent.mkdir(parents=True, exist_ok=True)
                 (installed.project / rel).write_text(text)
-        else:
+        elif args.scale == 1:
             shutil.copytree(args.corpus, installed.project)
+        else:
+            for i in range(args.scale):
+                shutil.copytree(args.corpus, installed.project / f"copy{i:03}")
         subprocess.run(["git", "init", "-q", str(installed.project)], check=True)
         t = time.monotonic()
         installed.install()
         print(f"plugin installed, venv synced offline: {time.monotonic() - t:.1f} s", flush=True)
-        last, word = hk.last_note_word(installed.project, installed.env)
+        last, word = hk.last_note_word(installed.project, installed.env, same_top=args.scale > 1)
         notes = sum(1 for p in installed.project.rglob("*") if p.is_file() and ".git" not in p.parts)
-        grep = f"grep -rn '{word}' ."
+        grep = f"grep -rn '{word}' ." if args.scale == 1 or args.tiny else f"grep -n '{word}' {last}"
         print(f"project: {notes} files; last note of the walk {last}; the model greps: {grep}", flush=True)
         api = hk.GrepUntilHintAPI(grep, max_greps=100_000, search=word)
         api.thread.start()

@@ -158,15 +158,18 @@ TINY_NOTES = {
 }
 
 
-def last_note_word(folder: Path, env: dict[str, str]) -> tuple[str, str]:
+def last_note_word(folder: Path, env: dict[str, str], same_top: bool = False) -> tuple[str, str]:
     """The last note of the walk (stage one indexes in walk order) and a word of it no other note holds,
-    not even as a longer word's start (so neither a verbatim match nor a stem can answer it earlier)."""
+    not even as a longer word's start (so neither a verbatim match nor a stem can answer it earlier).
+    With `same_top`, only the notes under the last note's top folder count (copies of a corpus)."""
     from scree.notes.walk import walk_notes
     from scree.workspace import Workspace
 
     policy = Workspace.from_config(load_config(env).with_overrides(notes=folder)).policy()
     paths = [p for p in walk_notes(policy) if isinstance(p, str)]
     last = paths[-1]
+    if same_top:
+        paths = [p for p in paths if p.split("/")[0] == last.split("/")[0]]
     texts = {p: (folder / p).read_text(errors="replace").lower() for p in paths}
     own = set(re.findall(r"[a-z]{6,}", texts[last]))
     spread = Counter({w: sum(w[:6] in t for p, t in texts.items() if p != last) for w in own})
