@@ -1,6 +1,6 @@
 """Time from a plugin session's start to the first grep hint, on a fresh project with no index.
 
-    uv run --frozen python benchmarks/first_hint.py [--corpus DIR | --tiny] [--claude PATH] [--limit S]
+    uv run --frozen python benchmarks/first_hint.py [--corpus DIR | --tiny | --scale N] [--claude PATH] [--limit S]
 
 Installs the plugin as tests/test_plugin_smoke.py does (a clean copy of this checkout as a local
 marketplace, a scratch HOME, the plugin's venv synced offline), copies the corpus (default: the bench
