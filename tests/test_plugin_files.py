@@ -264,3 +264,16 @@ def test_uv_where_the_quickstart_put_it_is_found_without_path(tmp_path: Path, fa
     shutil.copy2(fake_uv / "uv", launcher.parents[1] / ".uv" / "bin" / "uv")
     proc = launch(launcher, {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "CLAUDE_PLUGIN_DATA": str(tmp_path)})
     assert proc.returncode == 0 and parsed(proc)[2][:2] == ["run", "--quiet"], proc.stderr
+
+
+def test_the_local_claude_code_builds_are_never_part_of_the_plugin() -> None:
+    """.ci/claude-<version> (a build, or a symlink to one in a worktree) is ignored in every form: a
+    committed symlink would point nowhere in a clone and break .ci/run's npm install into it."""
+    if shutil.which("git") is None or not (REPO_ROOT / ".git").exists():
+        pytest.skip("needs the git checkout")
+    for name in (".ci/claude-9.9.9", ".ci/claude-9.9.9/node_modules/.bin/claude"):
+        ignored = subprocess.run(["git", "check-ignore", "-q", "--no-index", name], cwd=REPO_ROOT, timeout=30)
+        assert ignored.returncode == 0, f"{name} is not ignored"
+    tracked = subprocess.run(["git", "ls-files", ".ci"], cwd=REPO_ROOT, capture_output=True, text=True,
+                             timeout=30, check=True).stdout.split()
+    assert tracked == [".ci/run"]
