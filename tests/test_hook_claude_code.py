@@ -262,15 +262,7 @@ def _wait_gone(pid: int, timeout: float) -> bool:
 def stop_session(proc: subprocess.Popen, installed: smoke.Installed, lock: Path) -> None:
     """End the session (its process group: Claude Code and its MCP server), then every other process of
     it (the detached background sync, in its own session), and wait for the index's writer lock to be free."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-            proc.wait(timeout=5)
-            break
-        except ProcessLookupError:
-            break
-        except subprocess.TimeoutExpired:
-            continue
+    smoke.end_process_group(proc)
     for sig in (signal.SIGTERM, signal.SIGKILL):
         left = _session_pids(installed)
         for pid in left:

@@ -207,16 +207,21 @@ def run_session(installed: Installed, prompt: str, base_url: str, *, until: str)
                     return events
         raise AssertionError(f"no {until!r} event within {SESSION_TIMEOUT} s; got {[e.get('subtype') or e.get('type') for e in events]}")
     finally:
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
-                os.killpg(proc.pid, sig)
-                proc.wait(timeout=5)
-                break
-            except ProcessLookupError:
-                break
-            except subprocess.TimeoutExpired:
-                continue
+        end_process_group(proc)
         proc.stdout.close()
+
+
+def end_process_group(proc: subprocess.Popen) -> None:
+    """SIGTERM the process group `proc` leads (Claude Code and its MCP server), SIGKILL after 5 s."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+            proc.wait(timeout=5)
+            return
+        except ProcessLookupError:
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 @pytest.fixture(scope="module")
