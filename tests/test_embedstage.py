@@ -70,3 +70,20 @@ def test_a_vector_made_from_text_that_changed_meanwhile_is_not_stored(tmp_path: 
     assert stored == 0
     assert queries.vector_progress(index.conn).embedded == 0
     assert invariants.problems(index.conn, embedder.max_windows) == []
+
+
+def test_stage_two_logs_its_first_batch_then_at_most_every_ten_seconds(caplog) -> None:
+    import logging
+
+    from scree.live.livestage import PROGRESS_LOG_SECONDS, LoggedProgress
+
+    now = [100.0]
+    progress = LoggedProgress("/notes", clock=lambda: now[0])
+    with caplog.at_level(logging.INFO, logger="scree.live.livestage"):
+        for done in (64, 128, 192):  # one run's batches within a few seconds: only the first is logged
+            progress.embedding(done, 1000)
+            now[0] += 2.0
+        now[0] += PROGRESS_LOG_SECONDS
+        progress.embedding(256, 1000)
+    assert [r.getMessage() for r in caplog.records] == ["/notes: 64 of 1000 chunks have vectors",
+                                                        "/notes: 256 of 1000 chunks have vectors"]

@@ -25,16 +25,17 @@ HIT_MEMORY = 50
 PROGRESS_LOG_SECONDS = 10.0
 
 
-class _LoggedProgress:
+class LoggedProgress:
     """Stage two's progress in the log (`scree watch`, `serve --http`): once per run's first batch, then
     at most every PROGRESS_LOG_SECONDS, so a long build shows it is moving without flooding the log."""
 
-    def __init__(self, label: str) -> None:
+    def __init__(self, label: str, clock: Callable[[], float] = time.monotonic) -> None:
         self._label = label
+        self._clock = clock
         self._last: float | None = None
 
     def embedding(self, done: int, total: int) -> None:
-        now = time.monotonic()
+        now = self._clock()
         if self._last is None or now - self._last >= PROGRESS_LOG_SECONDS:
             self._last = now
             log.info("%s: %d of %d chunks have vectors", self._label, done, total)
@@ -73,7 +74,7 @@ class StageTwo:
         """Embed until nothing is missing or `should_yield()`; raises the embedder's errors (an outage)."""
         t0 = time.perf_counter()
         report = embed_pending(index, self._embedder, should_stop=should_yield, first=self.first,
-                               progress=_LoggedProgress(self._label))
+                               progress=LoggedProgress(self._label))
         with self._mu:
             if report.chunks:
                 self._chunks += report.chunks
