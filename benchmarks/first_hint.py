@@ -40,31 +40,25 @@ CORPUS = next((p for p in (HERE.parent.parent / "shared" / "bench" / "corpus",
               HERE.parent.parent / "shared" / "bench" / "corpus")
 
 
-def newest_claude() -> str | None:
-    def version(p: Path) -> tuple[int, ...]:
-        return tuple(int(x) for x in p.parents[2].name.removeprefix("claude-").split(".") if x.isdigit())
-
-    found = [p for p in (HERE.parent / ".ci").glob("claude-*/node_modules/.bin/claude") if p.exists()]
-    return str(max(found, key=version)) if found else shutil.which("claude")
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", type=Path, default=CORPUS, help="notes copied into the fresh project")
     ap.add_argument("--scale", type=int, default=1, help="N copies of the corpus, each in its own folder; the "
                     "grep then names the last note itself (its word is in every copy)")
     ap.add_argument("--tiny", action="store_true", help="the hook test's three notes instead of a corpus")
-    ap.add_argument("--claude", default=newest_claude(), help="Claude Code binary (default: newest .ci build)")
+    ap.add_argument("--claude", help="Claude Code binary (default: the smoke tests' newest build)")
     ap.add_argument("--limit", type=float, default=180.0, help="give up after this many seconds")
     ap.add_argument("--keep", action="store_true", help="keep the scratch directory")
     args = ap.parse_args()
+
+    import test_hook_claude_code as hk
+    import test_plugin_smoke as smoke
+
+    args.claude = args.claude or (smoke.CLAUDE_BINS[-1] if smoke.CLAUDE_BINS else None)
     if not args.claude:
         ap.error("no Claude Code build: run .ci/run or pass --claude")
     if os.sep in args.claude:  # the session runs in the project: a relative path would not be found there
         args.claude = os.path.abspath(args.claude)
-
-    import test_hook_claude_code as hk
-    import test_plugin_smoke as smoke
 
     if smoke.UV is None:
         ap.error("uv is needed")

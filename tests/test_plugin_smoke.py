@@ -44,7 +44,11 @@ def _claude_bins() -> list[str]:
     listed = [p for p in os.environ.get("CLAUDE_BINS", "").split(os.pathsep) if p.strip()]
     if listed:
         return listed
-    installed = sorted(str(p) for p in (REPO_ROOT / ".ci").glob("claude-*/node_modules/.bin/claude") if p.exists())
+    def version(p: Path) -> tuple[int, ...]:  # oldest first, so [-1] is the newest (2.1.99 before 2.1.100)
+        return tuple(int(x) for x in p.parents[2].name.removeprefix("claude-").split(".") if x.isdigit())
+
+    found = [p for p in (REPO_ROOT / ".ci").glob("claude-*/node_modules/.bin/claude") if p.exists()]
+    installed = [str(p) for p in sorted(found, key=version)]
     on_path = shutil.which("claude")
     return installed or ([on_path] if on_path else [])
 

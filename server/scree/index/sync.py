@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
-from ..notes.chunker import CHUNKER_VERSION, Chunk, chunk_markdown, note_names
+from ..notes.chunker import CHUNKER_VERSION, chunk_markdown, note_names
 from ..db import queries, writes
 from ..embed import Embedder, Passage
 from .embedstage import embed_pending, passage_of
@@ -225,17 +225,11 @@ def _stage_two(index: Index, embedder: Embedder, report: SyncReport, progress: S
             trim()
 
 
-def chunk_passage(path: str, chunk: Chunk, aliases: tuple[str, ...] = ()) -> Passage:
-    """What the embedder reads of one chunk: its path (and the note's aliases) and heading trail, then its
-    markup-free view."""
-    return passage_of(path, chunk.heading, chunk.text, aliases)
-
-
 def chunk_passages(path: str, text: str) -> list[Passage]:
-    """The passages of every chunk of a note's text, as a sync would embed them."""
+    """The passages of every chunk of a note's text, as a sync would embed them (`passage_of`)."""
     chunked = chunk_markdown(text)
     names = note_names(chunked)
-    return [chunk_passage(path, c, names) for c in chunked.chunks]
+    return [passage_of(path, c.heading, c.text, names) for c in chunked.chunks]
 
 
 @dataclass
