@@ -36,7 +36,7 @@ class Config:
     model: str = DEFAULT_MODEL  # SCREE_MODEL: the API embedder's model
     dimensions: int = DEFAULT_DIMENSIONS  # SCREE_DIMENSIONS: vector width asked of the API model; 0 = its own
     zdr: int = 1  # SCREE_ZDR: 1 = OpenRouter may use only zero-retention, no-collection endpoints
-    threads: int | None = None  # SCREE_THREADS: model threads; None = min(2, cpus)
+    threads: int | None = None  # SCREE_THREADS: batches the local model runs at once; None = min(2, cpus)
     mode: str = "auto"  # SCREE_MODE / --mode: default search mode
     k: int = 5  # SCREE_K / -k: results per search
     max_file_mb: float = 10.0  # SCREE_MAX_FILE_MB: larger notes are skipped with a reason

@@ -69,7 +69,7 @@ ZDR = Setting(
     "SCREE_ZDR", "zdr", "int", "", "`1`",
     "`api` with an OpenRouter base URL: `1` lets only endpoints with zero data retention and no data collection "
     "embed (a model without one fails, never falls back); `0` drops that request")
-THREADS = Setting("SCREE_THREADS", "threads", "int", "", "`min(2, cpus)`", "model threads")
+THREADS = Setting("SCREE_THREADS", "threads", "int", "", "`min(2, cpus)`", "cores the local model uses (that many batches run at once)")
 MAX_FILE_MB = Setting("SCREE_MAX_FILE_MB", "max_file_mb", "float", "", "`10`", "larger notes are skipped")
 NOTE_EXTENSIONS = Setting(
     "SCREE_NOTE_EXTENSIONS", "note_extensions", "str", "--note-extensions", "`.md .mdx .markdown`",

@@ -19,7 +19,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -38,7 +38,11 @@ MAX_TOKENS = 256  # the model was trained on 256-token inputs; longer inputs sco
 MAX_WINDOWS = 64
 HEADER_CAP = 64  # header tokens kept in each window of a split passage, so the body keeps >= 190
 OVERLAP = 32  # body tokens shared by consecutive windows, so no sentence is only ever seen cut in half
-BATCH_SIZE = 8  # batch 32 tripled peak RSS (ORT arena) without being faster (reference §4)
+# Measured on 1,500 bench windows, idle 2-core box (docs/benchmarks.md, "Throughput"): one 2-thread
+# session on batches of 8 made 35 windows/s at 410 MB peak; two callers sharing a 1-thread session on
+# batches of 4 made 40-44 windows/s at 330-430 MB. Two threads inside each op wait on each other at
+# every layer of a small batch; two independent runs never do.
+BATCH_SIZE = 4
 
 _VOCAB_RESOURCE = ("scree.embed", "data/minilm-vocab.txt")
 _MODEL_FIX = (
@@ -211,12 +215,15 @@ class LocalMiniLM:
         # Length-sorted batches keep padding (wasted compute) small; padding itself
         # does not change vectors because the attention mask hides it.
         order = sorted(range(len(windows)), key=lambda i: len(windows[i][2]))
-        for start in range(0, len(order), self._batch_size):
-            batch = order[start : start + self._batch_size]
+        batches = [order[start : start + self._batch_size] for start in range(0, len(order), self._batch_size)]
+
+        def embed_batch(batch: list[int]) -> None:
             vectors = _run(rt.session, [windows[i][2] for i in batch])
             for row, i in enumerate(batch):
                 p_index, w_index, _ = windows[i]
-                out[p_index][w_index] = vectors[row]
+                out[p_index][w_index] = vectors[row]  # each window's own row: no two callers share one
+
+        in_parallel(batches, embed_batch, workers=self.threads)
         return out
 
     def embed_query(self, text: str) -> np.ndarray:
@@ -251,7 +258,9 @@ class LocalMiniLM:
                 f"(or `pip install --force-reinstall onnxruntime tokenizers`); {_KEYWORD_FALLBACK}"
             ) from exc
         options = ort.SessionOptions()
-        options.intra_op_num_threads = self.threads
+        # One thread per run: `threads` is how many runs go at once (`in_parallel`), which kept both
+        # cores busier than two threads inside each run (BATCH_SIZE). A query is one short run either way.
+        options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
         # Measured on 100 passages of ~400 tokens (203 windows), batch 8, 2 threads: without
         # the arena peak RSS rose 373 -> ~800 MB (glibc fragmentation) and CPU time by 15-35%,
@@ -331,6 +340,47 @@ def _check_signature(session: Any, where: str) -> None:
         raise _model_error(
             f"{where} is not a {DIMENSIONS}-d BERT encoder (inputs {sorted(inputs)}, outputs {sorted(outputs)})"
         )
+
+
+def in_parallel(items: Sequence[Any], work: Callable[[Any], None], *, workers: int) -> None:
+    """Call ``work`` on every item, on the caller's thread and up to ``workers - 1`` helpers.
+
+    Returns when every item is done. The first exception stops the others after their current item
+    and is raised here; so does an interrupt of the caller (KeyboardInterrupt, SystemExit): the
+    helpers are always joined before this returns, so no thread outlives the call.
+    """
+    pending = iter(items)
+    take = threading.Lock()
+    stop = threading.Event()
+    failures: list[BaseException] = []
+
+    def drain() -> None:
+        while not stop.is_set():
+            with take:
+                item = next(pending, _DONE)
+            if item is _DONE:
+                return
+            try:
+                work(item)
+            except BaseException as exc:  # handed to the caller below, whatever it is
+                failures.append(exc)
+                stop.set()
+
+    helpers = [threading.Thread(target=drain, name=f"scree-embed-{n}")
+               for n in range(1, min(workers, len(items)))]
+    for helper in helpers:
+        helper.start()
+    try:
+        drain()
+    finally:
+        stop.set()
+        for helper in helpers:
+            helper.join()
+    if failures:
+        raise failures[0]
+
+
+_DONE = object()
 
 
 def _run(session: Any, windows: Sequence[Sequence[int]]) -> np.ndarray:
