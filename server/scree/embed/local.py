@@ -366,6 +366,8 @@ def in_parallel(items: Sequence[Any], work: Callable[[Any], None], *, workers: i
                 failures.append(exc)
                 stop.set()
 
+    # Helpers inherit the caller's daemon flag: under the live index's daemon writer they end with the
+    # process as it always did; under a CLI's main thread they are joined below.
     helpers = [threading.Thread(target=drain, name=f"scree-embed-{n}")
                for n in range(1, min(workers, len(items)))]
     for helper in helpers:
