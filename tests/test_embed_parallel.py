@@ -80,3 +80,19 @@ def test_parallel_batches_give_the_vectors_of_one_thread() -> None:
     assert sum(a.shape[0] for a in alone) > 2 * 4  # more batches than workers
     for a, b in zip(alone, together):
         assert np.allclose(a, b, atol=1e-5)
+
+
+def test_helpers_of_a_daemon_caller_are_daemons_so_they_never_hold_the_process_open() -> None:
+    both_inside = threading.Barrier(2, timeout=30)
+    flags: dict[str, bool] = {}
+
+    def work(item: int) -> None:
+        if item < 2:
+            both_inside.wait()
+        flags[threading.current_thread().name] = threading.current_thread().daemon
+
+    caller = threading.Thread(target=in_parallel, args=(list(range(10)), work), kwargs={"workers": 2}, daemon=True)
+    caller.start()
+    caller.join(30)
+    assert not caller.is_alive()
+    assert len(flags) == 2 and all(flags.values())
