@@ -238,15 +238,25 @@ def test_heading_cleaning_matches_the_benchmark_labels() -> None:
     assert clean_heading("nul \x00 0\x00 kept") == "nul 0 kept"
 
 
-def test_heading_is_capped_at_120_bytes_on_a_character_boundary() -> None:
+def test_a_faq_question_heading_is_kept_whole() -> None:
+    """FAQ pages (Docusaurus, MkDocs) title each answer with the whole question: 120-160 bytes is common."""
+    question = ("I get errors telling me \"... was not found by the project service. Consider either including it "
+                "in the tsconfig.json or including it in allowDefaultProject\"")
+    assert 150 < nbytes(question) < MAX_HEADING_BYTES
+    note = chunk_markdown(md("# FAQ", f"## {question}", "Add the file to `include`."))
+    assert note.chunks[-1].heading == f"FAQ > {question}"
+
+
+def test_heading_is_capped_at_200_bytes_on_a_character_boundary() -> None:
+    assert MAX_HEADING_BYTES == 200
     ascii_heading = "a" * 300
     note = chunk_markdown(md(f"# {ascii_heading}", "body"))
     assert note.chunks[0].heading == "a" * MAX_HEADING_BYTES
-    accented = "é" * 100  # 2 bytes each: 120 bytes is exactly 60 characters
-    assert chunk_markdown(md(f"# {accented}", "body")).chunks[0].heading == "é" * 60
-    odd = "a" + "€" * 60  # 1 + 3n bytes: the 41st euro sign would end at byte 124
+    accented = "é" * 150  # 2 bytes each: 200 bytes is exactly 100 characters
+    assert chunk_markdown(md(f"# {accented}", "body")).chunks[0].heading == "é" * 100
+    odd = "a" + "€" * 100  # 1 + 3n bytes: the 67th euro sign would end at byte 202
     capped = chunk_markdown(md(f"# {odd}", "body")).chunks[0].heading
-    assert capped == "a" + "€" * 39 and nbytes(capped) == 118
+    assert capped == "a" + "€" * 66 and nbytes(capped) == 199
     assert cut_utf8("😀" * 40, 10) == "😀" * 2
 
 

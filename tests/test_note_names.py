@@ -10,7 +10,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from conftest import write
-from scree.notes.chunker import chunk_markdown, note_names
+from scree.notes.chunker import MAX_HEADING_BYTES, chunk_markdown, note_names
 from scree.config import load_config
 from scree.db import queries
 from scree.locate import index_location
@@ -134,7 +134,7 @@ def test_note_names_are_one_line_each_and_capped():
     text = "---\ntitle: |\n  Two\n  lines\naliases: [' spaced   out ', 7, '', " + ", ".join(["x" * 300] * 2) + "]\n---\nBody\n"
     names = note_names(chunk_markdown(text))
     assert names[:2] == ("Two lines", "spaced out")
-    assert len(names) == 3 and all("\n" not in n for n in names) and len(names[2].encode()) <= 120
+    assert len(names) == 3 and all("\n" not in n for n in names) and len(names[2].encode()) <= MAX_HEADING_BYTES
 
 
 def test_an_index_from_before_names_is_migrated_and_rechunked_with_them(tmp_path, embedder):

@@ -16,7 +16,7 @@ Choices worth knowing:
   nothing else; this includes a heading whose first text line is too big to share its chunk (the
   trail still names the heading). Not so a setext heading of several text lines: that is nearly
   always a paragraph its author meant to follow with a rule, and its text must stay searchable (the
-  trail keeps only 120 bytes of it), so its lines count as the section's text.
+  trail keeps only 200 bytes of it), so its lines count as the section's text.
 - A heading whose cleaned text is empty (a lone `#`) still closes sections and pops the
   stack at its level, but contributes no part to the trail (no "A >  > B").
 - Blank lines inside fenced or indented code and HTML blocks are content: a chunk is only split
@@ -50,7 +50,8 @@ log = logging.getLogger(__name__)
 # colon fences hide their headings, one-line HTML headings count.
 # 5: a note's front-matter title (when no heading carries it) and aliases are stored with its chunks
 # (`note_names`), so every file is written again to fill them in.
-CHUNKER_VERSION = "5"
+# 6: headings are kept to 200 bytes, not 120 (MAX_HEADING_BYTES): a long FAQ question is its whole trail.
+CHUNKER_VERSION = "6"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from
