@@ -89,7 +89,9 @@ def test_the_grep_hint_reaches_the_model_through_the_launcher(tmp_path: Path, ap
                           capture_output=True, text=True, timeout=240, start_new_session=True)
     assert len(api.requests) >= 2, proc.stdout[-2000:]
     hint = hint_in(api.requests[-1]["messages"])
-    assert hint is not None, json.dumps(api.requests[-1]["messages"])[-3000:]
+    log = installed.data / "logs" / "hooks.log"
+    assert hint is not None, (log.read_text()[-3000:] if log.exists() else "no hooks.log",
+                              json.dumps(api.requests[-1]["messages"])[-1500:])
     assert 'the indexed notes mention "retried three times"' in hint
     assert f"{folder}/README.md:3-5" in hint and "mcp__plugin_scree_scree__search_docs" in hint
     # The launcher ran the hook with the plugin's own venv interpreter: nothing to resolve or cache.
