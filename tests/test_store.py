@@ -9,7 +9,7 @@ import pytest
 
 from scree.config import load_config
 from scree.db import schema
-from scree.errors import IndexError_
+from scree.errors import IndexDamaged, IndexError_
 from scree.locate import index_location
 from scree.index.store import open_index
 
@@ -35,6 +35,29 @@ def test_index_from_a_newer_scree_is_refused_not_rewritten(tmp_path):
     index.conn.execute(f"pragma user_version = {schema.SCHEMA_VERSION + 1}")
     index.close()
     with pytest.raises(IndexError_, match="newer"):
+        open_index(loc, folder)
+
+
+def test_a_file_claiming_a_schema_it_does_not_hold_is_damaged_not_half_used(tmp_path):
+    """Made by hand (or a test fixture): migration 1's tables under the newest version number. A sync
+    would fail mid-way on the missing columns; opening it says damaged, so its owner rebuilds it."""
+    import sqlite3
+
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    loc = index_location(folder, load_config())
+    fresh = open_index(loc, folder)
+    assert schema.missing_parts(fresh.conn) == []  # what migrate() makes is whole
+    fresh.close()
+    for suffix in ("", "-wal", "-shm"):
+        (loc.dir / f"index.db{suffix}").unlink(missing_ok=True)
+    conn = sqlite3.connect(loc.db)
+    for stmt in schema.MIGRATIONS[1]:
+        conn.execute(stmt)
+    conn.execute(f"pragma user_version = {schema.SCHEMA_VERSION}")
+    conn.commit()
+    conn.close()
+    with pytest.raises(IndexDamaged, match=r"without column files\.names, column chunks\.names, table code_files"):
         open_index(loc, folder)
 
 

@@ -5,6 +5,7 @@ Migration N brings `user_version` from N-1 to N. Never edit a released migration
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 SCHEMA_VERSION = 5
@@ -134,6 +135,46 @@ def migrate(conn: Any) -> int:
             conn.execute("rollback")
             raise
     return SCHEMA_VERSION
+
+
+def missing_parts(conn: Any) -> list[str]:
+    """The tables and columns the migrations up to the file's version make that the file lacks.
+
+    Every migration commits with its version, so scree never leaves such a file; one made or edited by
+    hand can claim a version whose schema it does not hold, and a sync would then fail on a missing
+    column mid-way. Its owner treats a non-empty answer as a damaged index (a cache: rebuilt).
+    """
+    if current_version(conn) != SCHEMA_VERSION:
+        return []  # only a fully migrated file is compared
+    missing: list[str] = []
+    for table, columns in _expected_columns().items():
+        try:
+            have = {row[1] for row in conn.execute(f"pragma table_info({table})").fetchall()}
+        except Exception:  # a table that cannot even be read is damage: the damage checks' business, not this one's
+            continue
+        if not have:
+            missing.append(f"table {table}")
+        else:
+            missing.extend(f"column {table}.{c}" for c in columns if c not in have)
+    return missing
+
+
+@functools.lru_cache(maxsize=1)
+def _expected_columns() -> dict[str, tuple[str, ...]]:
+    """Every table (FTS5 tables included) and its columns, as the migrations make them in a new file."""
+    import sqlite3
+
+    conn = sqlite3.connect(":memory:")
+    try:
+        for version in range(1, SCHEMA_VERSION + 1):
+            for stmt in MIGRATIONS[version]:
+                conn.execute(stmt)
+        names = [r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")]
+        return {n: tuple(r[1] for r in conn.execute(f"pragma table_info({n})")) for n in names}
+    except sqlite3.OperationalError:  # a stdlib SQLite without FTS5: nothing to compare against
+        return {}
+    finally:
+        conn.close()
 
 
 def vec_table_sql(dimensions: int) -> str:
