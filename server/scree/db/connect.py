@@ -275,6 +275,13 @@ def is_damage(exc: BaseException) -> bool:
     return any(m in msg for m in _DAMAGE)
 
 
+def damaged_index(db: Path | str, detail: str) -> IndexDamaged:
+    """The one message for a damaged index, whatever found it: what is wrong, and that it is rebuilt."""
+    return IndexDamaged(f"the index {db} is damaged ({detail}); it is a cache of your notes: a running "
+                        "`scree serve`/`scree watch` rebuilds it by itself, or run `scree index --rebuild` "
+                        "(your notes are not touched)")
+
+
 def explain(exc: BaseException, db: Path | str) -> ScreeError | None:
     """The clear message for a database or disk error met at any point, or None when it is not one.
 
@@ -284,9 +291,7 @@ def explain(exc: BaseException, db: Path | str) -> ScreeError | None:
     err = getattr(exc, "errno", None)
     msg = str(exc).lower()
     if is_damage(exc):
-        return IndexDamaged(f"the index {db} is damaged ({exc}); it is a cache of your notes: a running "
-                           "`scree serve`/`scree watch` rebuilds it by itself, or run `scree index --rebuild` "
-                           "(your notes are not touched)")
+        return damaged_index(db, str(exc))
     if err in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT) or any(m in msg for m in _FULL):
         return DiskFull(f"cannot write the index {db}: the disk is full, a file size limit was reached or the "
                            f"disk failed ({exc}); free some space and run the command again (a running scree retries "

@@ -137,17 +137,18 @@ def migrate(conn: Any) -> int:
     return SCHEMA_VERSION
 
 
-def missing_parts(conn: Any) -> list[str]:
+def missing_parts(conn: Any, module: Any) -> list[str]:
     """The tables and columns the migrations up to the file's version make that the file lacks.
 
     Every migration commits with its version, so scree never leaves such a file; one made or edited by
     hand can claim a version whose schema it does not hold, and a sync would then fail on a missing
     column mid-way. Its owner treats a non-empty answer as a damaged index (a cache: rebuilt).
+    `module` is the connection's DB-API module: the expected schema is made by the same SQLite.
     """
     if current_version(conn) != SCHEMA_VERSION:
         return []  # only a fully migrated file is compared
     missing: list[str] = []
-    for table, columns in _expected_columns().items():
+    for table, columns in _expected_columns(module).items():
         try:
             have = {row[1] for row in conn.execute(f"pragma table_info({table})").fetchall()}
         except Exception:  # a table that cannot even be read is damage: the damage checks' business, not this one's
@@ -159,19 +160,17 @@ def missing_parts(conn: Any) -> list[str]:
     return missing
 
 
-@functools.lru_cache(maxsize=1)
-def _expected_columns() -> dict[str, tuple[str, ...]]:
+@functools.lru_cache(maxsize=2)
+def _expected_columns(module: Any) -> dict[str, tuple[str, ...]]:
     """Every table (FTS5 tables included) and its columns, as the migrations make them in a new file."""
-    import sqlite3
-
-    conn = sqlite3.connect(":memory:")
+    conn = module.connect(":memory:")
     try:
         for version in range(1, SCHEMA_VERSION + 1):
             for stmt in MIGRATIONS[version]:
                 conn.execute(stmt)
         names = [r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")]
         return {n: tuple(r[1] for r in conn.execute(f"pragma table_info({n})")) for n in names}
-    except sqlite3.OperationalError:  # a stdlib SQLite without FTS5: nothing to compare against
+    except module.OperationalError:  # an SQLite without FTS5: nothing to compare against
         return {}
     finally:
         conn.close()

@@ -66,17 +66,15 @@ def open_index(location: IndexLocation, folder: Path, *, create: bool = True,
             if kind.kind != "scree":
                 dbconnect.stamp(conn)  # a new file, or an index of an older scree: mark it ours
             schema.migrate(conn)
-            missing = schema.missing_parts(conn)
+            missing = schema.missing_parts(conn, driver.module)
         except ValueError as exc:
             raise IndexError_(f"{location.db}: {exc}; upgrade scree or rebuild with `scree index --rebuild`") from None
         except driver.Error as exc:
             raise dbconnect.explain(exc, location.db) or IndexError_(
                 f"cannot prepare the index {location.db} ({exc}): run `scree index --rebuild`") from None
         if missing:
-            raise IndexDamaged(f"the index {location.db} is damaged (schema version {schema.SCHEMA_VERSION} without "
-                               f"{', '.join(missing[:3])}); it is a cache of your notes: a running `scree serve`/"
-                               "`scree watch` rebuilds it by itself, or run `scree index --rebuild` (your notes are "
-                               "not touched)")
+            raise dbconnect.damaged_index(location.db, f"schema version {schema.SCHEMA_VERSION} without "
+                                                       f"{', '.join(missing[:3])}")
         meta = queries.get_meta(conn)
         recorded = meta.get("folder")
         if recorded is None:
