@@ -4,6 +4,7 @@ with injected faults: what is retried, what is stored, that nothing is lost and 
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import numpy as np
@@ -104,14 +105,19 @@ def test_bad_settings_are_config_errors_naming_the_variable(server):
 
 
 def test_requests_hold_at_most_64_inputs_and_up_to_4_run_at_once():
-    with FakeOpenAI(native=64, delay=0.2) as slow:
-        e = make(slow)
+    with FakeOpenAI(native=64, delay=60.0) as held:  # each request waits until the test releases it
+        e = make(held)
         passages = [Passage(f"n{i}.md\nT", f"note number {i}") for i in range(64 * 6)]
-        out = e.embed_passages(passages)
+        with ThreadPoolExecutor(1) as pool:
+            future = pool.submit(e.embed_passages, passages)
+            with held.state.cond:
+                assert held.state.cond.wait_for(lambda: held.state.active == 4, timeout=15.0)
+            held.state.release.set()
+            out = future.result(timeout=15.0)
         assert len(out) == 384
-        sizes = [len(r.body["input"]) for r in slow.requests]
+        sizes = [len(r.body["input"]) for r in held.requests]
         assert sorted(sizes) == [64] * 6
-        assert slow.state.max_active == 4  # six 0.2 s requests, four at a time
+        assert held.state.max_active == 4  # four were in flight at once, never a fifth of the six
         np.testing.assert_allclose(out[200][0], expected(passages[200].text), atol=1e-6)
 
 

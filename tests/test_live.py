@@ -217,6 +217,34 @@ def test_replacing_the_index_file_stops_the_writer(notes, make_live):
     assert live.status().indexed_files == 3  # still serving the index it has open
 
 
+def files_open_at(path: Path) -> set[int]:
+    """The inodes this process has open at `path`, the file there now or one replaced since."""
+    inodes = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+            if target in (str(path), f"{path} (deleted)"):
+                inodes.add(os.stat(f"/proc/self/fd/{fd}").st_ino)
+        except OSError:
+            continue  # closed meanwhile (the listing's own fd)
+    return inodes
+
+
+def test_a_search_after_the_index_file_is_replaced_reads_the_file_the_writer_still_has(notes, make_live):
+    # Two files at one path in one process share the -shm by name but not SQLite's per-inode state:
+    # opening the new one truncates the map the old one's connection uses (SIGBUS, seen in CI).
+    live = make_live(notes, health_interval=3600.0)  # the writer does not notice the replacement
+    live.start()
+    assert reached(live, "complete")
+    assert paths_for(live, "ninety days") == {"ops/retention.md"}
+    db = live.workspace.location.db
+    shutil.copyfile(db, db.with_name("copy.db"))
+    os.replace(db.with_name("copy.db"), db)
+    assert paths_for(live, "ninety days") == {"ops/retention.md"}
+    assert live.status().indexed_files == 3
+    assert len(files_open_at(db)) == 1
+
+
 def test_a_second_live_index_only_reads_then_takes_over_and_catches_up(notes, make_live):
     first = make_live(notes, lock_retry=0.2)
     first.start()

@@ -128,8 +128,9 @@ class LiveIndex:
         self._stage_two = StageTwo(self._embedder, str(self.folder))
         self._changes = StatusChanges()
         # The read side (its own lock). While this process's writer creates the file, opening it
-        # here too would race its migrations (see writeindex.WriteIndex).
-        self._reader = ReadIndex(workspace, lambda: self._role != "writer" or self._write_index_open.is_set(),
+        # here too would race its migrations; while the writer holds a file replaced since, opening
+        # the new one would break both connections (see writeindex).
+        self._reader = ReadIndex(workspace, self._reader_may_open,
                                  lambda: self._health.adopt_index() if self._health is not None else None)
         self._write_index_open = threading.Event()  # this process's writer has opened (created) the file
         self._policy: NotesPolicy | None = None
@@ -341,6 +342,12 @@ class LiveIndex:
                 return
             log.info("the previous writer of %s exited; taking over", self.folder)
             self._start_writer_locked()
+
+    def _reader_may_open(self) -> bool:
+        if self._role != "writer":
+            return True
+        wx = self._wx
+        return self._write_index_open.is_set() and not (wx is not None and wx.holds_replaced_file())
 
     def _start_writer_locked(self, first: Job | None = None) -> None:
         self._role = "writer"

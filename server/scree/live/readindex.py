@@ -27,7 +27,8 @@ log = logging.getLogger(__name__)
 class ReadIndex:
     """The read connection. Callers hold `mu` around `open_locked()` and what they do with the index
     (searches are serialized on it); `may_open()` says whether opening now is safe (not while this
-    process's writer is still creating the file), `on_open()` runs after each open."""
+    process's writer is still creating the file, nor while it holds a file replaced since),
+    `on_open()` runs after each open."""
 
     def __init__(self, workspace: Workspace, may_open: Callable[[], bool], on_open: Callable[[], None]) -> None:
         self.workspace = workspace
@@ -46,8 +47,10 @@ class ReadIndex:
 
         A connection whose file was removed and replaced at the same path (another process rebuilt
         the index) is reopened on the new file, which must be a scree index: otherwise the process
-        would answer from the deleted copy for as long as it runs (one stat per call)."""
-        if self._index is not None and self._superseded():
+        would answer from the deleted copy for as long as it runs (one stat per call). Not while
+        `may_open()` says no: this process's writer still has the old file open, and a connection
+        on the new one beside it would break both (see writeindex)."""
+        if self._index is not None and self._superseded() and self._may_open():
             log.info("the index %s was rebuilt by another process: reading the new file", self.workspace.location.db)
             self.close_locked()
         if self._index is None:

@@ -4,6 +4,14 @@ Owned by the writer's worker thread (`live.py`). Opening it waits out a full dis
 rebuilds a damaged file (the index is a cache of the notes, and the writer holds the lock); right
 after opening, a bounded `PRAGMA quick_check` catches damage that only a later query would meet.
 `reopen()` recovers from a damaged file met later, or from a `-wal` deleted under the connection.
+
+One process never holds connections on two files at the index path: if the file was replaced (the
+new one shares the old one's `-shm` by name), SQLite keys its shared-memory state by the database
+file's inode, and POSIX locks do not tell one process's connections apart, so opening the new file
+truncates the `-shm` that the old file's connection has mapped (SIGBUS), or closing the old one
+checkpoints the new WAL into the old file and deletes it. So the writer drops the read connection
+before it reopens, a writer that finds the file replaced stops (`health`), and the read side does
+not open the new file while `holds_replaced_file()`.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from typing import Any
 from ..db.connect import checkpoint
 from ..db.invariants import quick_check
 from ..errors import DiskFull, IndexDamaged, IndexError_, IndexMismatchError, NotAnIndex
-from .health import HealthMonitor
+from .health import FileIdentity, HealthMonitor, identity
 from ..index.store import Index, remove_index_files
 from ..workspace import Workspace
 
@@ -43,13 +51,14 @@ class WriteIndex:
         self.retry = retry
         self.drop_readers = drop_readers
         self.index: Index | None = None
+        self._opened: FileIdentity | None = None  # the file `index` is open on
 
     def open(self, stop: threading.Event) -> Index | None:
         """Open (create) the index to write and check it; None when stopped while waiting for space."""
         index = self._open(stop)
         if index is None:
             return None
-        self.index = index
+        self._set(index)
         if self.health is not None:
             self.health.adopt_wal()
         damage = quick_check(index.conn, QUICK_CHECK_SECONDS)
@@ -69,19 +78,19 @@ class WriteIndex:
         """
         if self.health is not None:
             self.health.forget_index() if repair else self.health.forget_wal()
-        index, self.index = self.index, None
+        index = self.index
         if index is not None:
             if not repair:
                 try:
                     checkpoint(index.conn)
                 except Exception as exc:  # noqa: BLE001 - best effort: the resync repairs the rest
                     log.warning("could not write back the lost WAL (%s); re-checking every note", exc)
-            index.close()
+            self._close()
         self.drop_readers()
         if repair:
             self._remove()
         index = self._open(stop)
-        self.index = index
+        self._set(index)
         if index is not None and self.health is not None:
             self.health.adopt_wal()
         self.drop_readers()  # a search may have reopened the old file meanwhile
@@ -94,9 +103,29 @@ class WriteIndex:
     def close(self) -> None:
         if self.health is not None:
             self.health.forget_wal()  # closing may remove the -wal: that is not a fault
-        index, self.index = self.index, None
+        self._close()
+
+    def holds_replaced_file(self) -> bool:
+        """True while the connection is open on a file that is no longer the one at the index path
+        (called from other threads: `index` is cleared only once the connection is closed)."""
+        opened = self._opened
+        if self.index is None or opened is None:
+            return False
+        try:
+            return identity(self.workspace.location.db) != opened
+        except OSError:
+            return True  # cannot tell: opening beside it is the risk not to take
+
+    def _set(self, index: Index | None) -> None:
+        self._opened = identity(self.workspace.location.db) if index is not None else None
+        self.index = index
+
+    def _close(self) -> None:
+        index = self.index
         if index is not None:
             index.close()
+        self.index = None
+        self._opened = None
 
     def _open(self, stop: threading.Event) -> Index | None:
         reported = False
