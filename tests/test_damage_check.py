@@ -5,13 +5,19 @@ ROWID table), while real damage is still found, on every SQLite scree runs on.""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import subprocess
+import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from faultkit import notes_folder, run_cli
+from faultkit import notes_folder
+from scree.config import load_config
 from scree.db import invariants, schema
+from scree.workspace import Workspace
 
 try:
     import sqlean
@@ -76,40 +82,31 @@ def test_a_garbled_page_is_still_damage(module, tmp_path):
     assert invariants.quick_check(conn) is not None
 
 
-def _usable_drivers() -> list[str]:
-    from scree.db.connect import choose_driver
-    from scree.errors import SqliteUnavailableError
-
-    usable = []
-    for name in ("sqlean", "stdlib"):
-        try:
-            choose_driver(name)
-        except SqliteUnavailableError:
-            continue
-        usable.append(name)
-    return usable
+def _scree(driver: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI in a process of its own with `driver`: one process must never load sqlite-vec into two
+    SQLite libraries (the extension keeps one global API table, so the first library's connections
+    would call into the second's allocator and crash at garbage collection)."""
+    return subprocess.run([sys.executable, "-m", "scree.cli", *args], capture_output=True, text=True,
+                          env={**os.environ, "SCREE_SQLITE": driver}, timeout=120)
 
 
 @pytest.mark.parametrize("driver", ["sqlean", "stdlib"])
-def test_a_repo_with_notes_and_code_reindexes_twice_with_nothing_rebuilt(driver, tmp_path, capsys, monkeypatch):
-    if driver not in _usable_drivers():
-        pytest.skip(f"this Python cannot use the {driver} driver (its sqlite3 cannot load extensions)")
-    monkeypatch.setenv("SCREE_SQLITE", driver)
+def test_a_repo_with_notes_and_code_reindexes_twice_with_nothing_rebuilt(driver, tmp_path):
+    probe = subprocess.run([sys.executable, "-c", f"from scree.db.connect import choose_driver; choose_driver({driver!r})"],
+                           capture_output=True, text=True, timeout=60)
+    if probe.returncode != 0:
+        pytest.skip(f"this Python cannot use the {driver} driver: {probe.stderr.strip().splitlines()[-1]}")
     notes = notes_folder(tmp_path)
     (notes / "pyproject.toml").write_text('[project]\nname = "retainer"\ndependencies = ["httpx"]\n')
     (notes / "app.py").write_text("class RetentionPolicy:\n    def prune_old_entries(self):\n        pass\n")
-    code, out, err = run_cli(["reindex", "--notes", str(notes), "--json"], capsys, monkeypatch)
-    assert code == 0, err
-    code, out, err = run_cli(["reindex", "--notes", str(notes), "--json"], capsys, monkeypatch)
-    assert code == 0, err
-    assert "damaged" not in out + err and "rebuild" not in out + err, out + err
-    report = json.loads(out)
+    first = _scree(driver, "reindex", "--notes", str(notes), "--json")
+    assert first.returncode == 0, first.stderr
+    again = _scree(driver, "reindex", "--notes", str(notes), "--json")
+    assert again.returncode == 0, again.stderr
+    assert "damaged" not in again.stdout + again.stderr and "rebuild" not in again.stdout + again.stderr
+    report = json.loads(again.stdout)
     assert report["added"] == [] and report["updated"] == [] and report["unchanged"] == 3, report
-    from scree.config import load_config
-    from scree.workspace import Workspace
-
-    index = Workspace.from_config(load_config().with_overrides(notes=notes)).open_index(create=False)
-    try:  # the vocabulary holds the code's names: the table older SQLites misjudge is not empty
-        assert index.conn.execute("select count(*) from names").fetchone()[0] > 0
-    finally:
-        index.close()
+    db = Workspace.from_config(load_config().with_overrides(notes=notes)).location.db
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:  # no extension: any SQLite reads it
+        # The vocabulary holds the code's names: the table older SQLites misjudge is not empty.
+        assert conn.execute("select count(*) from names").fetchone()[0] > 0

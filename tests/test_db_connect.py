@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -21,37 +22,78 @@ def _stdlib_can_load() -> bool:
     return hasattr(sqlite3.connect(":memory:"), "enable_load_extension")
 
 
+def alone(script: str, **env: str) -> str:
+    """`script`'s output, run in a Python process of its own with `env` (SCREE_SQLITE unset unless
+    given). A test that picks another driver than the run's must not do it here: sqlite-vec keeps one
+    global API table, so loading it into a second SQLite library makes the first one's connections
+    call the wrong library (a crash, reproduced by `test_vec_in_two_sqlite_libraries_...` below)."""
+    base = {k: v for k, v in os.environ.items() if k != "SCREE_SQLITE"}
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True,
+                         env={**base, **env}, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
 def test_bundled_sqlite_loads_vec_and_fts5(tmp_path):
-    driver = choose_driver("sqlean")
-    conn = connect(tmp_path / "a.db", driver=driver)
-    assert conn.execute("select vec_version()").fetchone()[0].startswith("v")
-    conn.execute("create virtual table f using fts5(x)")
-    conn.execute("create virtual table v using vec0(e float[2] distance_metric=cosine)")
-    conn.execute("insert into v(rowid, e) values (1, '[1, 0]')")
-    assert conn.execute("select rowid from v where e match '[1, 0]' and k = 1").fetchone()[0] == 1
-    assert conn.execute("pragma journal_mode").fetchone()[0] == "wal"
+    assert alone(f"""
+        from scree.db.connect import choose_driver, connect
+        conn = connect({str(tmp_path / "a.db")!r}, driver=choose_driver("sqlean"))
+        assert conn.execute("select vec_version()").fetchone()[0].startswith("v")
+        conn.execute("create virtual table f using fts5(x)")
+        conn.execute("create virtual table v using vec0(e float[2] distance_metric=cosine)")
+        conn.execute("insert into v(rowid, e) values (1, '[1, 0]')")
+        print(conn.execute("select rowid from v where e match '[1, 0]' and k = 1").fetchone()[0],
+              conn.execute("pragma journal_mode").fetchone()[0])
+    """) == "1 wal"
 
 
-def test_the_bundled_sqlite_is_the_default_wherever_it_is_installed(monkeypatch):
+def test_the_bundled_sqlite_is_the_default_wherever_it_is_installed():
     """Every user runs the SQLite the tests ran, whatever this Python's sqlite3 can do."""
-    monkeypatch.delenv("SCREE_SQLITE", raising=False)
-    driver = choose_driver()
-    assert driver.name == "sqlean" and driver.sqlite_version == __import__("sqlean").sqlite_version
+    import sqlean
+
+    assert alone("""
+        from scree.db.connect import choose_driver
+        d = choose_driver()
+        print(d.name, d.sqlite_version)
+    """) == f"sqlean {sqlean.sqlite_version}"
 
 
-def test_each_forced_driver_is_the_one_used_or_says_why_not(monkeypatch):
-    monkeypatch.setenv("SCREE_SQLITE", "sqlean")
-    assert choose_driver().name == "sqlean"
-    monkeypatch.setenv("SCREE_SQLITE", "stdlib")
+def test_each_forced_driver_is_the_one_used_or_says_why_not():
+    script = """
+        from scree.db.connect import choose_driver
+        from scree.errors import SqliteUnavailableError
+        try:
+            print(choose_driver().name)
+        except SqliteUnavailableError as exc:
+            print(exc)
+    """
+    assert alone(script, SCREE_SQLITE="sqlean") == "sqlean"
     if _stdlib_can_load():
-        assert choose_driver().name == "stdlib"
+        assert alone(script, SCREE_SQLITE="stdlib") == "stdlib"
     else:
-        with pytest.raises(SqliteUnavailableError, match="SCREE_SQLITE=stdlib, but this Python's sqlite3 cannot "
-                                                        "load extensions"):
-            choose_driver()
-    monkeypatch.setenv("SCREE_SQLITE", "pysqlite")
-    with pytest.raises(SqliteUnavailableError, match="use 'stdlib' or 'sqlean'"):
-        choose_driver()
+        assert alone(script, SCREE_SQLITE="stdlib").startswith(
+            "SCREE_SQLITE=stdlib, but this Python's sqlite3 cannot load extensions")
+    assert "use 'stdlib' or 'sqlean'" in alone(script, SCREE_SQLITE="pysqlite")
+
+
+def test_vec_in_two_sqlite_libraries_of_one_process_breaks_the_first(tmp_path):
+    """Why `alone` exists: if this ever passes, sqlite-vec stopped sharing one API table and the
+    tests could pick drivers in-process again."""
+    if not _stdlib_can_load():
+        pytest.skip("this Python's sqlite3 cannot load extensions: one library only")
+    script = textwrap.dedent("""
+        import sqlite3, sqlean, sqlite_vec
+        a = sqlite3.connect(":memory:"); a.enable_load_extension(True); sqlite_vec.load(a)
+        a.execute("create virtual table v using vec0(e float[4])")
+        for i in range(200):
+            a.execute("insert into v(rowid, e) values (?, ?)", (i + 1, f"[{i},1,2,3]"))
+        b = sqlean.connect(":memory:"); b.enable_load_extension(True); sqlite_vec.load(b)
+        for _ in range(50):
+            a.execute("select rowid from v where e match '[1,1,2,3]' and k = 3").fetchall()
+        a.close()
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode < 0, "the first library's vec0 still works after loading it into a second"
 
 
 def _python_with_loadable_sqlite() -> str | None:
