@@ -22,6 +22,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -31,6 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "hooks"))
 
 import test_plugin_smoke as smoke  # noqa: E402
 from notes_index import build_index  # noqa: E402
+
+LOCK_HOLDER = Path(__file__).resolve().parent / "helpers" / "lock_holder.py"
 
 from scree.config import load_config  # noqa: E402
 from scree.hookkit.bgsync import writer_active  # noqa: E402
@@ -66,6 +69,21 @@ class ToolCallingAPI(smoke.FakeMessagesAPI):
         return block, delta, "tool_use"
 
 
+@contextmanager
+def writer_lock_held(lock: Path) -> Iterator[None]:
+    """The index's writer lock, held by another process (tests/helpers/lock_holder.py) meanwhile."""
+    holder = subprocess.Popen([sys.executable, str(LOCK_HOLDER), str(lock)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([holder.stdout], [], [], 30.0)
+        assert ready and holder.stdout.readline().strip() == "locked", "the lock holder did not take the lock"
+        yield
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+        holder.stdout.close()
+
+
 @pytest.fixture()
 def api() -> Iterator[ToolCallingAPI]:
     fake = ToolCallingAPI()
@@ -83,10 +101,14 @@ def test_the_grep_hint_reaches_the_model_through_the_launcher(tmp_path: Path, ap
     env = {**installed.env, "ANTHROPIC_BASE_URL": api.url, "ANTHROPIC_API_KEY": "x", "SCREE_HOOKS_DEBUG": "1"}
     cfg = load_config(env)
     folder = resolve_folder(cfg, installed.project)
-    build_index(index_location(folder, cfg, env).db, {"README.md": (installed.project / "README.md").read_text()})
-    proc = subprocess.run([claude_bin, "-p", "where are retries described?", "--output-format", "stream-json",
-                           "--verbose", "--allowedTools", "Bash(grep *)"], cwd=installed.project, env=env,
-                          capture_output=True, text=True, timeout=240, start_new_session=True)
+    where = index_location(folder, cfg, env)
+    build_index(where.db, {"README.md": (installed.project / "README.md").read_text()})
+    # The fixture has no vectors: a writing server would reset it and re-index the README, and a grep
+    # in that window finds no notes. Holding the lock keeps the session's server a reader of this file.
+    with writer_lock_held(where.lock):
+        proc = subprocess.run([claude_bin, "-p", "where are retries described?", "--output-format", "stream-json",
+                               "--verbose", "--allowedTools", "Bash(grep *)"], cwd=installed.project, env=env,
+                              capture_output=True, text=True, timeout=240, start_new_session=True)
     assert len(api.requests) >= 2, proc.stdout[-2000:]
     hint = hint_in(api.requests[-1]["messages"])
     log = installed.data / "logs" / "hooks.log"
