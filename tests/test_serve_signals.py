@@ -104,3 +104,37 @@ def test_a_signal_arriving_while_the_main_thread_holds_a_lock_the_stop_needs_sti
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "server")}
     proc = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, timeout=20)
     assert proc.returncode == 128 + signal.SIGINT, proc.stderr
+
+
+def test_a_signal_another_thread_takes_ends_the_process_while_the_main_thread_sleeps(tmp_path):
+    """The kernel may hand a process's signal to any thread (under load: one whose turn came first).
+    The main thread, asleep in a call that signal did not interrupt, then never runs a Python handler:
+    in CI a server outlived four signals so. Here the main thread sleeps in read() on a pipe nobody
+    writes, and another thread sends SIGTERM to itself once it sees the main thread there."""
+    script = tmp_path / "elsewhere.py"
+    script.write_text(
+        "import os, signal, threading\n"
+        "from scree.cli.serve import _exit_on_signal\n"
+        "class Handle:\n"
+        "    def stop(self, timeout=5.0):\n"
+        "        return True\n"
+        "_exit_on_signal(Handle())\n"
+        "r, w = os.pipe()\n"
+        "main = threading.get_native_id()\n"
+        "def other():\n"
+        "    blocked = threading.Event()\n"
+        "    while not blocked.is_set():  # until the main thread sits in read(r)\n"
+        "        with open(f'/proc/self/task/{main}/syscall') as f:\n"
+        "            fields = f.read().split()\n"
+        "        if len(fields) > 1 and fields[1] == hex(r):\n"
+        "            blocked.set()\n"
+        "        else:\n"
+        "            blocked.wait(0.005)\n"
+        "    signal.pthread_kill(threading.get_ident(), signal.SIGTERM)\n"
+        "    threading.Event().wait(60)\n"
+        "threading.Thread(target=other, daemon=True).start()\n"
+        "os.read(r, 1)  # never returns: nothing writes, and the signal goes to the other thread\n",
+        encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "server")}
+    proc = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, timeout=20)
+    assert proc.returncode == 128 + signal.SIGTERM, proc.stderr

@@ -10,10 +10,12 @@ import argparse
 import ipaddress
 import logging
 import os
+import select
 import signal
 import socket
 import sys
 import threading
+import time
 from dataclasses import replace
 from typing import Any, Mapping
 
@@ -117,43 +119,67 @@ def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
 # A stop that has not ended the process by then ends it anyway (the lock is an flock: the OS frees it).
 STOP_DEADLINE_S = 5.0
 
+# What the signal pipe carries: a signal number written by CPython's C-level handler (`set_wakeup_fd`),
+# the same number with HANDLER_BIT set by the Python-level handler, or STOPPED once the index stopped.
+HANDLER_BIT = 0x40
+STOPPED = 0
+
 
 def _exit_on_signal(handle: Any) -> None:
-    """End a stdio server at once on SIGINT or SIGTERM, after stopping the index (which releases the lock).
+    """End a server at once on SIGINT or SIGTERM, after stopping the index (which releases the lock).
 
     Claude Code stops a stdio server with SIGINT and escalates to SIGTERM after a few seconds. A
     KeyboardInterrupt would not end this process: the SDK reads stdin on a worker thread blocked in
     read(), and the event loop waits for that thread before it returns.
 
-    The handler only starts a thread that stops the index and exits: a Python signal handler runs on
-    the main thread between two bytecodes, possibly while that thread holds a lock `stop` needs (seen:
-    SIGTERM arriving while the SIGINT handler was inside `Event.set` deadlocked the process, which then
-    held the writer lock for good). A second signal during the stop exits at once, and a stop that
-    takes longer than STOP_DEADLINE_S exits anyway.
+    Nothing here depends on the main thread. A Python signal handler runs there only between two
+    bytecodes: possibly inside a lock `stop` needs (seen: `Event.set`), and not at all while the main
+    thread sleeps in a call the signal did not interrupt, which is what happens when the kernel
+    delivers it to another thread (seen in CI under load: the server outlived four signals). So the
+    signal's number reaches a pipe twice: from C, in whichever thread took it (`signal.set_wakeup_fd`),
+    and from the Python handler, which takes no lock. A thread started here, beforehand, reads the
+    pipe, stops the index and exits. A second signal exits at once, and a stop that takes longer than
+    STOP_DEADLINE_S exits anyway.
     """
-    stopping = False
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
 
-    def stop(signum: int, frame: object) -> None:
-        nonlocal stopping
-        if stopping:
-            os._exit(128 + signum)
-        stopping = True
-        code = 128 + signum
-        deadline = threading.Timer(STOP_DEADLINE_S, os._exit, (code,))
-        deadline.daemon = True
-        deadline.start()
+    def on_signal(signum: int, frame: object) -> None:
+        try:
+            os.write(write_end, bytes([HANDLER_BIT | signum]))
+        except OSError:  # a full pipe: the signal thread has enough to go on
+            pass
 
-        def finish() -> None:
-            try:
-                handle.stop(timeout=2.0)
-            finally:
-                sys.stderr.flush()
-                os._exit(code)
+    def stop_index() -> None:
+        try:
+            handle.stop(timeout=2.0)
+        finally:
+            sys.stderr.flush()
+            os.write(write_end, bytes([STOPPED]))
 
-        threading.Thread(target=finish, name="scree-stop", daemon=True).start()
+    def watch() -> None:
+        seen = {True: 0, False: 0}  # signals counted per route (from the handler or not)
+        code: int | None = None
+        deadline = 0.0
+        while True:
+            wait = None if code is None else max(0.0, deadline - time.monotonic())
+            if not select.select([read_end], [], [], wait)[0]:
+                os._exit(code if code is not None else 1)  # the stop outlasted its deadline
+            for byte in os.read(read_end, 64):
+                if byte == STOPPED and code is not None:
+                    os._exit(code)
+                route, signum = bool(byte & HANDLER_BIT), byte & ~HANDLER_BIT
+                seen[route] += 1
+                if code is None:
+                    code, deadline = 128 + signum, time.monotonic() + STOP_DEADLINE_S
+                    threading.Thread(target=stop_index, name="scree-stop", daemon=True).start()
+                elif seen[route] > 1:  # a second signal, not the first one's other route
+                    os._exit(128 + signum)
 
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
+    threading.Thread(target=watch, name="scree-signals", daemon=True).start()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, on_signal)
+    signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
 
 
 def _serve_http(server: Any, host: str, port: int, token: str | None, extra_hosts: tuple[str, ...]) -> None:
