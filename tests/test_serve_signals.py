@@ -83,11 +83,18 @@ def test_signals_in_quick_succession_still_end_the_server(tmp_path: Path) -> Non
         taker.release()
 
 
+def _run_script(tmp_path: Path, text: str) -> subprocess.CompletedProcess[bytes]:
+    """`text` run as a Python script with scree importable; it must end within 20 s."""
+    script = tmp_path / "script.py"
+    script.write_text(text, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "server")}
+    return subprocess.run([sys.executable, str(script)], env=env, capture_output=True, timeout=20)
+
+
 def test_a_signal_arriving_while_the_main_thread_holds_a_lock_the_stop_needs_still_ends_the_process(tmp_path):
     """The handler runs on the main thread, between two bytecodes, wherever it was: here inside a lock
     that stopping the index needs. Stopping in the handler itself would wait on that lock forever."""
-    script = tmp_path / "held.py"
-    script.write_text(
+    proc = _run_script(tmp_path,
         "import os, signal, threading\n"
         "from scree.cli.serve import _exit_on_signal\n"
         "held = threading.Lock()\n"
@@ -101,9 +108,7 @@ def test_a_signal_arriving_while_the_main_thread_holds_a_lock_the_stop_needs_sti
         "    for _ in range(1000):\n"
         "        pass\n"
         "threading.Event().wait(30)  # the stop thread ends the process once the lock is free\n",
-        encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "server")}
-    proc = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, timeout=20)
+    )
     assert proc.returncode == 128 + signal.SIGINT, proc.stderr
 
 
@@ -116,8 +121,7 @@ def test_a_signal_another_thread_takes_ends_the_process_while_the_main_thread_sl
         Path(f"/proc/self/task/{threading.get_native_id()}/syscall").read_text()
     except OSError as exc:
         pytest.skip(f"cannot see where a thread is blocked here ({exc})")
-    script = tmp_path / "elsewhere.py"
-    script.write_text(
+    proc = _run_script(tmp_path,
         "import os, signal, threading\n"
         "from scree.cli.serve import _exit_on_signal\n"
         "class Handle:\n"
@@ -127,19 +131,13 @@ def test_a_signal_another_thread_takes_ends_the_process_while_the_main_thread_sl
         "r, w = os.pipe()\n"
         "main = threading.get_native_id()\n"
         "def other():\n"
-        "    blocked = threading.Event()\n"
-        "    while not blocked.is_set():  # until the main thread sits in read(r)\n"
-        "        with open(f'/proc/self/task/{main}/syscall') as f:\n"
-        "            fields = f.read().split()\n"
-        "        if len(fields) > 1 and fields[1] == hex(r):\n"
-        "            blocked.set()\n"
-        "        else:\n"
-        "            blocked.wait(0.005)\n"
+        "    with open(f'/proc/self/task/{main}/syscall') as f:\n"
+        "        while f.read().split()[1:2] != [hex(r)]:  # until the main thread sits in read(r)\n"
+        "            f.seek(0)\n"
+        "            threading.Event().wait(0.005)\n"
         "    signal.pthread_kill(threading.get_ident(), signal.SIGTERM)\n"
         "    threading.Event().wait(60)\n"
         "threading.Thread(target=other, daemon=True).start()\n"
         "os.read(r, 1)  # never returns: nothing writes, and the signal goes to the other thread\n",
-        encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "server")}
-    proc = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, timeout=20)
+    )
     assert proc.returncode == 128 + signal.SIGTERM, proc.stderr
