@@ -307,6 +307,27 @@ def test_crlf_input_chunks_like_lf_with_the_same_lines() -> None:
     assert "\r" not in "".join(c.text for c in chunk_markdown(crlf).chunks)
 
 
+def test_cr_only_and_mixed_notes_chunk_exactly_as_their_lf_twin() -> None:
+    """Issue 26: a note written with lone "\\r" endings (classic Mac, some exporters) was one line; a
+    first-line heading made it one heading-only chunk, dropped. CommonMark ends a line at a lone "\\r"."""
+    from scree.notes.embedview import embed_body
+
+    lf = md("---", "title: T", "aliases: [Mac]", "---", "# Release steps", "", "Run the deploy script crword.",
+            "", "```sh", "# not a heading", "", "deploy --now", "```", "", "Setext", "------", "",
+            "- step one", "- step two", "", "## Rollback", "", "Use rollbackword.")
+    twins = {"cr": lf.replace("\n", "\r"), "crlf": lf.replace("\n", "\r\n"),
+             "mixed": "".join(line + ("\r", "\r\n", "\n")[i % 3] for i, line in enumerate(lf.split("\n")[:-1]))}
+    want = chunk_markdown(lf)
+    assert [c.heading for c in want.chunks] == ["Release steps", "Release steps > Setext", "Release steps > Rollback"]
+    for name, text in twins.items():
+        got = chunk_markdown(text)
+        assert got == want, name
+        assert [embed_body(c.text) for c in got.chunks] == [embed_body(c.text) for c in want.chunks], name
+    issue = "# Release steps\r\rRun the deploy script crword.\r\r## Rollback\r\rUse rollbackword.\r"
+    assert chunk_markdown(issue) == chunk_markdown(issue.replace("\r", "\n"))
+    assert spans(chunk_markdown(issue)) == [("Release steps", 1, 3), ("Release steps > Rollback", 5, 7)]
+
+
 def test_byte_order_mark_does_not_hide_the_first_heading() -> None:
     note = chunk_markdown("\ufeff# Title\nbody\n")
     assert spans(note) == [("Title", 1, 2)]
@@ -513,10 +534,14 @@ def _random_document(rng: random.Random) -> tuple[str, int, dict[int, str]]:
 
 
 def test_random_documents_keep_every_invariant() -> None:
+    from test_mdblocks import mixed_endings
+
     rng = random.Random(20240611)
     for _ in range(300):
         text, fm_end, trails = _random_document(rng)
         note = chunk_markdown(text)
+        lf = text.replace("\r\n", "\n")
+        assert chunk_markdown(mixed_endings(rng, lf)) == note == chunk_markdown(lf.replace("\n", "\r"))
         check_invariants(text, note, fm_end)
         heading_lines = sorted(trails)
         for c in note.chunks:

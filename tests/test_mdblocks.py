@@ -116,9 +116,44 @@ def test_front_matter_gives_its_yaml_and_the_body_start() -> None:
     assert blocks("--- not\ntitle: T\n---\n").front_matter is None, "the first line must be exactly ---"
 
 
-def test_a_stray_carriage_return_does_not_shift_line_numbers() -> None:
+def test_a_lone_carriage_return_ends_a_line_as_commonmark_says() -> None:
+    """CommonMark ends a line at "\\n", "\\r\\n" or a lone "\\r" (issue 26: a CR-only note was one line)."""
     text = "a\rb\n# H\r\n\rc\n## I\n"
-    assert found(text) == [(2, 1, "H"), (4, 2, "I")]
+    assert split_lines(text) == ["a", "b", "# H", "", "c", "## I", ""]
+    assert found(text) == [(3, 1, "H"), (6, 2, "I")]
+    # The lines are markdown-it's own: its maps on the raw text say the same.
+    raw = MarkdownIt("commonmark").parse(text)
+    assert [t.map[0] + 1 for t in raw if t.type == "heading_open"] == [3, 6]
+
+
+def mixed_endings(rng: random.Random, lf_text: str) -> str:
+    """The same note with each line ending drawn from "\\n", "\\r\\n" and a lone "\\r" (never a lone "\\r"
+    and, after an empty line, a "\\n": together they are one "\\r\\n")."""
+    parts = lf_text.split("\n")
+    out: list[str] = []
+    ending = ""
+    for i, part in enumerate(parts):
+        out.append(part)
+        if i < len(parts) - 1:
+            ending = rng.choice(["\r\n", "\r"] if ending == "\r" and not part else ["\n", "\r\n", "\r"])
+            out.append(ending)
+    return "".join(out)
+
+
+def test_cr_only_and_mixed_endings_give_the_blocks_of_the_lf_twin() -> None:
+    rng = random.Random(26)
+    for _ in range(400):
+        lines = [rng.choice(_POOL) for _ in range(rng.randint(1, 40))]
+        lf = "\n".join(lines) + rng.choice(["", "\n"])
+        for text in (lf.replace("\n", "\r"), mixed_endings(rng, lf)):
+            assert blocks(text) == blocks(lf), repr(text)
+            raw = RENDERER.parse(text)  # markdown-it's own lines, not scree's
+            assert [t.map[0] for t in raw if t.type == "heading_open"] == [h.start for h in blocks(lf).headings
+                                                                          if not _html_heading(lf, h.start)]
+
+
+def _html_heading(text: str, line: int) -> bool:
+    return split_lines(text)[line].lstrip().lower().startswith("<h")
 
 
 def test_heading_text_is_capped_and_never_raises_on_odd_characters() -> None:

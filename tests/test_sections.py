@@ -158,6 +158,20 @@ def test_crlf_and_bom_keep_line_numbers_and_drop_carriage_returns() -> None:
     assert line_slice(lines, b.start_line, b.end_line) == "## B\nmore"
 
 
+def test_cr_only_and_mixed_notes_have_the_sections_and_excerpts_of_their_lf_twin() -> None:
+    cr = DOC.replace("\n", "\r")
+    mixed = "".join(line + ("\r", "\r\n", "\n")[i % 3] for i, line in enumerate(DOC.split("\n")[:-1]))
+    want = sections(DOC)
+    assert len(want) > 3
+    for text in (cr, mixed):
+        assert split_lines(text) == split_lines(DOC)
+        assert sections(text) == want
+        for s in want:
+            assert excerpt(text, heading=s.trail, start_line=s.start_line) == excerpt(
+                DOC, heading=s.trail, start_line=s.start_line)
+        assert excerpt(text, start_line=2, end_line=9) == excerpt(DOC, start_line=2, end_line=9)
+
+
 def test_unclosed_fence_hides_every_later_heading() -> None:
     text = "# Top\n```\n# inside\n"
     assert [s.trail for s in sections(text)] == ["Top"]

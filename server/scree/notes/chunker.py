@@ -5,9 +5,10 @@ A pure function: no I/O, no global state, and it never raises on any `str`. The 
 this module assembles chunks from it. The rules are in `chunk_markdown`'s docstring.
 
 Choices worth knowing:
-- Lines are split on "\\n" only, and one trailing "\\r" per line is dropped (CRLF files chunk
-  like LF files). Chunk text joins lines with "\\n". Line numbers therefore match `grep -n`
-  and editors; other Unicode line separators stay inside their line.
+- Lines end where CommonMark ends them: at "\\n", "\\r\\n" or a lone "\\r" (`mdblocks.split_lines`), so
+  a CRLF, CR-only or mixed note chunks exactly as its "\\n" twin, with the same line numbers. Chunk
+  text joins lines with "\\n". For "\\n" and "\\r\\n" notes the numbers match `grep -n` and editors;
+  other Unicode line separators stay inside their line.
 - A leading byte-order mark is ignored (it would hide a first-line heading or front matter).
 - Text before the first heading has the trail "" (not the front-matter title): the title is
   returned as `ChunkedNote.title` and callers may show it, but a trail only names headings. A note
@@ -51,7 +52,9 @@ log = logging.getLogger(__name__)
 # 5: a note's front-matter title (when no heading carries it) and aliases are stored with its chunks
 # (`note_names`), so every file is written again to fill them in.
 # 6: headings are kept to 200 bytes, not 120 (MAX_HEADING_BYTES): a long FAQ question is its whole trail.
-CHUNKER_VERSION = "6"
+# 7: a lone "\r" ends a line, as CommonMark says (issue 26): a CR-only note was one line, often one
+# heading-only chunk that was dropped.
+CHUNKER_VERSION = "7"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from

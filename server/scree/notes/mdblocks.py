@@ -40,9 +40,10 @@ Hand-written rules, each for syntax no plugin parses (markdown-it sees paragraph
 Front matter opens only on a first line that is exactly `---` (trailing blanks allowed) and must be
 closed, by a `---` or `...` line; an unclosed one is an ordinary thematic break.
 
-Line numbers are indexes into `split_lines`: the text split on "\\n" only, one trailing "\\r" dropped per
-line, a leading byte-order mark ignored. The parser sees the same lines (a stray "\\r" inside a line
-becomes a space for it, or markdown-it would start a new line there), so maps and `grep -n` agree.
+Line numbers are indexes into `split_lines`: the text split where CommonMark ends a line ("\\n", "\\r\\n",
+or a lone "\\r": a classic-Mac or exporter note written with CR only is as many lines as its "\\n" twin,
+not one), a leading byte-order mark ignored. markdown-it normalises line endings the same way, so its
+maps and these lines agree; for "\\n" and "\\r\\n" notes they are also `grep -n`'s.
 """
 
 from __future__ import annotations
@@ -81,6 +82,8 @@ _EM_STAR = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])")
 _EM_UNDER = re.compile(r"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _WHITESPACE = re.compile(r"\s+")
+# CommonMark's line endings (markdown-it's own `NEWLINES_RE`): other Unicode separators stay inside a line.
+_LINE_END = re.compile(r"\r\n?|\n")
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
 
 # Markers that turn a dialect's plugin on (see the module docstring).
@@ -118,20 +121,17 @@ class Blocks:
 
 
 def split_lines(text: str) -> list[str]:
-    """The text's lines as scree numbers them: split on "\\n", one trailing "\\r" dropped, BOM ignored."""
+    """The text's lines as CommonMark sees them: split at "\\n", "\\r\\n" and a lone "\\r"; BOM ignored."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    lines = text.split("\n")
     if "\r" in text:
-        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
-    return lines
+        return _LINE_END.split(text)
+    return text.split("\n")
 
 
 def parse_blocks(lines: list[str]) -> Blocks:
     """Front matter, headings and verbatim blocks of a note given as `split_lines` lines."""
     src = "\n".join(lines)
-    if "\r" in src:
-        src = src.replace("\r", " ")
     with_front_matter = bool(lines) and lines[0].rstrip(" \t") == "---"
     myst = ("(" in src or "{" in src) and _MYST_MARKER.search(src) is not None
     colon = ":::" in src and _COLON_MARKER.search(src) is not None

@@ -5,8 +5,8 @@ level (or to the end of the text). Headings come from `mdblocks.parse_blocks`, a
 (CommonMark: ATX and setext, outside code and HTML blocks and front matter), and trails are built the
 same way, so a `heading` taken from a search hit names the section it came from.
 
-Lines are split on "\\n" with one trailing "\\r" dropped per line, as the chunker does, so line
-numbers agree with search hits, `grep -n` and editors.
+Lines end where CommonMark ends them ("\\n", "\\r\\n", a lone "\\r"), as the chunker's do, so line
+numbers agree with search hits (and with `grep -n` and editors for "\\n" and "\\r\\n" notes).
 """
 
 from __future__ import annotations
