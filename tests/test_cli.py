@@ -97,10 +97,16 @@ def test_damaged_index_says_how_to_rebuild_and_rebuild_works(notes, tmp_path):
     with open(db, "r+b") as fh:  # keep page 1 (the header says it is scree's), garble the rest
         fh.seek(4096)
         fh.write(b"garbage" * (max(db.stat().st_size - 4096, 4096) // 7))
-    out = scree("search", "--db", str(db), "--notes", str(notes), "tokens")
+    out = scree("search", "--no-sync", "--db", str(db), "--notes", str(notes), "tokens")  # a reader cannot repair
     assert out.returncode == 1 and "scree index --rebuild" in out.stderr and "Traceback" not in out.stderr
     assert scree("index", "--rebuild", "--db", str(db), "--notes", str(notes)).returncode == 0
     out = scree("search", "--json", "--db", str(db), "--notes", str(notes), "--mode", "keyword", "tokens")
+    assert json.loads(out.stdout)["results"]
+    with open(db, "r+b") as fh:  # a search that syncs holds the lock: it rebuilds, as `scree reindex` does
+        fh.seek(4096)
+        fh.write(b"garbage" * (max(db.stat().st_size - 4096, 4096) // 7))
+    out = scree("search", "--json", "--db", str(db), "--notes", str(notes), "--mode", "keyword", "tokens")
+    assert out.returncode == 0 and "was damaged" in out.stderr and "rebuilding it" in out.stderr, out.stderr
     assert json.loads(out.stdout)["results"]
 
 
@@ -134,7 +140,7 @@ def test_index_and_reindex_refuse_while_another_process_writes_but_search_still_
 
 @pytest.mark.real_model  # the index must be built by the model that then breaks
 def test_search_with_a_broken_model_warns_and_still_answers_from_the_index(notes, tmp_path, capsys):
-    from scree.cli.search import sync_if_no_writer
+    from scree.cli.search import open_synced
     from scree.config import load_config
     from scree.embed.local import LocalMiniLM
     from scree.search.search import Query, search
@@ -147,8 +153,8 @@ def test_search_with_a_broken_model_warns_and_still_answers_from_the_index(notes
         bad = tmp_path / "model.onnx"
         bad.write_bytes(b"garbage")
         broken = LocalMiniLM(model_path=bad)
-        index = ws.open_index()
-        sync_if_no_writer(ws, index, ws.policy(), broken, ws.config)
+        index, synced = open_synced(ws, ws.policy(), broken, ws.config)
+        assert synced
         assert "changed notes were not indexed" in capsys.readouterr().err
         result = search(index, ws.policy(), broken, Query("when do tokens expire"))
         assert result.hits and result.hits[0].path == "api.md"

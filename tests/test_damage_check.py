@@ -110,3 +110,36 @@ def test_a_repo_with_notes_and_code_reindexes_twice_with_nothing_rebuilt(driver,
     with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:  # no extension: any SQLite reads it
         # The vocabulary holds the code's names: the table older SQLites misjudge is not empty.
         assert conn.execute("select count(*) from names").fetchone()[0] > 0
+
+
+def _migrated_to(module, db: Path, version: int):
+    """A file as scree left it at `version`: migrations 1..version, each committed with its number."""
+    conn = module.connect(str(db), isolation_level=None)
+    for v in range(1, version + 1):
+        for stmt in schema.MIGRATIONS[v]:
+            conn.execute(stmt)
+        conn.execute(f"pragma user_version = {v}")
+    return conn
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_each_schema_version_is_trusted_as_made_and_untrusted_once_its_number_is_lowered(module, tmp_path):
+    """An index of an older scree (any version the migrations made) is read and upgraded; the same file
+    claiming a lower version (edited by hand: migrating it would fail on "already exists" for ever)
+    is damage, and so is one lacking a column or index its version makes."""
+    for version in range(schema.SCHEMA_VERSION + 1):
+        conn = _migrated_to(module, tmp_path / f"v{version}.db", version)
+        assert schema.untrusted_parts(conn, module) == [], version
+        for lower in range(version):
+            conn.execute(f"pragma user_version = {lower}")
+            found = schema.untrusted_parts(conn, module)
+            assert found and f"schema version {lower} but with" in found[0], (version, lower, found)
+        conn.close()
+    conn = _migrated_to(module, tmp_path / "dropped.db", schema.SCHEMA_VERSION)
+    conn.execute("drop index chunks_unembedded")
+    conn.execute("alter table files drop column title")
+    assert schema.untrusted_parts(conn, module) == [
+        f"schema version {schema.SCHEMA_VERSION} without column files.title, index chunks_unembedded"]
+    conn.execute("create table mine(x)")  # a table no migration makes is nobody's business here
+    conn.execute("drop table names")
+    assert "table names" in schema.untrusted_parts(conn, module)[0]

@@ -112,7 +112,7 @@ def test_damaged_index_fails_with_the_rebuild_fix(workspace: Workspace) -> None:
     workspace.location.db.parent.mkdir(parents=True)
     workspace.location.db.write_bytes(b"this is not a database" * 100)
     check = doctor.check_index(workspace, "local:x", 384)
-    assert check.status == doctor.FAIL and "--rebuild" in check.fix
+    assert check.status == doctor.FAIL and "`scree reindex` rebuilds it" in check.fix
 
 
 def test_index_built_by_another_embedder_warns_that_semantic_search_is_off(indexed: Workspace) -> None:

@@ -28,7 +28,13 @@ class IndexError_(ScreeError):
 
 
 class IndexDamaged(IndexError_):
-    """SQLite says the index file is malformed or not a database: it must be rebuilt (it is a cache)."""
+    """The index file cannot be trusted (SQLite says it is malformed or not a database, its rows are out
+    of step, its schema is not the one its version claims): it must be rebuilt (it is a cache).
+    `detail` says what is wrong, without the advice."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail or message
 
 
 class DiskFull(IndexError_):

@@ -40,18 +40,21 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
+    from ..db.invariants import out_of_step
     from ..search.search import Query
     from ..search.vocabsearch import search_with_names
     from ..workspace import Workspace
 
     ws = Workspace.from_config(cfg)
-    # --no-sync only reads: open read-only, so a read-only disk or data dir still answers.
-    index = ws.open_index(create=not args.no_sync)
+    policy = ws.policy()
+    embedder = ws.embedder()
+    if args.no_sync:  # only reads: open read-only, so a read-only disk or data dir still answers
+        index, synced = ws.open_index(create=False), False
+    else:
+        index, synced = open_synced(ws, policy, embedder, cfg)
     try:
-        policy = ws.policy()
-        embedder = ws.embedder()
-        if not args.no_sync:
-            sync_if_no_writer(ws, index, policy, embedder, cfg)
+        # A sync checked the rows (and rebuilt what it condemned); a reader can only say what it sees.
+        damage = None if synced else out_of_step(index.conn)
         result = search_with_names(index, policy, embedder, Query(" ".join(args.query), k=cfg.k,
                                                                   mode=cfg.mode, paths=tuple(args.path)))
         building = _being_built(ws, index)
@@ -59,6 +62,9 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
         index.close()
     if building is not None:  # said instead of "the index is empty"
         result.notes[:] = [building] + [n for n in result.notes if not n.startswith("the index is empty")]
+    if damage is not None:
+        result.notes.insert(0, f"the index is damaged ({damage}): results may be incomplete; run "
+                               "`scree reindex` to rebuild it (your notes are not touched)")
     for note in result.notes:
         print(f"scree: {note}", file=sys.stderr)
     if args.json:
@@ -75,25 +81,37 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
     return 0
 
 
-def sync_if_no_writer(ws: Workspace, index: Index, policy: NotesPolicy, embedder: Embedder, cfg: Config) -> None:
-    """Sync before searching, unless a writer (scree serve / watch) holds the lock: it keeps the index fresh."""
+def open_synced(ws: Workspace, policy: NotesPolicy, embedder: Embedder, cfg: Config) -> tuple[Index, bool]:
+    """The index to search, synced first unless a writer (scree serve / watch) holds the lock: it keeps
+    the index fresh (and repairs it). Holding the lock, a damaged index (rows out of step, a schema its
+    version does not hold; no quick_check, which may take seconds) is rebuilt from the notes, as `scree
+    reindex` does. Returns the index and whether this process synced it."""
     from ..live.lock import WriterLock
+    from ..live.writeindex import open_checked
     from ..index.progress import progress_for_stderr
     from ..index.sync import sync
 
     lock = WriterLock(ws.location.lock)
     if not lock.try_acquire():
         log.info("another process writes this index; searching what it has committed")
-        return
+        return ws.open_index(), False
     try:
-        report = sync(index, policy, embedder, max_file_bytes=cfg.max_file_bytes, progress=progress_for_stderr())
-    except EmbedderError as exc:
-        # Changed notes cannot be embedded, but what is indexed can still be searched.
-        print(f"scree: warning: changed notes were not indexed: {exc}", file=sys.stderr)
-        return
+        index, damage = open_checked(ws, quick_check_seconds=0)
+        if damage is not None:
+            print(f"scree: {damage}; rebuilding it from the notes (they are not touched)", file=sys.stderr)
+        try:
+            report = sync(index, policy, embedder, max_file_bytes=cfg.max_file_bytes, progress=progress_for_stderr())
+        except EmbedderError as exc:
+            # Changed notes cannot be embedded, but what is indexed can still be searched.
+            print(f"scree: warning: changed notes were not indexed: {exc}", file=sys.stderr)
+            return index, True
+        except BaseException:
+            index.close()
+            raise
     finally:
         lock.release()
     print_notices(report)
+    return index, True
 
 
 def _being_built(ws: Workspace, index: Index) -> str | None:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from ..config import Config
 from ._common import add_common
+
+if TYPE_CHECKING:
+    from ..workspace import Workspace
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -15,30 +19,25 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the same as JSON")
 
 
+DAMAGE_FIX = ("the index is a cache of your notes: `scree reindex` rebuilds it (a running `scree serve`/`scree "
+              "watch` does by itself); your notes are not touched")
+
+
 def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
-    from ..db import queries
-    from ..index.indexstatus import recorded_rate, stage_two_note
+    from ..errors import IndexDamaged
     from ..workspace import Workspace
 
     ws = Workspace.from_config(cfg)
     data: dict[str, object] = {"folder": str(ws.folder), "index": str(ws.location.db),
                                "exists": ws.location.db.exists()}
+    damage: str | None = None
     if ws.location.db.exists():
-        index = ws.open_index(create=False)
         try:
-            c = queries.counts(index.conn)
-            meta = index.meta()
-            data.update(files=c.files, chunks=c.chunks, incomplete_files=c.incomplete_files,
-                        embedder=meta.get("embedder"), dimensions=meta.get("dimensions"),
-                        last_sync=float(meta["last_sync"]) if "last_sync" in meta else None,
-                        schema=meta.get("schema_version"), sqlite=f"{index.driver.name} {index.driver.sqlite_version}",
-                        size_bytes=ws.location.db.stat().st_size)
-            v = queries.vector_progress(index.conn)
-            # Stage one (text and keyword rows) is done for every committed file; stage two is the vectors.
-            data.update(vectors=v.embedded, stage_two=stage_two_note(v.embedded, v.total, recorded_rate(meta))
-                        or "done: every chunk has its vectors")
-        finally:
-            index.close()
+            damage = _describe(ws, data)
+        except IndexDamaged as exc:  # a file whose schema or pages cannot be trusted: named, not a traceback
+            damage = exc.detail
+    if damage is not None:
+        data.update(damage=damage, fix=DAMAGE_FIX)
     if args.json:
         print(json.dumps(data, indent=2))
     else:
@@ -52,7 +51,35 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
             data["exists"] = "yes"
         for key, value in data.items():
             print(f"{key:17} {'-' if value is None else value}")
-    return 0
+    return 1 if damage is not None else 0
+
+
+def _describe(ws: Workspace, data: dict[str, object]) -> str | None:
+    """Fill `data` with what the index holds; what makes it untrustworthy, or None."""
+    from ..db import invariants, queries
+    from ..db.connect import is_damage
+    from ..index.indexstatus import recorded_rate, stage_two_note
+
+    index = ws.open_index(create=False)
+    try:
+        c = queries.counts(index.conn)
+        meta = index.meta()
+        data.update(files=c.files, chunks=c.chunks, incomplete_files=c.incomplete_files,
+                    embedder=meta.get("embedder"), dimensions=meta.get("dimensions"),
+                    last_sync=float(meta["last_sync"]) if "last_sync" in meta else None,
+                    schema=meta.get("schema_version"), sqlite=f"{index.driver.name} {index.driver.sqlite_version}",
+                    size_bytes=ws.location.db.stat().st_size)
+        v = queries.vector_progress(index.conn)
+        # Stage one (text and keyword rows) is done for every committed file; stage two is the vectors.
+        data.update(vectors=v.embedded, stage_two=stage_two_note(v.embedded, v.total, recorded_rate(meta))
+                    or "done: every chunk has its vectors")
+        return invariants.out_of_step(index.conn)
+    except Exception as exc:
+        if not is_damage(exc):
+            raise
+        return str(exc)
+    finally:
+        index.close()
 
 
 COMMANDS = {"status": cmd_status}

@@ -279,7 +279,7 @@ def damaged_index(db: Path | str, detail: str) -> IndexDamaged:
     """The one message for a damaged index, whatever found it: what is wrong, and that it is rebuilt."""
     return IndexDamaged(f"the index {db} is damaged ({detail}); it is a cache of your notes: a running "
                         "`scree serve`/`scree watch` rebuilds it by itself, or run `scree index --rebuild` "
-                        "(your notes are not touched)")
+                        "(your notes are not touched)", detail)
 
 
 def explain(exc: BaseException, db: Path | str) -> ScreeError | None:

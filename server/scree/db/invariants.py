@@ -15,6 +15,8 @@ import re
 import time
 from typing import Any
 
+from .connect import is_damage
+
 log = logging.getLogger(__name__)
 
 MAX_LISTED = 5
@@ -71,6 +73,52 @@ def problems(conn: Any, max_windows: int | None = None) -> list[str]:
         out.append(f"the keyword index is out of step: {len(chunk_ids - fts_ids)} chunks without a keyword row, "
                    f"{len(fts_ids - chunk_ids)} keyword rows without a chunk")
     return out
+
+
+def out_of_step(conn: Any) -> str | None:
+    """The cheap half of `problems`, for every sync, `scree status` and doctor: what the row counts
+    prove wrong, in words, or None. Reads only, a few ms for 10,000 files (benchmarks/damage_check.py).
+
+    Every transaction keeps `chunks`, the keyword index's docsize rows (one per chunk) and each hashed
+    file's `chunks` count in step, so in any committed state: as many keyword rows as chunks, up to the
+    same id, and the chunks of hashed files number what those files record (a file without a hash may
+    hold any part of its rows: the next sync redoes it). Rows deleted by hand, from `chunks` or from the
+    FTS5 shadow tables, break one of these; `quick_check` sees neither, and a sync would otherwise call
+    such an index "unchanged" for ever. Vectors are not counted here (their chunks' `windows` need a scan
+    of every chunk's text): `problems` (`doctor --deep`) checks them.
+    """
+    try:
+        (chunks,) = conn.execute("select count(*) from chunks").fetchone()  # counted on its smallest index
+        (top,) = conn.execute("select coalesce(max(id), 0) from chunks").fetchone()
+        (keyword,) = conn.execute("select count(*) from chunks_fts_docsize").fetchone()
+        (keyword_top,) = conn.execute("select coalesce(max(id), 0) from chunks_fts_docsize").fetchone()
+        (recorded,) = conn.execute("select coalesce(sum(chunks), 0) from files where sha256 is not null").fetchone()
+        (unhashed,) = conn.execute("select count(*) from chunks where file_id in "
+                                   "(select id from files where sha256 is null)").fetchone()
+    except Exception as exc:  # noqa: BLE001 - the driver's error classes vary (stdlib, sqlean)
+        if "no such table" in str(exc).lower():
+            return f"a table is missing ({exc})"
+        raise
+    if (keyword, keyword_top) != (chunks, top):
+        return (f"the keyword index is out of step with the chunks: {keyword:,} keyword rows for {chunks:,} "
+                "chunks")
+    if chunks - unhashed != recorded:
+        return (f"fully indexed notes record {recorded:,} chunks but {chunks - unhashed:,} are stored "
+                "(rows deleted or added by hand)")
+    return None
+
+
+def damage_found(conn: Any, quick_check_seconds: float) -> str | None:
+    """What is wrong with an open index, in words, or None: a bounded `quick_check` (skipped at 0 s) for
+    damaged pages, then the row counts (`out_of_step`) for rows deleted by hand, which pages never show.
+    A read that meets the damage ("malformed") says so too."""
+    try:
+        found = quick_check(conn, quick_check_seconds) if quick_check_seconds > 0 else None
+        return found or out_of_step(conn)
+    except Exception as exc:  # noqa: BLE001 - the driver's error classes vary (stdlib, sqlean)
+        if is_damage(exc):
+            return str(exc)
+        raise
 
 
 # Row-level messages of `PRAGMA quick_check` that older SQLites also give for healthy rows: 3.40

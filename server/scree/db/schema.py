@@ -6,6 +6,7 @@ Migration N brings `user_version` from N-1 to N. Never edit a released migration
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Any
 
 SCHEMA_VERSION = 5
@@ -137,41 +138,78 @@ def migrate(conn: Any) -> int:
     return SCHEMA_VERSION
 
 
-def missing_parts(conn: Any, module: Any) -> list[str]:
-    """The tables and columns the migrations up to the file's version make that the file lacks.
+def untrusted_parts(conn: Any, module: Any) -> list[str]:
+    """What in the file disagrees with the schema its `user_version` claims; [] when they agree.
 
-    Every migration commits with its version, so scree never leaves such a file; one made or edited by
-    hand can claim a version whose schema it does not hold, and a sync would then fail on a missing
-    column mid-way. Its owner treats a non-empty answer as a damaged index (a cache: rebuilt).
-    `module` is the connection's DB-API module: the expected schema is made by the same SQLite.
+    Every migration commits with its version, so scree never leaves such a file; one edited by hand can
+    lack a table, column or index its version makes (a dropped column: reads fail on "no such column"),
+    or hold one only a later version makes (a lowered or zeroed version: migrating fails on "already
+    exists", for ever). Either way scree cannot trust the file: its owner treats a non-empty answer as a
+    damaged index (a cache: rebuilt), and readers name it instead of failing mid-query. Tables scree makes
+    outside the migrations (the vector table) and anything no migration makes are not compared. A file of
+    a newer scree is `migrate`'s and the reader's to refuse. `module` is the connection's DB-API module:
+    the expected schema is made by the same SQLite.
     """
-    if current_version(conn) != SCHEMA_VERSION:
-        return []  # only a fully migrated file is compared
+    version = current_version(conn)
+    if version > SCHEMA_VERSION:
+        return []
+    full = _expected_schema(module, SCHEMA_VERSION)
+    if not full.tables:
+        return []  # an SQLite without FTS5: nothing to compare against (connect() refuses it anyway)
+    claimed = _expected_schema(module, version)
+    names = {str(r[0]): str(r[1]) for r in conn.execute(
+        "select name, type from sqlite_master where type in ('table', 'index') and name not like 'sqlite%'")}
     missing: list[str] = []
-    for table, columns in _expected_columns(module).items():
-        try:
-            have = {row[1] for row in conn.execute(f"pragma table_info({table})").fetchall()}
-        except Exception:  # a table that cannot even be read is damage: the damage checks' business, not this one's
+    later: list[str] = []
+    for table, columns in full.tables.items():
+        if table not in names:
+            if table in claimed.tables:
+                missing.append(f"table {table}")
             continue
-        if not have:
-            missing.append(f"table {table}")
-        else:
-            missing.extend(f"column {table}.{c}" for c in columns if c not in have)
-    return missing
+        if table not in claimed.tables:
+            later.append(f"table {table}")
+            continue
+        try:
+            have = {str(row[1]) for row in conn.execute(f'pragma table_info("{table}")').fetchall()}
+        except Exception:  # noqa: BLE001 - a table that cannot even be read is the damage checks' business
+            continue
+        missing.extend(f"column {table}.{c}" for c in claimed.tables[table] if c not in have)
+        later.extend(f"column {table}.{c}" for c in columns if c in have and c not in claimed.tables[table])
+    for name in sorted(full.indexes):
+        if name in claimed.indexes and name not in names:
+            missing.append(f"index {name}")
+        elif name not in claimed.indexes and name in names:
+            later.append(f"index {name}")
+    out = [f"schema version {version} without {_listed(missing)}"] if missing else []
+    if later:
+        out.append(f"schema version {version} but with {_listed(later)} of a later version")
+    return out
 
 
-@functools.lru_cache(maxsize=2)
-def _expected_columns(module: Any) -> dict[str, tuple[str, ...]]:
-    """Every table (FTS5 tables included) and its columns, as the migrations make them in a new file."""
+def _listed(parts: list[str], shown: int = 4) -> str:
+    more = len(parts) - shown
+    return ", ".join(parts[:shown]) + (f" and {more} more" if more > 0 else "")
+
+
+@dataclass(frozen=True)
+class _Schema:
+    tables: dict[str, tuple[str, ...]]  # every table (FTS5 tables and their shadow tables included): its columns
+    indexes: frozenset[str]
+
+
+@functools.lru_cache(maxsize=2 * (SCHEMA_VERSION + 1))
+def _expected_schema(module: Any, version: int) -> _Schema:
+    """The tables, columns and indexes migrations 1..version make in a new file."""
     conn = module.connect(":memory:")
     try:
-        for version in range(1, SCHEMA_VERSION + 1):
-            for stmt in MIGRATIONS[version]:
+        for v in range(1, version + 1):
+            for stmt in MIGRATIONS[v]:
                 conn.execute(stmt)
-        names = [r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")]
-        return {n: tuple(r[1] for r in conn.execute(f"pragma table_info({n})")) for n in names}
-    except module.OperationalError:  # an SQLite without FTS5: nothing to compare against
-        return {}
+        rows = conn.execute("select name, type from sqlite_master where name not like 'sqlite%'").fetchall()
+        tables = {n: tuple(r[1] for r in conn.execute(f'pragma table_info("{n}")')) for n, t in rows if t == "table"}
+        return _Schema(tables, frozenset(n for n, t in rows if t == "index"))
+    except module.OperationalError:  # an SQLite without FTS5
+        return _Schema({}, frozenset())
     finally:
         conn.close()
 

@@ -193,7 +193,7 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
     invariant row by row (`scree doctor --deep`).
     """
     from ..db import invariants, queries
-    from ..errors import IndexError_
+    from ..errors import IndexDamaged, IndexError_
     from ..index.indexstatus import recorded_rate, stage_two_note
     from ..index.store import LEGACY_MAX_WINDOWS, vectors_usable
 
@@ -203,14 +203,17 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
         return Check("index", WARN, f"no index yet for {workspace.folder}", details,  # type: ignore[attr-defined]
                      "it is built when a Claude Code session starts here (the MCP server syncs it), "
                      "or run `scree reindex` now")
+    damaged_fix = ("the index is a cache of your notes: `scree reindex` rebuilds it (a running `scree serve`/"
+                   "`scree watch` does by itself); your notes are not touched")
     try:
         index = workspace.open_index(create=False)  # type: ignore[attr-defined]
+    except IndexDamaged as exc:  # a schema its version does not hold, an unreadable file
+        return Check("index", FAIL, f"the index {loc.db} is damaged: {exc.detail}", details, damaged_fix)
     except IndexError_ as exc:
         return Check("index", FAIL, f"the index cannot be opened: {exc}", details, str(exc))
-    damaged_fix = ("the index is a cache of your notes: a running `scree serve`/`scree watch` rebuilds it by "
-                   "itself, or run `scree index --rebuild` (your notes are not touched)")
     try:
-        damage = invariants.quick_check(index.conn, 2.0)
+        # Damaged pages (bounded quick_check), then rows deleted by hand, which pages never show.
+        damage = invariants.quick_check(index.conn, 2.0) or invariants.out_of_step(index.conn)
         if damage is not None:
             return Check("index", FAIL, f"the index {loc.db} is damaged: {damage}", details, damaged_fix)
         c = queries.counts(index.conn)

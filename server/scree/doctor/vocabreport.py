@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..db import queries
+from ..errors import IndexError_
 from .checks import INFO, WARN, Check
 from ..index.vocabsync import MAX_CODE_BYTES, MAX_CODE_FILES, META_SKIPPED_BIG, META_SKIPPED_CAP, META_UNREADABLE
 
@@ -37,7 +38,11 @@ def check_vocabulary(workspace: object, *, verbose: bool = False) -> Check:
     loc = workspace.location  # type: ignore[attr-defined]
     if not loc.db.exists():
         return Check("vocabulary", INFO, "no index yet: names are collected at the first sync")
-    index = workspace.open_index(create=False)  # type: ignore[attr-defined]
+    try:
+        index = workspace.open_index(create=False)  # type: ignore[attr-defined]
+    except IndexError_ as exc:  # the index check names what is wrong with the file and how to fix it
+        return Check("vocabulary", INFO, "not read: the index cannot be opened (the index check says why)",
+                     {"error": str(exc)})
     try:
         counts = queries.name_counts(index.conn)
         names = [n for n, _manifest in queries.vocabulary_names(index.conn)]

@@ -63,18 +63,20 @@ def open_index(location: IndexLocation, folder: Path, *, create: bool = True,
     conn = dbconnect.connect(location.db, driver=driver)
     try:
         try:
-            if kind.kind != "scree":
-                dbconnect.stamp(conn)  # a new file, or an index of an older scree: mark it ours
-            schema.migrate(conn)
-            missing = schema.missing_parts(conn, driver.module)
+            # Before migrating: a file whose version claims a schema it does not hold (edited by hand)
+            # would fail mid-sync on a missing column, or fail every migration on "already exists".
+            untrusted = schema.untrusted_parts(conn, driver.module)
+            if not untrusted:
+                if kind.kind != "scree":
+                    dbconnect.stamp(conn)  # a new file, or an index of an older scree: mark it ours
+                schema.migrate(conn)
         except ValueError as exc:
             raise IndexError_(f"{location.db}: {exc}; upgrade scree or rebuild with `scree index --rebuild`") from None
         except driver.Error as exc:
             raise dbconnect.explain(exc, location.db) or IndexError_(
                 f"cannot prepare the index {location.db} ({exc}): run `scree index --rebuild`") from None
-        if missing:
-            raise dbconnect.damaged_index(location.db, f"schema version {schema.SCHEMA_VERSION} without "
-                                                       f"{', '.join(missing[:3])}")
+        if untrusted:
+            raise dbconnect.damaged_index(location.db, "; ".join(untrusted))
         meta = queries.get_meta(conn)
         recorded = meta.get("folder")
         if recorded is None:
@@ -96,7 +98,7 @@ def _check_ours(location: IndexLocation, driver: dbconnect.Driver) -> dbconnect.
         return kind  # nobody but scree writes in its own index folder
     if location.managed and kind.kind == "other":
         raise IndexDamaged(f"the index {location.db} is damaged ({kind.description}); it is a cache of your "
-                          "notes: run `scree index --rebuild` (your notes are not touched)")
+                          "notes: run `scree index --rebuild` (your notes are not touched)", kind.description)
     return dbconnect.refuse_unless_ours(location.db, driver)
 
 
@@ -130,6 +132,9 @@ def _open_readonly(location: IndexLocation, folder: Path, driver: dbconnect.Driv
             if version > schema.SCHEMA_VERSION:
                 raise IndexError_(f"{location.db}: index schema version {version} is newer than this scree "
                                   f"({schema.SCHEMA_VERSION}); upgrade scree")
+            untrusted = schema.untrusted_parts(conn, driver.module)
+            if untrusted:  # a reader cannot repair it, and must not fail on it mid-query (`no such column`)
+                raise dbconnect.damaged_index(location.db, "; ".join(untrusted))
             if version == 0:
                 raise IndexError_(f"the index {location.db} has no tables yet: run `scree index`")
             # An older schema is read as it is (a reader never migrates); the writer upgrades it.

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
 from ..notes.chunker import CHUNKER_VERSION, chunk_markdown, note_names
-from ..db import queries, writes
+from ..db import invariants, queries, writes
+from ..db.connect import damaged_index
 from ..embed import Embedder, Passage
 from .embedstage import embed_pending, passage_of
 from ..errors import EmbedderUnavailable, FileSkipped
@@ -163,9 +164,16 @@ def sync(
     Keyword search answers from the end of stage one. With `embed`, stage two (embedstage.py) then
     embeds every chunk still lacking vectors, this sync's or an earlier, interrupted one's; an
     embeddings API that is down ends it with a warning, the vectors known missing.
+
+    Raises IndexDamaged, before writing anything, when the rows are out of step (`invariants.out_of_step`).
     """
     t0 = time.perf_counter()
     progress = progress or NoProgress()
+    # Rows deleted by hand (a chunk, a keyword row) would pass for "unchanged" for ever: the hashes still
+    # match. The counts are cheap; the owner rebuilds what they condemn (IndexDamaged).
+    wrong = invariants.out_of_step(index.conn)
+    if wrong is not None:
+        raise damaged_index(index.location.db, wrong)
     report = SyncReport()
     report.reset = ensure_embedder(index, embedder.id, embedder.dimensions, embedder.max_windows)
     report.rechunked = ensure_chunker(index, CHUNKER_VERSION,  # then every file, whatever `only` says

@@ -551,6 +551,10 @@ class LiveIndex:
                     future.set_exception(exc)
                 self._pause_indexing(str(exc), stop)
                 return None
+            if isinstance(exc, IndexDamaged):  # the sync's own check: rows out of step (deleted by hand)
+                log.warning("%s; rebuilding it now", exc)
+                self._queue(repair_job(job.futures, job.rebuild))  # a reindex asked for gets the rebuilt index
+                return None
             if not (isinstance(exc, OSError) or is_db_error(exc, index.driver)):
                 for future in job.futures:
                     future.set_exception(exc)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from ..db import queries
 from ..index.indexstatus import ASSUMED_RATE, recorded_rate
 from ..db.connect import is_db_error
-from ..db.invariants import quick_check
+from ..db.invariants import damage_found
 from ..errors import ScreeError
 from .health import FileIdentity, identity
 from ..index.store import Index
@@ -95,12 +95,13 @@ class ReadIndex:
             self.close_locked()
 
     def damage(self, seconds: float) -> str | None:
-        """What a quick_check bounded to `seconds` finds wrong with the file (None: sound, or no index)."""
+        """What a quick_check bounded to `seconds` and the row counts find wrong with the file (None:
+        sound, or no index)."""
         with self.mu:
             index = self.open_locked()
             if index is None:
                 return None
-            return quick_check(index.conn, seconds)
+            return damage_found(index.conn, seconds)
 
     def counts(self) -> tuple[int, int, bool] | None:
         """(files, chunks, a sync ever finished) from committed rows; None when there is no index."""

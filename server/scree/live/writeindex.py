@@ -25,7 +25,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from ..db.connect import checkpoint
-from ..db.invariants import quick_check
+from ..db.invariants import damage_found
 from ..errors import DiskFull, IndexDamaged, IndexError_, IndexMismatchError, NotAnIndex
 from .health import FileIdentity, HealthMonitor, identity
 from ..index.store import Index, remove_index_files
@@ -61,7 +61,7 @@ class WriteIndex:
         self._set(index)
         if self.health is not None:
             self.health.adopt_wal()
-        damage = quick_check(index.conn, QUICK_CHECK_SECONDS)
+        damage = damage_found(index.conn, QUICK_CHECK_SECONDS)
         if damage is not None:
             log.warning("the index %s is damaged (%s); rebuilding it from the notes",
                         self.workspace.location.db, damage)
@@ -97,8 +97,9 @@ class WriteIndex:
         return index
 
     def damage(self) -> str | None:
-        """What a bounded quick_check finds wrong with the open file (None: sound or not open)."""
-        return None if self.index is None else quick_check(self.index.conn, QUICK_CHECK_SECONDS)
+        """What a bounded quick_check and the row counts find wrong with the open file (None: sound or
+        not open)."""
+        return None if self.index is None else damage_found(self.index.conn, QUICK_CHECK_SECONDS)
 
     def close(self) -> None:
         if self.health is not None:
@@ -167,20 +168,26 @@ class WriteIndex:
             return self.workspace.open_index()
 
 
-def open_checked(workspace: Workspace) -> tuple[Index, str | None]:
-    """For `scree index` / `scree reindex` (they hold the lock): open the index, and when a bounded
-    quick_check finds it damaged, delete and recreate it. Returns the index and what was wrong."""
+def open_checked(workspace: Workspace, quick_check_seconds: float = QUICK_CHECK_SECONDS) -> tuple[Index, str | None]:
+    """For the CLI's writers (`scree reindex`, and `scree search`'s sync with no quick_check: they hold the
+    lock): open the index, and when it is damaged (`damage_found`, or a schema its version does not hold),
+    delete and recreate it. Returns the index and what was wrong."""
     try:
         index = workspace.open_index()
     except IndexDamaged as exc:
-        remove_index_files(workspace.location)
-        return workspace.open_index(), str(exc)
-    damage = quick_check(index.conn, QUICK_CHECK_SECONDS)
+        return rebuild_damaged(workspace), f"the index {workspace.location.db} was damaged ({exc.detail})"
+    damage = damage_found(index.conn, quick_check_seconds)
     if damage is None:
         return index, None
     index.close()
+    return rebuild_damaged(workspace), f"the index {workspace.location.db} was damaged ({damage})"
+
+
+def rebuild_damaged(workspace: Workspace) -> Index:
+    """Delete a damaged index (the caller holds the lock and has closed it) and open a new, empty one;
+    refuses, deleting nothing, a file that is not scree's."""
     remove_index_files(workspace.location)
-    return workspace.open_index(), f"the index {workspace.location.db} was damaged ({damage})"
+    return workspace.open_index()
 
 
 def await_report(future: Future, worker_alive: Callable[[], bool], failure: Callable[[], str | None],
