@@ -65,6 +65,8 @@ def test_broken_yaml_front_matter_is_skipped_without_a_title() -> None:
     assert note.title is None
     assert [c.text for c in note.chunks] == ["Body."]
     assert spans(note) == [("", 5, 5)]
+    assert note.front_matter_error is not None and note.front_matter_error.startswith("line 3: "), note
+    assert chunk_markdown(md("---", "title: fine", "---", "Body.")).front_matter_error is None
 
 
 def test_front_matter_with_an_invalid_date_does_not_raise() -> None:
@@ -72,6 +74,7 @@ def test_front_matter_with_an_invalid_date_does_not_raise() -> None:
     note = chunk_markdown(md("---", "date: 2024-13-45", "title: T", "---", "Body."))
     assert note.title is None
     assert [c.text for c in note.chunks] == ["Body."]
+    assert note.front_matter_error == "month must be in 1..12"
 
 
 def test_non_string_or_blank_title_is_not_kept() -> None:

@@ -108,3 +108,25 @@ def test_read_doc_finds_a_readme_html_heading() -> None:
     text = "<h1 align=\"center\">scree</h1>\n\nintro\n\n## Install\n\nrun\n"
     lookup = find_section(text, "scree > Install")
     assert [(s.start_line, s.end_line) for s in lookup.matches] == [(5, 7)]
+
+
+@pytest.mark.parametrize(("text", "headings", "markup"), [
+    # Issue 26: MDX reads an ESM block on while its code is unfinished; a `# ` line in a multi-line template
+    # literal is JavaScript text, not a heading (markdown-it alone made it one, and a chunk).
+    ("export const meta = `\n# Not a heading\n\nmore text\n`;\n\n# Real\n\nBody.\n", [(7, 1, "Real")], [1, 2, 3, 4, 5]),
+    ("import X from 'x';\nexport const a = `\n## Nested ${`inner ${1}`} here\n\n`, b = {\n  c: 1,\n};\n\n## Real\n",
+     [(9, 2, "Real")], [1, 2, 3, 4, 5, 6, 7]),
+    ("export const note = () => <p>Don't {\"do\"} this</p>;\n\n# T\n", [(3, 1, "T")], [1]),  # a quote in JSX text
+    # Never finished (a stray backtick): MDX would refuse the file; the paragraph alone stays inert.
+    ("export const x = `oops\n\n# Real\n\ntext\n", [(3, 1, "Real")], [1]),
+    # A template literal in a fenced example is not ESM.
+    ("# Docs\n\n```js\nexport const s = `\n# in code\n```\n\n## Next\n", [(1, 1, "Docs"), (8, 2, "Next")], []),
+])
+def test_an_mdx_esm_block_runs_until_its_code_is_finished(text: str, headings: list[tuple[int, int, str]],
+                                                          markup: list[int]) -> None:
+    blocks = parse_blocks(split_lines(text))
+    assert [(h.start + 1, h.level, h.text) for h in blocks.headings] == headings
+    assert sorted(i + 1 for i in blocks.inert) == markup
+    chunks = chunk_markdown(text).chunks
+    assert not any("Not a heading" in c.heading or "Nested" in c.heading for c in chunks)
+    assert all(c.heading for c in chunks), chunks  # the ESM block alone is no chunk

@@ -165,3 +165,23 @@ def test_an_index_from_before_names_is_migrated_and_rechunked_with_them(tmp_path
     assert _keyword(root, index, embedder, "k8s")[0][0] == "k.md"
     assert index.conn.execute("insert into chunks_fts(chunks_fts) values('integrity-check')") is not None
     index.close()
+
+
+def test_invalid_yaml_front_matter_gets_one_warning_naming_the_file_and_is_otherwise_indexed(tmp_path, embedder, caplog):
+    """Issue 26: it was ignored without a word. The note is still indexed (no title, no aliases); the
+    warning comes when the note is read, not on every no-op sync."""
+    import logging
+
+    broken = "---\ntitle: Cluster guide\naliases: [k8s\n---\n# Cluster commands\n\nScale with the rollout tool.\n"
+    with caplog.at_level(logging.WARNING, logger="scree"):
+        root, index, _ = _setup(tmp_path, embedder, {"docs/broken.md": broken, "other.md": OTHER})
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warned) == 1 and warned[0].startswith("docs/broken.md: its front matter is not valid YAML (line 4: "), warned
+    assert sorted(queries.stored_files(index.conn)) == ["docs/broken.md", "other.md"]
+    assert _keyword(root, index, embedder, "rollout")[0][0] == "docs/broken.md"
+    assert _keyword(root, index, embedder, "k8s") == []  # as before: no aliases from broken YAML
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="scree"):
+        sync(index, NotesPolicy.load(root), embedder)
+    assert not [r for r in caplog.records if r.levelno == logging.WARNING]
+    index.close()

@@ -26,6 +26,7 @@ class ChunkedNote:
     title: str | None
     chunks: list[Chunk]
     aliases: tuple[str, ...] = ()  # front matter `aliases:` (Obsidian): other names of the note
+    front_matter_error: str | None = None  # why the front matter is not YAML scree could read (None: it is, or none)
 
 
 @dataclass(frozen=True)

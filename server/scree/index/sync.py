@@ -263,6 +263,9 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
     for w in note.warnings:
         report.warnings.append(f"{path}: {w}")
     chunked = chunk_markdown(note.text)
+    if chunked.front_matter_error is not None:  # read as before (no title, no aliases), but not in silence
+        log.warning("%s: its front matter is not valid YAML (%s): its title and aliases are not used",
+                    path, chunked.front_matter_error)
     # An edit usually touches one section: chunks whose heading and text are unchanged keep their
     # vectors (same path, same vector space: anything else was reset by ensure_embedder).
     # The note's other names are in every chunk's embedding header: when they changed, no vector is kept.

@@ -52,8 +52,9 @@ log = logging.getLogger(__name__)
 # 5: a note's front-matter title (when no heading carries it) and aliases are stored with its chunks
 # (`note_names`), so every file is written again to fill them in.
 # 6: headings are kept to 200 bytes, not 120 (MAX_HEADING_BYTES): a long FAQ question is its whole trail.
-# 7: a lone "\r" ends a line, as CommonMark says (issue 26): a CR-only note was one line, often one
-# heading-only chunk that was dropped.
+# 7 (issue 26): a lone "\r" ends a line, as CommonMark says (a CR-only note was one line, often one
+# heading-only chunk that was dropped); an MDX ESM block runs on while its code is unfinished (a `# ` line
+# in a multi-line template literal was a heading).
 CHUNKER_VERSION = "7"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
@@ -128,8 +129,8 @@ def chunk_markdown(text: str) -> ChunkedNote:
         head = range(h.start, min(h.end, len(lines))) if h.end - h.start <= 2 else range(0)
 
     _chunk_section(lines, no_split, markup, section_start, len(lines), head, trail, chunks)
-    data = _front_matter(blocks.front_matter)
-    return ChunkedNote(title=_title(data), chunks=chunks, aliases=_aliases(data))
+    data, error = _front_matter(blocks.front_matter)
+    return ChunkedNote(title=_title(data), chunks=chunks, aliases=_aliases(data), front_matter_error=error)
 
 
 def note_names(note: ChunkedNote) -> tuple[str, ...]:
@@ -170,18 +171,27 @@ def _verbatim_lines(blocks: Blocks, n: int) -> list[bool]:
     return flags
 
 
-def _front_matter(front_matter: str | None) -> dict[object, object]:
-    """The front matter as a mapping; {} when there is none, it is broken YAML or not a mapping."""
+def _front_matter(front_matter: str | None) -> tuple[dict[object, object], str | None]:
+    """The front matter as a mapping ({} when there is none, it is broken YAML or not a mapping), and
+    what is wrong with it when it is not YAML (the caller, who knows the file, logs it)."""
     if front_matter is None:
-        return {}
+        return {}, None
     if len(front_matter) > MAX_FRONT_MATTER_CHARS:
         log.debug("front matter of %d characters not parsed for a title", len(front_matter))
-        return {}
+        return {}, None
     try:
         data = yaml.load(front_matter, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
-    except Exception:  # noqa: BLE001 - any broken YAML (a bad date raises ValueError) means no title
-        return {}
-    return data if isinstance(data, dict) else {}
+    except Exception as exc:  # noqa: BLE001 - any broken YAML (a bad date raises ValueError) means no title
+        return {}, _yaml_problem(exc)
+    return (data if isinstance(data, dict) else {}), None
+
+
+def _yaml_problem(exc: Exception) -> str:
+    """A one-line account of a YAML error, its line counted in the note (the front matter opens on line 2)."""
+    problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or str(exc).split("\n", 1)[0]
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    where = f"line {mark.line + 2}: " if mark is not None else ""
+    return cut_utf8(f"{where}{' '.join(str(problem).split())}", 200)
 
 
 def _title(data: dict[object, object]) -> str | None:

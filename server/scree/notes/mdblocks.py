@@ -31,7 +31,9 @@ Dialects (issue 19) are recognised per note by the markers it holds, and parsed 
 - Navigation, not answers: a `{toctree}` directive's entries are reported in `Blocks.inert`.
 Hand-written rules, each for syntax no plugin parses (markdown-it sees paragraphs and HTML blocks):
 - MDX ESM: a top-level paragraph that opens with an `import`/`export` statement is inert (MDX reads the
-  whole paragraph as JavaScript: `export function X() {...}` spans several lines).
+  whole paragraph as JavaScript: `export function X() {...}` spans several lines). When its code is
+  unfinished at the paragraph's end (a template literal holding blank or `# ` lines), MDX reads on to the
+  first blank line where it is finished: those lines are hidden from markdown-it and are code (`_esm_blocks`).
 - JSX/HTML wrapper lines: a line of an HTML block that holds only tags (`<Tabs>`, `</TabItem>`,
   `<div align="center">`) is inert, unless a tag carries a `label`/`title` attribute (a tab label).
 - README-style HTML headings: a line of an HTML block that is one `<h1>`..`<h6>` element is a heading of
@@ -135,8 +137,17 @@ def parse_blocks(lines: list[str]) -> Blocks:
     with_front_matter = bool(lines) and lines[0].rstrip(" \t") == "---"
     myst = ("(" in src or "{" in src) and _MYST_MARKER.search(src) is not None
     colon = ":::" in src and _COLON_MARKER.search(src) is not None
+    parser = _parser(with_front_matter, myst, colon)
     try:
-        tokens = _parser(with_front_matter, myst, colon).parse(src)
+        tokens = parser.parse(src)
+        # MDX reads an ESM block on past its paragraph while the code is unfinished (a multi-line
+        # template literal): markdown-it must not see those lines, or a `# line` there is a heading.
+        esm = _esm_blocks(lines, tokens) if "import" in src or "export" in src else []
+        if esm:
+            hidden = list(lines)
+            for start, end in esm:
+                hidden[start:end] = [""] * (end - start)
+            tokens = parser.parse("\n".join(hidden))
     except Exception:  # noqa: BLE001 - a parser bug must cost structure, never the note
         log.warning("markdown-it failed on a note; it is indexed without headings", exc_info=True)
         return Blocks(0, None, (), ())
@@ -171,7 +182,92 @@ def parse_blocks(lines: list[str]) -> Blocks:
             inert.extend(range(start, end))
         elif kind == "front_matter":
             body_start, front_matter = end, tok.content
+    for start, end in esm:  # code, whose blank lines are content: markup a reader never sees
+        verbatim.append((start, end))
+        inert.extend(range(start, end))
+    if esm:
+        verbatim.sort()
+        inert.sort()
     return Blocks(body_start, front_matter, tuple(headings), tuple(verbatim), tuple(targets), tuple(inert))
+
+
+def _esm_blocks(lines: list[str], tokens: list) -> list[tuple[int, int]]:
+    """[start, end) of each MDX ESM block that runs past its first paragraph: a top-level paragraph opening
+    with `import`/`export` whose code is unfinished at the paragraph's end goes on, as MDX's parser does,
+    to the first blank line where it is finished. One never finished is left to its paragraph (MDX
+    would refuse the file; markdown-it's reading is the better guess)."""
+    out: list[tuple[int, int]] = []
+    for tok in tokens:
+        if tok.type != "paragraph_open" or tok.level != 0 or tok.map is None:
+            continue
+        start, end = tok.map
+        if out and start < out[-1][1] or not _ESM_LINE.match(lines[start]):
+            continue
+        scan = _CodeScan()
+        for i in range(start, end):
+            scan.feed(lines[i])
+        if scan.finished():
+            continue  # one paragraph, as before
+        for i in range(end, len(lines)):
+            if scan.finished() and not lines[i].strip():
+                out.append((start, i))
+                break
+            scan.feed(lines[i])
+        else:
+            if scan.finished():
+                out.append((start, len(lines)))
+    return out
+
+
+class _CodeScan:
+    """Enough of a JavaScript lexer to tell whether the code fed so far is finished: no string, template
+    literal, comment or bracket left open (`${...}` nests inside template literals). Not a parser: a
+    regular-expression literal holding a quote is misread, at the cost of MDX's own reading of the file."""
+
+    def __init__(self) -> None:
+        self.depth = 0  # open brackets
+        self.resume: list[int] = []  # for each open `${`, the depth at which its template literal resumes
+        self.state = ""  # "" code, "'" or '"' string, "`" template literal, "*" block comment
+
+    def finished(self) -> bool:
+        return not self.state and self.depth <= 0 and not self.resume
+
+    def feed(self, line: str) -> None:
+        i, n = 0, len(line)
+        while i < n:
+            c = line[i]
+            state = self.state
+            if state == "*":
+                if line.startswith("*/", i):
+                    self.state = ""
+                    i += 1
+            elif state:
+                if c == "\\":
+                    i += 1
+                elif c == state:
+                    self.state = ""
+                elif state == "`" and line.startswith("${", i):
+                    self.resume.append(self.depth)
+                    self.depth += 1
+                    self.state = ""
+                    i += 1
+            elif line.startswith("//", i):
+                break
+            elif line.startswith("/*", i):
+                self.state = "*"
+                i += 1
+            elif c in "'\"`":
+                self.state = c
+            elif c in "([{":
+                self.depth += 1
+            elif c in ")]}":
+                self.depth -= 1
+                if self.resume and self.depth == self.resume[-1]:
+                    self.resume.pop()
+                    self.state = "`"
+            i += 1
+        if self.state in ("'", '"'):
+            self.state = ""  # a quote never spans lines: a stray one in JSX text, not an open string
 
 
 def _directive(info: str) -> str:
