@@ -7,6 +7,7 @@ user file, the repaired index or the surviving writer.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sqlite3
@@ -344,6 +345,22 @@ def test_a_query_with_no_searchable_words_says_so_instead_of_arbitrary_hits(note
     code, out, err = run_cli(["search", "--notes", str(notes), "?!", "--", "~~~"], capsys, monkeypatch)
     assert code == 0, err
     assert out == "" and "no searchable words" in err
+
+
+def test_a_query_of_common_words_only_says_so_on_every_surface(notes, capsys, monkeypatch):
+    """Issue 26: "how do I use it" has no topic; it used to get hybrid results with no word said."""
+    from scree.search.route import common_words_only
+
+    (notes / "howto.md").write_text("# How to\n\nHow do I use it? You use it as you do.\n", encoding="utf-8")
+    code, out, err = run_cli(["search", "--notes", str(notes), "how do I use it"], capsys, monkeypatch)
+    assert code == 0 and "only common words (how, do, i, use, it)" in err and "name what you look for" in err, err
+    assert out.startswith("howto.md:1-3"), out  # looked up literally: the one note holding those words
+    code, out, err = run_cli(["search", "--json", "--mode", "hybrid", "--notes", str(notes), "What is the?"],
+                             capsys, monkeypatch)
+    doc = json.loads(out)
+    assert code == 0 and doc["mode"] == "hybrid" and any("only common words" in n for n in doc["notes"]), doc
+    # A word that names something is not a common word, whatever its spelling in prose.
+    assert common_words_only("GET") == common_words_only("how --get") == common_words_only("the retention") == []
 
 
 def test_search_during_another_process_first_build_says_it_is_being_built(notes, capsys, monkeypatch):

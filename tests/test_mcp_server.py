@@ -169,6 +169,11 @@ def test_filter_that_selects_nothing_is_told_apart_from_no_match(session: McpSes
     assert no_match["results"] == [] and "no note matches this query" in no_match["note"]
 
 
+def test_a_query_of_common_words_only_gets_a_note(session: McpSession) -> None:
+    answer = session.ok("search_docs", {"query": "how do I do it?"})
+    assert "only common words (how, do, i, it)" in answer["note"], answer
+
+
 @pytest.mark.parametrize("args, expected", [
     ({"query": "x", "k": 0}, "greater than or equal to 1"),
     ({"query": "x", "k": 51}, "less than or equal to 50"),

@@ -82,6 +82,29 @@ def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
     return names
 
 
+def common_words_only(query: str, vocabulary: AbstractSet[str] = frozenset()) -> List[str]:
+    """The query's words, lower-cased and once each, when every one is a function word (`STOPWORDS`:
+    "how do I use it", "what is the") and none names something (an identifier, a `vocabulary` word, an
+    all-capitals word such as `GET`); else []. Such a query has no topic: the vectors would return the
+    nearest sections to nothing in particular."""
+    words: List[str] = []
+    for word in query.split():
+        bare = word.strip(_EDGE_PUNCT)
+        if not bare:
+            continue
+        if looks_like_identifier(word) or (vocabulary and bare in vocabulary) or (len(bare) > 1 and bare.isupper()):
+            return []
+        for part in _WORD_PARTS.findall(bare):  # "don't" is two function words, as the keyword index sees it
+            if part.lower() not in STOPWORDS:
+                return []
+            if part.lower() not in words:
+                words.append(part.lower())
+    return words
+
+
+_WORD_PARTS = re.compile(r"[^\W_]+")
+
+
 # How `auto` routes a question (anything that is not a lookup), per embedder kind, as measured on the
 # dev sets for that embedder with benchmarks/quality.py (docs/benchmarks.md). The local model: "names"
 # lost queries_dev paraphrase top1 45% -> 35% for httpx plain 60% -> 64%, so "hybrid". A kind without

@@ -40,7 +40,7 @@ from ..index.indexstatus import stage_two_note
 from . import ranking
 from ..notes.policy import NotesPolicy
 from ..records import Hit, SearchResult
-from .route import is_lookup, named_identifiers, route
+from .route import common_words_only, is_lookup, named_identifiers, route
 from ..index.store import Index, vectors_usable
 
 log = logging.getLogger(__name__)
@@ -389,6 +389,16 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     if symbols_only:
         # Symbols such as an emoji: the keyword index drops them, so they are looked for verbatim.
         mode = "keyword"
+    asked = q.mode
+    common = [] if symbols_only else common_words_only(text, vocabulary)
+    notes: list[str] = []
+    if common:
+        # "how do I use it": no topic for the vectors to find, so `auto` looks the words up literally
+        # (no fallback to hybrid's arbitrary nearest sections), and every answer says why it is weak.
+        notes.append(f"the query has only common words ({', '.join(common[:8])}), which say nothing about a "
+                     "topic: results merely contain them; name what you look for")
+        if asked == "auto":
+            mode = asked = "keyword"
     if not queries.has_chunks(index.conn):
         return SearchResult([], mode, ["the index is empty: no Markdown notes are indexed in this folder yet"])
     file_ids: list[int] | None = None
@@ -397,7 +407,6 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         if not file_ids:
             return SearchResult([], mode, [f"the path filter {list(q.paths)} matches no indexed note; "
                                            "drop it or use a glob such as 'docs/**'"])
-    notes: list[str] = []
     usable = vectors_usable(index, embedder.id, embedder.dimensions, embedder.max_windows)
     if mode in ("semantic", "hybrid") and not usable:
         notes.append("vectors are missing or from another embedder until the next sync: keyword results only")
@@ -411,13 +420,13 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     stage = stage_two_note(vectors.embedded, vectors.total)
     if stage is not None:
         notes.append(stage)
-        if q.mode == "auto" and (AUTO_MID_STAGE_TWO == "keyword" or vectors.embedded == 0):
+        if asked == "auto" and (AUTO_MID_STAGE_TWO == "keyword" or vectors.embedded == 0):
             mode = "keyword"
-        elif q.mode == "auto" and mode == "semantic":
+        elif asked == "auto" and mode == "semantic":
             mode = "hybrid"  # the vectors alone would never find the chunks they do not have yet
         usable = usable and vectors.embedded > 0
 
-    ranker = _Ranker(index, embedder, text, q.mode, file_ids, vocabulary, notes, symbols_only,
+    ranker = _Ranker(index, embedder, text, asked, file_ids, vocabulary, notes, symbols_only,
                      coverage=vectors.embedded / vectors.total if stage is not None else 1.0)
     fixed = ranker.rank(mode, CANDIDATE_SECTIONS)
     mode = fixed.mode
