@@ -1,6 +1,7 @@
 """What the trust checks cost (issue 26): the row counts every sync starts with (`invariants.out_of_step`)
 and the schema comparison every open makes (`schema.untrusted_parts`), on a 10,000-file index, beside a
-no-op sync of the same folder (what `scree search` already pays before every query).
+no-op sync of the same folder (what `scree search` already pays before every query); and the two bounded
+checks only an explicit reindex and a live writer's open run (`quick_check`, FTS5's `fts_check`), unbounded here.
 
     uv run --frozen python benchmarks/damage_check.py                 # 10,000 notes, ~5 chunks each
     uv run --frozen python benchmarks/damage_check.py --chunks-per-file 10
@@ -69,6 +70,11 @@ def main() -> None:
           f"{index.driver.sqlite_version}")
     cold, warm = median_ms(lambda: invariants.out_of_step(index.conn), args.runs)
     print(f"out_of_step (every sync): first {cold:.1f} ms, then median {warm:.1f} ms")
+    runs = min(args.runs, 5)
+    _, quick = median_ms(lambda: invariants.quick_check(index.conn, 60.0), runs)
+    _, fts = median_ms(lambda: invariants.fts_check(index.conn), runs)
+    print(f"explicit reindex and a writer's open only (each bounded to 2 s): quick_check median {quick:.0f} ms, "
+          f"fts_check median {fts:.0f} ms")
     cold, warm = median_ms(lambda: schema.untrusted_parts(index.conn, index.driver.module), args.runs)
     print(f"untrusted_parts (every open; the expected schema is built once per process): first {cold:.1f} ms, "
           f"then median {warm:.1f} ms")

@@ -34,6 +34,11 @@ DAMAGES = {
     "user_version zeroed": ["pragma user_version = 0"],
     "column dropped": ["drop index chunks_unembedded", "alter table chunks drop column windows"],
 }
+# Counts and quick_check pass these; FTS5's own integrity-check and any search matching the rows do not.
+GARBLED = {
+    "keyword row garbled": [f"update chunks_fts_docsize set sz = x'ff' where id = {FIRST}"],
+    "keyword config deleted": ["delete from chunks_fts_config"],
+}
 ALL = {"n0.md", "n1.md", "n2.md"}
 
 
@@ -158,14 +163,14 @@ def _keyword(live: LiveIndex) -> set[str]:
     return {h.path for h in live.search(Query("retention", k=20, mode="keyword")).hits}
 
 
-@pytest.mark.parametrize("kind", DAMAGES)
+@pytest.mark.parametrize("kind", [*DAMAGES, *GARBLED])
 def test_a_live_writer_starting_on_hand_made_damage_rebuilds_it(kind, notes, make_live):
     first = make_live(notes)
     first.start()
     assert first.wait_until(lambda st: st.state == "complete", 15)
     db = first.workspace.location.db
     assert first.stop()
-    damage(db, DAMAGES[kind])
+    damage(db, {**DAMAGES, **GARBLED}[kind])
     live = make_live(notes)
     live.start()  # before: "restart scree" for a lowered version, "unchanged" for deleted rows
     assert live.wait_until(lambda st: st.state == "complete", 15), live.status()
@@ -184,3 +189,32 @@ def test_rows_deleted_under_a_running_writer_are_rebuilt_by_its_next_sync(kind, 
     assert sorted(report.added) == sorted(ALL), report
     assert _keyword(live) == ALL
     assert invariants.problems(connect(db, readonly=True), FakeEmbedder.max_windows) == []
+
+
+# ----- damage only the keyword index's own check, or a search, meets ------------------------------------
+
+@pytest.mark.parametrize("kind", GARBLED)
+def test_keyword_rows_garbled_by_hand_are_found_by_reindex_doctor_deep_and_search(kind, notes, capsys, monkeypatch):
+    """Counts and quick_check pass such a file while every search matching the row fails ("malformed"):
+    `scree reindex` runs FTS5's own integrity-check (bounded), doctor --deep too, and a search that meets
+    the damage rebuilds as `scree serve` does; a reader says what to do, never a traceback."""
+    from scree.doctor import doctor
+
+    code, _, err = run_cli(["reindex", "--notes", str(notes)], capsys, monkeypatch)
+    assert code == 0, err
+    ws = _ws(notes)
+    for repair in ("reindex", "search"):
+        damage(ws.location.db, GARBLED[kind])
+        check = doctor.check_index(ws, deep=True)
+        assert check.status == doctor.FAIL and "is damaged" in check.summary, check
+        code, out, err = run_cli(["search", "--no-sync", "--mode", "keyword", "--notes", str(notes), "retention"],
+                                 capsys, monkeypatch)
+        assert code == 1 and "is damaged" in err and "rebuild" in err, err
+        if repair == "reindex":
+            code, out, err = run_cli(["reindex", "--json", "--notes", str(notes)], capsys, monkeypatch)
+            assert code == 0 and sorted(json.loads(out)["added"]) == sorted(ALL), (out, err)
+        else:
+            found, err = keyword_paths(notes, capsys, monkeypatch)
+            assert found == ALL, err
+        assert "was damaged" in err and "rebuilding it from the notes" in err, err
+        assert sound(ws)

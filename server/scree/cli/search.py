@@ -52,11 +52,20 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
         index, synced = ws.open_index(create=False), False
     else:
         index, synced = open_synced(ws, policy, embedder, cfg)
+    query = Query(" ".join(args.query), k=cfg.k, mode=cfg.mode, paths=tuple(args.path))
     try:
         # A sync checked the rows (and rebuilt what it condemned); a reader can only say what it sees.
         damage = None if synced else out_of_step(index.conn)
-        result = search_with_names(index, policy, embedder, Query(" ".join(args.query), k=cfg.k,
-                                                                  mode=cfg.mode, paths=tuple(args.path)))
+        try:
+            result = search_with_names(index, policy, embedder, query)
+        except Exception as exc:
+            # Damage only a search meets (a garbled keyword row): rebuilt as `scree serve` does, when this
+            # process may write; otherwise the message says who rebuilds it.
+            rebuilt = None if args.no_sync else rebuild_met_damage(ws, index, exc, policy, embedder, cfg)
+            if rebuilt is None:
+                raise
+            index = rebuilt
+            result = search_with_names(index, policy, embedder, query)
         building = _being_built(ws, index)
     finally:
         index.close()
@@ -112,6 +121,40 @@ def open_synced(ws: Workspace, policy: NotesPolicy, embedder: Embedder, cfg: Con
         lock.release()
     print_notices(report)
     return index, True
+
+
+def rebuild_met_damage(ws: Workspace, index: Index, exc: Exception, policy: NotesPolicy, embedder: Embedder,
+                       cfg: Config) -> Index | None:
+    """After a search met damage (`exc`): with the writer lock, delete the index, build it anew and
+    return it (`index` is closed); None when `exc` is no damage or another process writes."""
+    from ..db.connect import is_damage, is_db_error
+    from ..live.lock import WriterLock
+    from ..live.writeindex import rebuild_damaged
+    from ..index.progress import progress_for_stderr
+    from ..index.sync import sync
+
+    if not (is_db_error(exc, index.driver) and is_damage(exc)):
+        return None
+    lock = WriterLock(ws.location.lock)
+    if not lock.try_acquire():
+        return None
+    try:
+        print(f"scree: the index {ws.location.db} was damaged ({exc}); rebuilding it from the notes (they are "
+              "not touched)", file=sys.stderr)
+        index.close()
+        index = rebuild_damaged(ws)
+        try:
+            report = sync(index, policy, embedder, max_file_bytes=cfg.max_file_bytes, progress=progress_for_stderr())
+        except EmbedderError as err:
+            print(f"scree: warning: changed notes were not indexed: {err}", file=sys.stderr)
+            return index
+        except BaseException:
+            index.close()
+            raise
+    finally:
+        lock.release()
+    print_notices(report)
+    return index
 
 
 def _being_built(ws: Workspace, index: Index) -> str | None:

@@ -263,7 +263,10 @@ def stamp(conn: Any) -> None:
 
 # "vtable constructor failed: chunks_fts" is how SQLite 3.40 reports an FTS5 table whose own
 # pages are garbled (newer ones say "malformed"): scree's virtual tables failing to open is damage.
-_DAMAGE = ("malformed", "not a database", "file is encrypted", "database corrupt", "vtable constructor failed")
+# FTS5 names its own damage: a config row gone ("invalid fts5 file format ... run 'rebuild'"), a keyword row
+# whose chunk is gone ("fts5: missing row 7 from content table").
+_DAMAGE = ("malformed", "not a database", "file is encrypted", "database corrupt", "vtable constructor failed",
+           "invalid fts5 file format", "fts5: missing row")
 _FULL = ("database or disk is full", "disk i/o error", "no space left")
 _READONLY = ("readonly database", "read-only file system", "attempt to write a readonly")
 

@@ -222,6 +222,9 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
         stride = max_windows if max_windows is not None else int(meta.get("max_windows", LEGACY_MAX_WINDOWS))
         usable = embedder_id is None or dimensions is None or vectors_usable(index, embedder_id, dimensions, stride)
         broken = invariants.problems(index.conn) if deep else []  # under the stride the rows were written with
+        keyword = _keyword_rows_checked(loc.db) if deep and not broken else None
+        if keyword is not None:
+            return Check("index", FAIL, f"the index {loc.db} is damaged: {keyword}", details, damaged_fix)
     except Exception as exc:  # noqa: BLE001 - damage met while reading
         from ..db.connect import is_damage
 
@@ -258,6 +261,23 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
     if last is None:
         return Check("index", WARN, summary, details, "no sync has finished yet: wait for it, or run `scree reindex`")
     return Check("index", OK, summary, details)
+
+
+def _keyword_rows_checked(db: Path) -> str | None:
+    """`doctor --deep`: every keyword row compared with its chunk (FTS5's integrity-check, which a
+    read-only connection refuses: this one may write, and writes nothing). None when sound, or when the
+    file cannot be opened to write (a read-only disk: the other checks stand)."""
+    from ..db import invariants
+    from ..db.connect import connect
+
+    try:
+        conn = connect(db)
+    except ScreeError:
+        return None
+    try:
+        return invariants.fts_check(conn)
+    finally:
+        conn.close()
 
 
 def _cmdline(pid: int) -> str | None:

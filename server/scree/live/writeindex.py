@@ -61,7 +61,7 @@ class WriteIndex:
         self._set(index)
         if self.health is not None:
             self.health.adopt_wal()
-        damage = damage_found(index.conn, QUICK_CHECK_SECONDS)
+        damage = damage_found(index.conn, QUICK_CHECK_SECONDS, keyword_rows=True)
         if damage is not None:
             log.warning("the index %s is damaged (%s); rebuilding it from the notes",
                         self.workspace.location.db, damage)
@@ -99,7 +99,7 @@ class WriteIndex:
     def damage(self) -> str | None:
         """What a bounded quick_check and the row counts find wrong with the open file (None: sound or
         not open)."""
-        return None if self.index is None else damage_found(self.index.conn, QUICK_CHECK_SECONDS)
+        return None if self.index is None else damage_found(self.index.conn, QUICK_CHECK_SECONDS, keyword_rows=True)
 
     def close(self) -> None:
         if self.health is not None:
@@ -176,7 +176,7 @@ def open_checked(workspace: Workspace, quick_check_seconds: float = QUICK_CHECK_
         index = workspace.open_index()
     except IndexDamaged as exc:
         return rebuild_damaged(workspace), f"the index {workspace.location.db} was damaged ({exc.detail})"
-    damage = damage_found(index.conn, quick_check_seconds)
+    damage = damage_found(index.conn, quick_check_seconds, keyword_rows=True)
     if damage is None:
         return index, None
     index.close()
