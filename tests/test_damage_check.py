@@ -143,3 +143,60 @@ def test_each_schema_version_is_trusted_as_made_and_untrusted_once_its_number_is
     conn.execute("create table mine(x)")  # a table no migration makes is nobody's business here
     conn.execute("drop table names")
     assert "table names" in schema.untrusted_parts(conn, module)[0]
+
+
+def test_the_row_counts_are_taken_from_one_snapshot_while_a_writer_commits(tmp_path):
+    """`status` and doctor count while `scree serve` may commit a file: a commit landing between two counts
+    must not read as damage (it would rebuild a healthy index)."""
+    from scree.db import writes
+    from scree.db.connect import connect
+    from scree.records import Chunk
+
+    db = tmp_path / "index.db"
+    writer = connect(db)
+    schema.migrate(writer)
+    chunk = [Chunk("H", "text", 1, 1)]
+    writes.replace_file(writer, writes.FileVersion("a.md", "a" * 64, 0, 0, None), chunk, [None], 4)
+    reader = connect(db, readonly=True)
+    n = [0]
+
+    class Racing:
+        """The reader's connection, letting the writer commit another file right after the first count."""
+
+        in_transaction = property(lambda self: reader.in_transaction)
+
+        def execute(self, *args):
+            cur = reader.execute(*args)
+            n[0] += 1
+            if n[0] == 2:  # "begin", then the first count: now the writer commits
+                writes.replace_file(writer, writes.FileVersion(f"b{n[0]}.md", "b" * 64, 0, 0, None), chunk, [None], 4)
+            return cur
+
+    assert invariants.out_of_step(Racing()) is None
+    assert invariants.out_of_step(reader) is None  # and the next look sees both files, in step
+    assert reader.execute("select count(*) from chunks").fetchone()[0] == 2
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_a_file_migrated_by_another_process_while_it_is_compared_is_not_a_mismatch(module, tmp_path):
+    """Two first opens of one new file (a CLI search beside a starting server): the one comparing must
+    not read the version before the other's migration and the tables after it, and call it damage."""
+    db = tmp_path / "index.db"
+    comparing = module.connect(str(db), isolation_level=None)
+    comparing.execute("pragma journal_mode = wal")
+    other = module.connect(str(db), isolation_level=None)
+    n = [0]
+
+    class Racing:
+        in_transaction = property(lambda self: comparing.in_transaction)
+
+        def execute(self, *args):
+            cur = comparing.execute(*args)
+            if "user_version" in args[0] and not n[0]:  # the version read (0): now the other process migrates
+                n[0] += 1
+                schema.migrate(other)
+            return cur
+
+    assert schema.untrusted_parts(Racing(), module) == []
+    assert schema.untrusted_parts(comparing, module) == []  # and afterwards: version 5, its whole schema
+    assert schema.current_version(comparing) == schema.SCHEMA_VERSION

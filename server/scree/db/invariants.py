@@ -87,6 +87,10 @@ def out_of_step(conn: Any) -> str | None:
     such an index "unchanged" for ever. Vectors are not counted here (their chunks' `windows` need a scan
     of every chunk's text): `problems` (`doctor --deep`) checks them.
     """
+    # One snapshot for every count: a reader (status, doctor) must not see a writer's commit land between two.
+    own = not conn.in_transaction
+    if own:
+        conn.execute("begin")
     try:
         (chunks,) = conn.execute("select count(*) from chunks").fetchone()  # counted on its smallest index
         (top,) = conn.execute("select coalesce(max(id), 0) from chunks").fetchone()
@@ -99,6 +103,9 @@ def out_of_step(conn: Any) -> str | None:
         if "no such table" in str(exc).lower():
             return f"a table is missing ({exc})"
         raise
+    finally:
+        if own:
+            conn.execute("rollback")  # read only: nothing to keep
     if (keyword, keyword_top) != (chunks, top):
         return (f"the keyword index is out of step with the chunks: {keyword:,} keyword rows for {chunks:,} "
                 "chunks")

@@ -150,6 +150,19 @@ def untrusted_parts(conn: Any, module: Any) -> list[str]:
     a newer scree is `migrate`'s and the reader's to refuse. `module` is the connection's DB-API module:
     the expected schema is made by the same SQLite.
     """
+    # One snapshot: each migration commits its objects with its number, so a process migrating the file
+    # meanwhile (a writer upgrading it, a second first open) never reads as a mismatch.
+    own = not conn.in_transaction
+    if own:
+        conn.execute("begin")
+    try:
+        return _untrusted_parts(conn, module)
+    finally:
+        if own:
+            conn.execute("rollback")
+
+
+def _untrusted_parts(conn: Any, module: Any) -> list[str]:
     version = current_version(conn)
     if version > SCHEMA_VERSION:
         return []
