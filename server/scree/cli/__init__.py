@@ -59,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(str(exc))
     try:
         cfg = config_for(args)
-        setup_logging(cfg)
+        setup_logging(cfg, getattr(args, "token", None))
         code = COMMANDS[args.command](args, cfg)
         sys.stdout.flush()  # a reader that went away (`| head`) shows up here, not at interpreter exit
         return code

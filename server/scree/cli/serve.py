@@ -193,7 +193,8 @@ def _serve_http(server: Any, host: str, port: int, token: str | None, extra_host
     app = http_app(server, host=host, port=port, token=token, extra_hosts=extra_hosts)
     print(f"scree: serving MCP on http://{shown}:{port}/mcp" + (" (bearer token required)" if token else ""),
           file=sys.stderr, flush=True)
-    _quiet_server(uvicorn.Config(app, log_level="warning", lifespan="on")).run(sockets=[sock])
+    # log_config=None: uvicorn's records go to scree's handler, which scrubs every line, not to its own.
+    _quiet_server(uvicorn.Config(app, log_level="warning", log_config=None, lifespan="on")).run(sockets=[sock])
 
 
 def _quiet_server(config: Any) -> Any:

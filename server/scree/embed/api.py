@@ -24,7 +24,6 @@ import base64
 import logging
 import math
 import random
-import re
 import threading
 import time
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
@@ -37,7 +36,7 @@ import httpx2 as httpx
 import numpy as np
 
 from scree.config import DEFAULT_API_BASE, DEFAULT_DIMENSIONS, DEFAULT_MODEL, Config
-from scree.errors import ConfigError, EmbedderError, EmbedderUnavailable
+from scree.errors import HIDDEN, ConfigError, EmbedderError, EmbedderUnavailable, scrub  # noqa: F401 - re-exported
 
 from .apiwindows import MAX_WINDOWS, estimate_tokens, group_requests, plan_windows  # noqa: F401 - re-exported
 from .base import Passage
@@ -54,7 +53,6 @@ IN_FLIGHT = 4  # concurrent requests while a sync embeds
 REQUEST_TOKEN_BUDGET = 100_000
 DEFAULT_MAX_TOKENS = 512  # a model scree does not know: windows sized for the smallest common limit
 ZDR_PROVIDER = {"zdr": True, "data_collection": "deny"}
-HIDDEN = "[hidden]"
 
 
 @dataclass(frozen=True)
@@ -136,22 +134,6 @@ def settings_from_config(cfg: Config | None) -> ApiSettings:
 
 
 # ----- pure helpers ---------------------------------------------------------------------------------
-
-_BEARER = re.compile(r"(?i)(bearer\s+)[^\s\"',;]+")
-_KEY_FIELD = re.compile(r"(?i)((?:api[-_]?key|authorization|x-api-key)[\"']?\s*[:=]\s*[\"']?)[^\s\"',;&}]+")
-_SK = re.compile(r"\bsk-[A-Za-z0-9_-]{8,}")
-
-
-def scrub(text: str, secrets: Sequence[str | None] = ()) -> str:
-    """`text` with every secret, every bearer token, `api_key=...` value and `sk-...` key hidden.
-
-    Called before a string is cut or printed, so a key can never be half-shown either."""
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, HIDDEN)
-    text = _BEARER.sub(lambda m: m.group(1) + HIDDEN, text)
-    text = _KEY_FIELD.sub(lambda m: m.group(1) + HIDDEN, text)
-    return _SK.sub(HIDDEN, text)
 
 
 def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
