@@ -109,6 +109,14 @@ class EmbedderUnavailable(EmbedderError):
     keyword index meanwhile, and the live index pauses and resyncs."""
 
 
+class EmbedStopped(ScreeError):
+    """A stop request ended an embed call between two model batches (or requests): nothing it computed
+    is returned, so nothing of it is stored. The caller stops as it would between two calls."""
+
+    def __init__(self) -> None:
+        super().__init__("embedding was stopped")
+
+
 class SqliteUnavailableError(ScreeError):
     """No SQLite able to load sqlite-vec could be found."""
 

@@ -7,13 +7,15 @@ import argparse
 import json
 import logging
 import os
+import signal
 import sys
 import threading
+import time
 import traceback
 from dataclasses import asdict
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .. import settings_table
 from ..config import Config, load_config
@@ -83,6 +85,84 @@ def setup_logging(cfg: Config, *more_secrets: str | None) -> None:
 
     sys.excepthook = print_scrubbed
     threading.excepthook = thread_hook
+
+
+# After SIGINT or SIGTERM a command has this long to unwind (drop the batch in hand, close the index,
+# release the lock) before the process ends anyway: without finalizing, so no model run can abort it.
+INTERRUPT_DEADLINE_S = 0.9
+
+
+class Interrupts:
+    """SIGINT and SIGTERM for the commands that run and end (search, reindex, status, doctor...).
+
+    The first signal raises KeyboardInterrupt in the main thread, as Python does for SIGINT (for
+    SIGTERM too, which would otherwise kill the process mid-write, skipping every `finally`): the
+    embedding loop drops its batch and joins its helper threads (`embed.local.in_parallel`), the
+    index closes and the lock is released; `main` exits 128 + the signal. Later signals are ignored:
+    a terminal's Ctrl-C also reaches `uv run`, which forwards it, so one key press is often two
+    SIGINTs, and the second one used to land while the first was being handled, leaving a helper
+    thread running the model while the interpreter shut down (onnxruntime: "terminate called without
+    an active exception", rc 134). A thread started beforehand, woken through `signal.set_wakeup_fd`
+    (from C, in whichever thread took the signal, taking no lock), ends the process with `os._exit`
+    if it is still alive INTERRUPT_DEADLINE_S later: nothing runs the interpreter's shutdown around a
+    model then, and SQLite and the flock need no cleanup to stay consistent.
+    """
+
+    def __init__(self, deadline: float = INTERRUPT_DEADLINE_S) -> None:
+        self.signum: int | None = None
+        self._deadline = deadline
+        self._previous: dict[int, Any] = {}
+        self._previous_fd: int | None = None
+        self._write_end: int | None = None
+
+    def __enter__(self) -> "Interrupts":
+        """Take SIGINT and SIGTERM (from the main thread only: Python allows handlers nowhere else)."""
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        read_end, write_end = os.pipe()
+        os.set_blocking(write_end, False)
+        threading.Thread(target=self._end_late, args=(read_end,), name="scree-interrupt", daemon=True).start()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            self._previous[signum] = signal.signal(signum, self._handle)
+        self._previous_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+        self._write_end = write_end
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Give the signals back (a caller in-process, such as a test, keeps its own handling)."""
+        if self._write_end is None:
+            return
+        signal.set_wakeup_fd(self._previous_fd if self._previous_fd is not None else -1)
+        for signum, handler in self._previous.items():
+            # Interrupted, the process is ending: a forwarded second signal must not raise in its shutdown.
+            signal.signal(signum, signal.SIG_IGN if self.signum is not None else handler)
+        os.close(self._write_end)  # the thread reads the end of the pipe and returns
+        self._write_end = None
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + (self.signum if self.signum is not None else signal.SIGINT)
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.signum is not None:
+            return  # the first one's exit is under way
+        self.signum = signum
+        raise KeyboardInterrupt
+
+    def _end_late(self, read_end: int) -> None:
+        try:
+            woken = os.read(read_end, 1)
+        finally:
+            os.close(read_end)
+        if not woken:
+            return  # the command ended and gave the signals back
+        time.sleep(self._deadline)
+        first = woken[0]
+        try:
+            sys.stderr.write("scree: interrupted\n")
+            sys.stderr.flush()
+        finally:
+            os._exit(128 + first)
 
 
 def print_notices(report: SyncReport) -> None:

@@ -25,6 +25,7 @@ from ..db import queries, writes
 from ..embed import Embedder, Passage
 from ..embed.cache import CachingEmbedder
 from ..embed.pieces import embed_with_pieces
+from ..errors import EmbedStopped
 from ..notes.embedview import embed_body
 from .store import Index
 
@@ -67,9 +68,11 @@ def passage_of(path: str, heading: str, text: str, aliases: tuple[str, ...] = ()
     return Passage(embed_header(path, heading, aliases), embed_body(text))
 
 
-def embed_batch(embedder: Embedder, passages: Sequence[Passage]) -> list[np.ndarray]:
-    """The one embed call of a sync (windows and paragraph pieces per passage)."""
-    return embed_with_pieces(embedder, passages) if passages else []
+def embed_batch(embedder: Embedder, passages: Sequence[Passage],
+                should_stop: Callable[[], bool] | None = None) -> list[np.ndarray]:
+    """The one embed call of a sync (windows and paragraph pieces per passage); `should_stop` abandons it
+    between two of the model's batches (EmbedStopped)."""
+    return embed_with_pieces(embedder, passages, should_stop) if passages else []
 
 
 def order_files(pending: Sequence[tuple[int, str, int]], first: AbstractSet[str]) -> list[tuple[int, str, int]]:
@@ -90,10 +93,12 @@ def next_batch(index: Index, first: AbstractSet[str], size: int) -> list[queries
 
 def embed_pending(index: Index, embedder: Embedder, *, should_stop: Callable[[], bool] = lambda: False,
                   first: Callable[[], AbstractSet[str]] = frozenset, progress: EmbedProgress | None = None,
-                  max_batches: int | None = None) -> EmbedReport:
+                  max_batches: int | None = None, abandon: Callable[[], bool] | None = None) -> EmbedReport:
     """Embed chunks stored without vectors until none is left, `should_stop()` says so (checked between
-    batches) or `max_batches` batches are done. Raises what the embedder raises (an API outage): what
-    was stored stays, and the rest is still known to be missing."""
+    batches) or `max_batches` batches are done. `abandon()` (a stop request: the process is ending) is
+    checked inside a batch too, between the model's own small batches: the batch in hand is dropped,
+    not stored, so a stop never waits for a whole batch (64 passages: several seconds). Raises what the
+    embedder raises (an API outage): what was stored stays, and the rest is still known to be missing."""
     t0 = time.perf_counter()
     report = EmbedReport()
     # A text embedded before (a restored note, an edited chunk's untouched pieces) comes from the cache.
@@ -108,8 +113,11 @@ def embed_pending(index: Index, embedder: Embedder, *, should_stop: Callable[[],
             if not batch:
                 break
             t = time.perf_counter()
-            vectors = embed_batch(embedder, [passage_of(c.path, c.heading, c.text, split_names(c.names))
-                                             for c in batch])
+            try:
+                vectors = embed_batch(embedder, [passage_of(c.path, c.heading, c.text, split_names(c.names))
+                                                 for c in batch], abandon)
+            except EmbedStopped:
+                break  # nothing of this batch was stored; its chunks are still known to lack vectors
             report.embed_seconds += time.perf_counter() - t
             report.chunks += writes.store_vectors(
                 index.conn, [writes.EmbeddedChunk(c.id, c.file_id, c.heading, c.text, v, c.names)

@@ -189,7 +189,8 @@ class LiveIndex:
     def stop(self, timeout: float = 5.0) -> bool:
         """Stop every thread and release the lock; True when the writer ended within `timeout`.
 
-        A sync in progress stops between files; one file being embedded is finished first. If that
+        A sync in progress stops between files; stage two stops between two of the model's batches,
+        dropping the batch in hand (its chunks keep lacking vectors, as before it began). If that
         outlasts `timeout` this returns False and the lock goes with the worker (or the process).
         """
         deadline = time.monotonic() + timeout
@@ -497,7 +498,7 @@ class LiveIndex:
         with self._mu:
             self._job_running = True
         try:
-            done = self._stage_two.run(index, should_yield)
+            done = self._stage_two.run(index, should_yield, stop.is_set)
         except EmbedderUnavailable as exc:
             self._pause_indexing(str(exc), stop)
             return False

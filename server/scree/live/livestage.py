@@ -70,11 +70,14 @@ class StageTwo:
         with self._mu:
             return self._chunks / self._seconds if self._seconds > 0 and self._chunks else 0.0
 
-    def run(self, index: Index, should_yield: Callable[[], bool]) -> EmbedReport:
-        """Embed until nothing is missing or `should_yield()`; raises the embedder's errors (an outage)."""
+    def run(self, index: Index, should_yield: Callable[[], bool],
+            should_stop: Callable[[], bool] | None = None) -> EmbedReport:
+        """Embed until nothing is missing or `should_yield()` (checked between batches: a sync is waiting)
+        or `should_stop()` (checked between the model's own batches too: the writer is stopping, the
+        batch in hand is dropped); raises the embedder's errors (an outage)."""
         t0 = time.perf_counter()
         report = embed_pending(index, self._embedder, should_stop=should_yield, first=self.first,
-                               progress=LoggedProgress(self._label))
+                               progress=LoggedProgress(self._label), abandon=should_stop)
         with self._mu:
             if report.chunks:
                 self._chunks += report.chunks
