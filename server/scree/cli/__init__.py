@@ -78,7 +78,7 @@ def _run(args: argparse.Namespace, interrupts: Interrupts) -> int:
         print(f"scree: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("scree: interrupted", file=sys.stderr)
+        interrupts.announce()
         return interrupts.exit_code  # 130 for SIGINT (Ctrl-C), 143 for SIGTERM
     except Exception as exc:
         # A database or disk fault met anywhere (full disk, damaged or read-only index): one clear

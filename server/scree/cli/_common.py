@@ -111,6 +111,7 @@ class Interrupts:
     def __init__(self, deadline: float = INTERRUPT_DEADLINE_S) -> None:
         self.signum: int | None = None
         self._deadline = deadline
+        self._announced = False
         self._previous: dict[int, Any] = {}
         self._previous_fd: int | None = None
         self._write_end: int | None = None
@@ -150,19 +151,24 @@ class Interrupts:
         raise KeyboardInterrupt
 
     def _end_late(self, read_end: int) -> None:
-        try:
-            woken = os.read(read_end, 1)
-        finally:
-            os.close(read_end)
+        woken = os.read(read_end, 1)
         if not woken:
+            os.close(read_end)
             return  # the command ended and gave the signals back
+        # The read end stays open: a later signal's byte must find a reader (a closed pipe makes the C
+        # handler print "Exception ignored ... BrokenPipeError").
         time.sleep(self._deadline)
-        first = woken[0]
         try:
+            self.announce()
+        finally:
+            os._exit(128 + woken[0])
+
+    def announce(self) -> None:
+        """"scree: interrupted" on stderr, once (by the command, or by the deadline if it came first)."""
+        if not self._announced:
+            self._announced = True
             sys.stderr.write("scree: interrupted\n")
             sys.stderr.flush()
-        finally:
-            os._exit(128 + first)
 
 
 def print_notices(report: SyncReport) -> None:
