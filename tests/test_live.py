@@ -174,6 +174,7 @@ def test_keyword_answers_before_any_vector_exists_and_searches_say_how_far_embed
     st = live.status()
     assert st.indexed_files == 3 and st.vectors_done == 0 and st.vectors_total == st.chunks > 0
     assert st.describe().startswith("keyword-ready (3 files")
+    assert st.describe().endswith("keyword covers all (estimating the time left)")  # no rate measured yet
     result = live.search(Query("ninety days", mode="keyword"))
     assert [h.path for h in result.hits] == ["ops/retention.md"]
     assert f"vectors for 0 of {st.chunks} chunks; keyword covers all" in result.notes

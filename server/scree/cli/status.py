@@ -17,7 +17,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
     from ..db import queries
-    from ..index.indexstatus import recorded_rate, stage_two_note
+    from ..doctor.doctor import stage_two_summary
     from ..workspace import Workspace
 
     ws = Workspace.from_config(cfg)
@@ -35,8 +35,10 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
                         size_bytes=ws.location.db.stat().st_size)
             v = queries.vector_progress(index.conn)
             # Stage one (text and keyword rows) is done for every committed file; stage two is the vectors.
-            data.update(vectors=v.embedded, stage_two=stage_two_note(v.embedded, v.total, recorded_rate(meta))
-                        or "done: every chunk has its vectors")
+            note, fix = stage_two_summary(ws, meta, v.embedded, v.total)
+            data.update(vectors=v.embedded, stage_two=note or "done: every chunk has its vectors")
+            if fix is not None:
+                data["stage_two_fix"] = fix
         finally:
             index.close()
     if args.json:

@@ -15,6 +15,7 @@ from typing import AbstractSet, Callable, Iterable
 
 from ..embed import Embedder
 from ..index.embedstage import EmbedReport, embed_pending
+from ..index.indexstatus import StageTwoClock
 from ..index.store import Index
 
 log = logging.getLogger(__name__)
@@ -42,15 +43,16 @@ class LoggedProgress:
 
 
 class StageTwo:
-    """Stage two's state in a live index: the recent hits, and the measured rate (chunks/s)."""
+    """Stage two's state in a live index: the recent hits, the run's clock (its rate and when it last
+    stored a batch: `indexstatus.StageTwoClock`), and why it cannot store vectors, while it cannot."""
 
     def __init__(self, embedder: Embedder, label: str = "") -> None:
         self._embedder = embedder
         self._label = label or "stage two"
         self._mu = threading.Lock()
         self._hits: OrderedDict[str, None] = OrderedDict()
-        self._chunks = 0
-        self._seconds = 0.0
+        self._clock: StageTwoClock | None = None
+        self._problem: str | None = None
 
     def note_hits(self, paths: Iterable[str]) -> None:
         with self._mu:
@@ -65,21 +67,33 @@ class StageTwo:
             return frozenset(self._hits)
 
     @property
-    def rate(self) -> float:
-        """Chunks embedded per second by this process's stage two so far (0 before any)."""
+    def problem(self) -> str | None:
+        """Why the last run could not store vectors (a full disk, a read-only file), with the fix;
+        None once a batch is stored again."""
         with self._mu:
-            return self._chunks / self._seconds if self._seconds > 0 and self._chunks else 0.0
+            return self._problem
+
+    def failed(self, problem: str) -> None:
+        with self._mu:
+            self._problem = problem
 
     def run(self, index: Index, should_yield: Callable[[], bool],
             should_stop: Callable[[], bool] | None = None) -> EmbedReport:
         """Embed until nothing is missing or `should_yield()` (checked between batches: a sync is waiting)
         or `should_stop()` (checked between the model's own batches too: the writer is stopping, the
-        batch in hand is dropped); raises the embedder's errors (an outage)."""
-        t0 = time.perf_counter()
-        report = embed_pending(index, self._embedder, should_stop=should_yield, first=self.first,
-                               progress=LoggedProgress(self._label), abandon=should_stop)
+        batch in hand is dropped); raises the embedder's errors (an outage). A run yielding to a sync
+        goes on afterwards under the same clock; one that ended (nothing missing) or failed does not."""
         with self._mu:
+            clock = self._clock
+        try:
+            report = embed_pending(index, self._embedder, should_stop=should_yield, first=self.first,
+                                   progress=LoggedProgress(self._label), abandon=should_stop, clock=clock)
+        except BaseException:
+            with self._mu:
+                self._clock = None
+            raise
+        with self._mu:
+            self._clock = report.clock if report.remaining else None
             if report.chunks:
-                self._chunks += report.chunks
-                self._seconds += time.perf_counter() - t0
+                self._problem = None
         return report
