@@ -70,12 +70,17 @@ def cmd_watch(args: argparse.Namespace, cfg: Config) -> int:
 
     live = LiveIndex(ws, watch=True, lock_retry=args.lock_retry, health_interval=args.health_interval,
                      on_fatal=on_fatal)
-    with _Signals(done.set) as signals:
+
+    def on_signal() -> None:
+        done.set()
+        live.wake()  # the loop below sees it now, not at its half-second recheck
+
+    with _Signals(on_signal) as signals:
         live.start()
         print(f"scree: watching {ws.folder} (index {ws.location.db})", file=sys.stderr, flush=True)
         shown: tuple[str, str] | None = None
         # Report role and state changes (taking over, first sync done) until told to stop, waking on
-        # the live index's own signal (a signal handler's `done` is seen within its half-second recheck).
+        # the live index's own signal (the signal handler wakes it too).
         while not done.is_set():
             st = live.status()
             if (st.role, st.state) != shown:

@@ -251,6 +251,11 @@ class LiveIndex:
             return IndexStatus("syncing", role, 0, 0, files, chunks, None)
         return IndexStatus("complete" if files else "empty", role, 0, 0, files, chunks, None)
 
+    def wake(self) -> None:
+        """Wake every `wait_until` now, to look at its predicate again (`scree watch` told to stop).
+        Safe from a signal handler: the condition's lock is reentrant and nothing else is taken."""
+        self._changes.bump()
+
     def wait_until(self, predicate: Callable[[IndexStatus], bool], timeout: float) -> bool:
         """Wait until `predicate(self.status())` holds; False after `timeout` s. Woken by this process's
         own transitions (a sync done, a role taken or given up, a failure, a pause); what another
