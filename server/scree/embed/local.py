@@ -369,9 +369,9 @@ def in_parallel(items: Sequence[Any], work: Callable[[Any], None], *, workers: i
     even when more interrupts land meanwhile: a helper still running the model while the interpreter
     shuts down aborts the process in onnxruntime ("terminate called without an active exception",
     rc 134). The wait is on each helper's own event, never `Thread.join`: on CPython 3.11 a join that
-    a KeyboardInterrupt cuts short marks the thread as ended while it still runs (CPython issue
-    90882: the join releases the lock the running thread holds), and the interpreter then shuts down
-    without waiting for it.
+    a KeyboardInterrupt cuts short marks the thread as ended while it still runs (the handler added
+    to `Thread._wait_for_tstate_lock` for bpo-45274 finds the running thread's own lock held and
+    releases it), and the interpreter then shuts down without waiting for it.
     """
     pending = iter(items)
     take = threading.Lock()
