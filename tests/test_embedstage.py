@@ -123,3 +123,12 @@ def test_the_time_left_is_the_runs_own_estimating_before_and_withdrawn_once_noth
         "keyword covers all; stage two cannot store vectors: the disk is full; free some space")
     assert stage_two_note(1000, 1960) == "vectors for 1,000 of 1,960 chunks; keyword covers all"
     assert stage_two_note(1960, 1960, running, now) is None
+
+
+def test_the_rate_for_planning_is_the_last_runs_else_a_rough_figure() -> None:
+    from scree.index.indexstatus import ASSUMED_RATE, StageTwoClock, recorded_rate
+
+    measured = StageTwoClock(began=100.0, at=110.0, first=64, stored=64 * 6, batches=6)
+    assert recorded_rate({"stage_two": measured.encode()}) == 32.0
+    assert recorded_rate({"embed_rate": "7.5"}) == 7.5  # an index an earlier scree measured
+    assert recorded_rate({}) == ASSUMED_RATE

@@ -150,6 +150,23 @@ def stage_two_note(done: int, total: int, clock: StageTwoClock | None = None, no
     return f"{note} (about {format_duration((total - done) / clock.rate)} to go)"
 
 
+# For planning only (does a stage two of a few chunks fit a budget?), never shown as a time left: the
+# local model on 2 cores embeds about this many chunks/s when no run on this index measured a rate.
+ASSUMED_RATE = 13.0
+
+
+def recorded_rate(meta: dict[str, str]) -> float:
+    """The chunks/s the index's last stage two measured (its clock), else ASSUMED_RATE: for planning."""
+    clock = decode_clock(meta)
+    rate = clock.rate if clock is not None else 0.0
+    if rate <= 0:
+        try:
+            rate = float(meta.get("embed_rate", ""))  # what an earlier scree recorded
+        except ValueError:
+            rate = 0.0
+    return rate if rate > 0 else ASSUMED_RATE
+
+
 # Below this much free space on the index's disk, stage two cannot store a batch of vectors (each is a
 # few hundred KB, plus the WAL): `scree status` and doctor say so, whoever the writer is.
 LOW_SPACE_BYTES = 8 * 1024 * 1024
