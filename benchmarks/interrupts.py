@@ -17,7 +17,8 @@ that stage two; when a calibration run shows it answers without storing vectors 
 signalled at a random point of its own lifetime (query embedding, sync, answer).
 `serve` is the stdio server, started with a client's handshake (its index starts on it) and its stdin
 kept open; `serve-http` listens on a free port. `--via-uv` runs each command under `uv run` and
-signals the process group, as a terminal does.
+signals the process group, as a terminal does. `--server DIR` runs another checkout's package (its
+`server/`), for a before/after.
 """
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ class Run:
 @dataclass
 class Results:
     runs: list[Run] = field(default_factory=list)
+
+
+SERVER = [ROOT / "server"]  # the package the commands run (`--server`)
 
 
 def argv_for(target: str, folder: Path, via_uv: bool) -> list[str]:
@@ -149,7 +153,7 @@ def db_of(folder: Path, data: Path) -> Path:
 
 
 def start(target: str, folder: Path, data: Path, via_uv: bool) -> tuple[subprocess.Popen, Path]:
-    env = {**os.environ, "SCREE_DATA_DIR": str(data), "PYTHONPATH": str(ROOT / "server")}
+    env = {**os.environ, "SCREE_DATA_DIR": str(data), "PYTHONPATH": str(SERVER[0])}
     for var in ("SCREE_TEST_EMBEDDER", "SCREE_EMBEDDER"):
         env.pop(var, None)
     err = data.parent / f"{data.name}.stderr"
@@ -232,14 +236,18 @@ def main() -> int:
     ap.add_argument("--spread", type=float, default=5.0, help="seconds of stage two over which signals land")
     ap.add_argument("--via-uv", action="store_true", help="run each command under `uv run`, signal its process group")
     ap.add_argument("--seed", type=int, default=26)
+    ap.add_argument("--server", type=Path, help="the scree package's parent folder to run (default: this checkout's)")
     args = ap.parse_args()
+    if args.server is not None:
+        SERVER[0] = args.server.resolve()
     random.seed(args.seed)
     total = Counter()
     with tempfile.TemporaryDirectory(prefix="scree-interrupts-") as tmp_name:
         tmp = Path(tmp_name)
         folder, template = prepare(tmp, args.files)
         print(f"{args.files} notes, stage one indexed; {args.n} signals per command "
-              f"({', '.join(KINDS)} in turn), {'under uv run' if args.via_uv else 'python -m scree.cli'}")
+              f"({', '.join(KINDS)} in turn), {'under uv run' if args.via_uv else 'python -m scree.cli'}"
+              f"{f' from {SERVER[0]}' if args.server else ''}")
         for target in args.targets.split(","):
             lifetime = None
             if target == "search":

@@ -220,13 +220,10 @@ class LiveIndex:
         st = self._status()
         done, total = self._reader.vector_counts()
         state: State = "embedding" if st.state == "complete" and done < total else st.state
-        with self._mu:
-            writer = self._role == "writer"
-        # The run's clock as its writer commits it after every batch (this process's or another's);
-        # why it cannot store vectors, only this process's writer knows.
-        return replace(st, state=state, vectors_done=done, vectors_total=total,
-                       stage_two_clock=self._reader.stage_two_clock(),
-                       stage_two_problem=self._stage_two.problem if writer else None, observed=time.time())
+        # The run's clock as its writer commits it (this process's or another's); why it cannot store
+        # vectors, only this process's writer knows.
+        return replace(st, state=state, vectors_done=done, vectors_total=total, observed=time.time(),
+                       stage_two_clock=self._reader.stage_two_clock(), stage_two_problem=self._stage_two.problem)
 
     def _status(self) -> IndexStatus:
         counts = self._reader.counts()
@@ -252,8 +249,7 @@ class LiveIndex:
         return IndexStatus("complete" if files else "empty", role, 0, 0, files, chunks, None)
 
     def wake(self) -> None:
-        """Wake every `wait_until` now, to look at its predicate again (`scree watch` told to stop).
-        Safe from a signal handler: the condition's lock is reentrant and nothing else is taken."""
+        """Wake every `wait_until` now (`scree watch` told to stop); safe in a signal handler (one RLock)."""
         self._changes.bump()
 
     def wait_until(self, predicate: Callable[[IndexStatus], bool], timeout: float) -> bool:
@@ -515,13 +511,8 @@ class LiveIndex:
         except Exception as exc:
             if not (isinstance(exc, OSError) or is_db_error(exc, index.driver)):
                 raise
-            # Told to every client (search answers, reindex, status), not only to stderr: a full disk
-            # would otherwise look like a stage two frozen at its last estimate.
-            explained = explain(exc, self.workspace.location.db)
-            self._stage_two.failed(f"{explained or exc}; stage two retries every {self._lock_retry:g} s")
-            self._changes.bump()
-            log.warning("embedding in %s failed (%s); retrying in %g s", self.folder, explained or exc,
-                        self._lock_retry)
+            self._stage_two.failed(explain(exc, self.workspace.location.db) or exc, self._lock_retry)
+            self._changes.bump()  # told to every client (search answers, reindex, status), not only the log
             stop.wait(self._lock_retry)
             return False
         finally:
@@ -589,11 +580,7 @@ class LiveIndex:
                 self._full_sync_running = self._job_running = False
         if job.futures:  # a reindex asked for returns once its vectors are made too
             self._embed_pending(stop, lambda: stop.is_set())
-            problem = self._stage_two.problem
-            if problem is not None:
-                report.warnings.append(f"the notes' text is indexed, but their vectors cannot be stored: {problem}")
-            done, total = self._reader.vector_counts()
-            report.vectors_missing = max(0, total - done)
+            self._stage_two.tell(report, *self._reader.vector_counts())
         for future in job.futures:
             future.set_result(report)
         for s in report.skipped:

@@ -16,6 +16,7 @@ from typing import AbstractSet, Callable, Iterable
 from ..embed import Embedder
 from ..index.embedstage import EmbedReport, embed_pending
 from ..index.indexstatus import StageTwoClock
+from ..index.sync import SyncReport
 from ..index.store import Index
 
 log = logging.getLogger(__name__)
@@ -73,9 +74,19 @@ class StageTwo:
         with self._mu:
             return self._problem
 
-    def failed(self, problem: str) -> None:
+    def failed(self, why: BaseException, retry: float) -> None:
+        """A run could not store its vectors (a full disk: `why` names the fix); said until a batch is
+        stored again, so no client sees a stage two frozen at its last estimate instead."""
+        log.warning("%s: embedding failed (%s); retrying in %g s", self._label, why, retry)
         with self._mu:
-            self._problem = problem
+            self._problem = f"{why}; stage two retries every {retry:g} s"
+
+    def tell(self, report: SyncReport, done: int, total: int) -> None:
+        """Add to a reindex's report what stage two left undone (`done` of `total` chunks have vectors)."""
+        problem = self.problem
+        if problem is not None:
+            report.warnings.append(f"the notes' text is indexed, but their vectors cannot be stored: {problem}")
+        report.vectors_missing = max(0, total - done)
 
     def run(self, index: Index, should_yield: Callable[[], bool],
             should_stop: Callable[[], bool] | None = None) -> EmbedReport:
