@@ -221,7 +221,7 @@ def test_a_reindex_whose_vectors_cannot_be_stored_says_why_instead_of_nothing_ch
     assert out.index.endswith(f"vectors for 8 of 20 chunks; keyword covers all; stage two cannot store vectors: {why}")
 
 
-def test_status_and_doctor_name_a_full_disk_under_an_index_in_stage_two(notes, make_live, disk, capsys):
+def test_status_and_doctor_name_a_full_disk_under_an_index_in_stage_two_which_resumes_once_there_is_room(notes, make_live, disk, capsys):
     from scree.cli import main
     from scree.doctor import doctor
 
@@ -237,8 +237,9 @@ def test_status_and_doctor_name_a_full_disk_under_an_index_in_stage_two(notes, m
     check = doctor.check_index(live.workspace)
     assert check.status == doctor.FAIL and "is full" in check.fix and "free some space" in check.fix
     gated.gate.set()
-    disk.free()
-    assert live.wait_until(lambda st: st.state == "complete", WAIT)
+    assert live.wait_until(lambda st: st.stage_two_problem is not None, WAIT)
+    disk.free()  # no edit, no reindex: stage two sees the room and resumes by itself
+    assert live.wait_until(lambda st: st.state == "complete", WAIT), live.status()
 
 
 def test_a_read_only_data_dir_is_searched_and_the_status_says_why_it_is_not_updated(notes, make_live, disk):

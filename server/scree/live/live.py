@@ -125,7 +125,7 @@ class LiveIndex:
         self._pause = outage_pause[0]  # the next pause after an outage
         self._outage: str | None = None  # why indexing is paused, while it is
         self._jobs = JobQueue()  # what the worker should do next
-        self._stage_two = StageTwo(self._embedder, str(self.folder))
+        self._stage_two = StageTwo(self._embedder, str(self.folder), workspace.location.db)
         self._changes = StatusChanges()
         # The read side (its own lock). While this process's writer creates the file, opening it
         # here too would race its migrations; while the writer holds a file replaced since, opening
@@ -497,10 +497,12 @@ class LiveIndex:
         return self._jobs.take(stop)
 
     def _embed_pending(self, stop: threading.Event, should_yield: Callable[[], bool]) -> bool:
-        """Run stage two until done or `should_yield()`; True when it embedded something. An outage
-        pauses it (keyword search covers every note meanwhile); a database error waits a retry."""
+        """Run stage two until done or `should_yield()`; True when it should go on (it embedded something,
+        or a database error waits a retry). An outage pauses it (keyword search covers every note)."""
         assert self._wx is not None and self._wx.index is not None
         index = self._wx.index
+        if self._stage_two.waiting_for_space():  # a full disk: no model work until there is room
+            return not stop.wait(self._lock_retry)
         with self._mu:
             self._job_running = True
         try:
@@ -513,8 +515,7 @@ class LiveIndex:
                 raise
             self._stage_two.failed(explain(exc, self.workspace.location.db) or exc, self._lock_retry)
             self._changes.bump()  # told to every client (search answers, reindex, status), not only the log
-            stop.wait(self._lock_retry)
-            return False
+            return not stop.wait(self._lock_retry)
         finally:
             with self._mu:
                 self._job_running = False
