@@ -3,7 +3,7 @@
     uv run --frozen python benchmarks/eta.py [--files 150] [--every 2]
 
 Indexes a synthetic folder (benchmarks/synth.py) up to the end of stage one, then runs `scree reindex`
-(stage two with the real model) and, every `--every` seconds, reads what `scree status` would: the
+(stage two with the real model; `--server DIR`: another checkout's package) and, every `--every` seconds, reads what `scree status` would: the
 chunks with vectors and the run's clock its writer committed (`indexstatus.StageTwoClock`). Once the
 run ends, each sample's estimate is set against the time that really remained, and so is the estimate
 the old rule gave (a rate recorded by an earlier finished run, else an assumed 13 chunks/s). Prints
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "server"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from interrupts import db_of, prepare  # noqa: E402
+from interrupts import SERVER, db_of, prepare  # noqa: E402
 
 OLD_ASSUMED_RATE = 13.0  # what the status assumed before a stage two had finished once on the index
 
@@ -50,14 +50,17 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--files", type=int, default=150)
     ap.add_argument("--every", type=float, default=2.0)
+    ap.add_argument("--server", type=Path, help="the scree package's parent folder to run (default: this checkout's)")
     args = ap.parse_args()
+    if args.server is not None:
+        SERVER[0] = args.server.resolve()
     with tempfile.TemporaryDirectory(prefix="scree-eta-") as tmp_name:
         tmp = Path(tmp_name)
         folder, template = prepare(tmp, args.files)
         data = tmp / "run"
         shutil.copytree(template, data)
         db = db_of(folder, data)
-        env = {**os.environ, "SCREE_DATA_DIR": str(data), "PYTHONPATH": str(ROOT / "server")}
+        env = {**os.environ, "SCREE_DATA_DIR": str(data), "PYTHONPATH": str(SERVER[0])}
         for var in ("SCREE_TEST_EMBEDDER", "SCREE_EMBEDDER"):
             env.pop(var, None)
         began = time.time()

@@ -97,8 +97,8 @@ class Interrupts:
 
     The first signal raises KeyboardInterrupt in the main thread, as Python does for SIGINT (for
     SIGTERM too, which would otherwise kill the process mid-write, skipping every `finally`): the
-    embedding loop drops its batch and joins its helper threads (`embed.local.in_parallel`), the
-    index closes and the lock is released; `main` exits 128 + the signal. Later signals are ignored:
+    embedding loop abandons its batch and waits for its helper threads (`embed.local.in_parallel`),
+    the index closes and the lock is released; `main` exits 128 + the signal. Later signals are ignored:
     a terminal's Ctrl-C also reaches `uv run`, which forwards it, so one key press is often two
     SIGINTs, and the second one used to land while the first was being handled, leaving a helper
     thread running the model while the interpreter shut down (onnxruntime: "terminate called without
@@ -121,11 +121,16 @@ class Interrupts:
         if threading.current_thread() is not threading.main_thread():
             return self
         read_end, write_end = os.pipe()
-        os.set_blocking(write_end, False)
+        try:
+            os.set_blocking(write_end, False)
+            self._previous_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+        except (OSError, ValueError):  # a platform whose wakeup fd must be a socket: no deadline there
+            os.close(read_end)
+            os.close(write_end)
+            return self
         threading.Thread(target=self._end_late, args=(read_end,), name="scree-interrupt", daemon=True).start()
         for signum in (signal.SIGINT, signal.SIGTERM):
             self._previous[signum] = signal.signal(signum, self._handle)
-        self._previous_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
         self._write_end = write_end
         return self
 
@@ -151,10 +156,13 @@ class Interrupts:
         raise KeyboardInterrupt
 
     def _end_late(self, read_end: int) -> None:
-        woken = os.read(read_end, 1)
-        if not woken:
-            os.close(read_end)
-            return  # the command ended and gave the signals back
+        while True:
+            woken = os.read(read_end, 1)
+            if not woken:
+                os.close(read_end)
+                return  # the command ended and gave the signals back
+            if woken[0] in (signal.SIGINT, signal.SIGTERM):  # not another signal a library handles
+                break
         # The read end stays open: a later signal's byte must find a reader (a closed pipe makes the C
         # handler print "Exception ignored ... BrokenPipeError").
         time.sleep(self._deadline)
