@@ -45,7 +45,10 @@ class _Signals:
 
     def __exit__(self, *exc: object) -> None:
         for sig, handler in self._previous.items():
-            signal.signal(sig, handler)  # type: ignore[arg-type]
+            # Stopped by a signal, the process is ending: a forwarded second SIGINT (`uv run` passes the
+            # terminal's on) must not kill it in the interpreter's shutdown, which resets Python-level
+            # handlers to the default (rc -2 instead of 130), so it is ignored from here.
+            signal.signal(sig, signal.SIG_IGN if self._seen else handler)  # type: ignore[arg-type]
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
         if self._seen:
