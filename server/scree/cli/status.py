@@ -35,7 +35,7 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
                         size_bytes=ws.location.db.stat().st_size)
             v = queries.vector_progress(index.conn)
             # Stage one (text and keyword rows) is done for every committed file; stage two is the vectors.
-            note, fix = stage_two_summary(ws, meta, v.embedded, v.total)
+            note, fix, _ = stage_two_summary(ws, meta, v.embedded, v.total)
             data.update(vectors=v.embedded, stage_two=note or "done: every chunk has its vectors")
             if fix is not None:
                 data["stage_two_fix"] = fix
