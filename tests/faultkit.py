@@ -20,10 +20,10 @@ class FakeEmbedder(SharedFake):
         super().__init__()
         self.fail_with: BaseException | None = None
 
-    def embed_passages(self, passages: Sequence[object]) -> list[np.ndarray]:
+    def embed_passages(self, passages: Sequence[object], should_stop=None) -> list[np.ndarray]:  # noqa: ANN001
         if self.fail_with is not None:
             raise self.fail_with
-        return super().embed_passages(passages)
+        return super().embed_passages(passages, should_stop)
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,

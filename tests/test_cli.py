@@ -74,7 +74,9 @@ def test_status_during_stage_two_says_how_far_it_is(notes):
     conn.execute("update chunks set windows = 0 where id = (select min(id) from chunks)")
     conn.close()
     out = scree("status", "--notes", str(notes)).stdout
-    assert "vectors for 1 of 2 chunks; keyword covers all (about" in out
+    # Nobody embeds: no time left is made up (it used to assume 13 chunks/s), and the fix is named.
+    assert "stage_two         vectors for 1 of 2 chunks; keyword covers all\n" in out
+    assert "no process is embedding: `scree reindex`" in out
 
 
 def test_search_from_inside_a_git_repo_uses_its_root(tmp_path):

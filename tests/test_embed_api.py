@@ -3,6 +3,7 @@ with injected faults: what is retried, what is stored, that nothing is lost and 
 
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -211,6 +212,17 @@ def test_a_hang_past_the_timeout_is_retried(server):
     out = make(server).embed_passages(PASSAGES[:2])
     assert [r.fault for r in server.requests] == ["hang", None]
     assert len(out) == 2
+
+
+@pytest.mark.parametrize("batch_inputs", [1, 64], ids=["three requests", "one request"])
+def test_a_stop_request_abandons_the_requests_in_flight(server, batch_inputs):
+    from scree.errors import EmbedStopped
+
+    server.add_faults("hang", "hang", "hang")  # no answer until the server stops
+    stop = threading.Event()
+    threading.Thread(target=lambda: (server.wait_for_requests(1), stop.set()), daemon=True).start()
+    with pytest.raises(EmbedStopped):
+        make(server, batch_inputs=batch_inputs).embed_passages(PASSAGES, should_stop=stop.is_set)
 
 
 def test_a_query_gives_up_after_two_attempts_then_fails_fast_while_the_outage_is_fresh(server):

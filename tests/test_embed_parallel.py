@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import signal
+import sys
 import threading
+import time
+from typing import Iterator
 
 import numpy as np
 import pytest
 
 from scree.embed import Passage
 from scree.embed.local import LocalMiniLM, in_parallel
+from scree.errors import EmbedStopped
 
 
 def test_every_item_is_done_once_and_two_workers_really_overlap() -> None:
@@ -24,13 +29,13 @@ def test_every_item_is_done_once_and_two_workers_really_overlap() -> None:
 
     in_parallel(list(range(50)), work, workers=2)
     assert sorted(done) == list(range(50))
-    assert len(threads) == 2 and threading.get_ident() in threads  # the caller is one of the workers
+    assert len(threads) == 2 and threading.get_ident() not in threads  # the caller only waits
 
 
-def test_one_worker_runs_everything_on_the_callers_thread() -> None:
+def test_one_worker_runs_everything_on_one_helper_while_the_caller_waits() -> None:
     threads: set[int] = set()
     in_parallel(list(range(5)), lambda _: threads.add(threading.get_ident()), workers=1)
-    assert threads == {threading.get_ident()}
+    assert len(threads) == 1 and threading.get_ident() not in threads
 
 
 def test_a_failure_stops_the_others_is_raised_and_leaves_no_thread_behind() -> None:
@@ -48,22 +53,77 @@ def test_a_failure_stops_the_others_is_raised_and_leaves_no_thread_behind() -> N
     assert set(threading.enumerate()) == before
 
 
-def test_an_interrupt_of_the_caller_joins_the_helpers_before_it_propagates() -> None:
-    caller_in = threading.Event()
-    helper_items: list[int] = []
+@pytest.fixture
+def sigint_raises() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt in the main thread, as in the CLI, whatever pytest's worker set."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_an_interrupt_while_waiting_raises_only_once_every_helper_is_past_its_work(sigint_raises: None) -> None:
+    # Ctrl-C while the CLI embedded aborted the process 4 times in 9 (issue 26, item 6): the interrupt
+    # cut the caller's join short, which on CPython 3.11 marks the thread ended while it still runs
+    # the model, and the interpreter shut down around it ("terminate called without an active exception").
+    holding, released, finished = threading.Event(), threading.Event(), []
 
     def work(item: int) -> None:
-        if threading.current_thread() is threading.main_thread():
-            caller_in.set()
-            raise KeyboardInterrupt
-        caller_in.wait(30)  # the helper holds its first item until the caller is interrupted
-        helper_items.append(item)
+        if item == 0:  # the model's run in flight when the signal lands
+            holding.set()
+            assert released.wait(30)
+            finished.append(item)
 
+    def interrupt_the_caller() -> None:
+        holding.wait(30)
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+        time.sleep(0.3)  # the run goes on a while after the signal (it is not abandoned here)
+        released.set()
+
+    assert threading.current_thread() is threading.main_thread()
     before = set(threading.enumerate())
+    threading.Thread(target=interrupt_the_caller, daemon=True).start()
     with pytest.raises(KeyboardInterrupt):
         in_parallel(list(range(100)), work, workers=2)
-    assert set(threading.enumerate()) == before
-    assert len(helper_items) == 1  # it finished the item it held, then stopped
+    assert finished == [0]  # the run in flight had ended before the interrupt went on
+    assert set(threading.enumerate()) - before <= {t for t in threading.enumerate() if t.daemon}
+
+
+def test_a_stop_request_abandons_the_runs_in_flight_and_raises_embed_stopped() -> None:
+    stop, abandoned, finished = threading.Event(), threading.Event(), []
+
+    def work(item: int) -> None:
+        stop.set()  # the request comes while the model runs this item
+        assert abandoned.wait(30)  # a run ends early only when abandoned
+        finished.append(item)
+
+    with pytest.raises(EmbedStopped):
+        in_parallel(list(range(100)), work, workers=2, should_stop=stop.is_set, on_stop=abandoned.set)
+    assert 1 <= len(finished) <= 2  # the runs in flight ended; no new one began
+
+
+def test_a_join_cut_short_by_an_interrupt_marks_a_running_thread_ended(sigint_raises: None) -> None:
+    """Why in_parallel waits on events, never `Thread.join` (CPython 3.11.7's `_wait_for_tstate_lock`
+    releases the running thread's own lock when the interrupted acquire finds it locked, bpo-45274)."""
+    if sys.version_info[:2] != (3, 11) or not hasattr(threading.Thread, "_wait_for_tstate_lock"):
+        pytest.skip("pins the behaviour of CPython 3.11's threading")
+    blocked, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        blocked.set()
+        release.wait(30)
+
+    worker = threading.Thread(target=hold, daemon=True)
+    worker.start()
+    blocked.wait(30)
+    threading.Timer(0.2, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT)).start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            worker.join()
+        assert not worker.is_alive()  # while it is still blocked in hold()
+    finally:
+        release.set()
 
 
 @pytest.mark.real_model

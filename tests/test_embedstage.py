@@ -87,3 +87,48 @@ def test_stage_two_logs_its_first_batch_then_at_most_every_ten_seconds(caplog) -
         progress.embedding(256, 1000)
     assert [r.getMessage() for r in caplog.records] == ["/notes: 64 of 1000 chunks have vectors",
                                                         "/notes: 256 of 1000 chunks have vectors"]
+
+
+def test_every_stored_batch_records_the_runs_clock_which_a_continued_run_keeps(tmp_path: Path, embedder) -> None:
+    from scree.index.embedstage import EMBED_BATCH_PASSAGES
+    from scree.index.indexstatus import decode_clock
+
+    root = tmp_path / "notes"
+    write(root, "big.md", "# Big\n\n" + "".join(f"## Part {i}\n\nWords of part {i}.\n\n" for i in range(200)))
+    index = _open(root)
+    sync(index, NotesPolicy.load(root), embedder, embed=False)
+    first = embed_pending(index, embedder, max_batches=2)
+    clock = decode_clock(index.meta())
+    assert clock is not None and first.clock is not None and clock.encode() == first.clock.encode()
+    assert (clock.batches, clock.first, clock.stored) == (2, EMBED_BATCH_PASSAGES, 2 * EMBED_BATCH_PASSAGES)
+    assert clock.rate == 0  # fewer than MIN_BATCHES: estimating
+    later = embed_pending(index, embedder, max_batches=1, clock=clock)  # the same run, after a yield
+    assert later.clock is not None and later.clock.batches == 3 and abs(later.clock.began - clock.began) < 0.01
+    assert later.clock.rate > 0 and decode_clock(index.meta()).encode() == later.clock.encode()
+    fresh = embed_pending(index, embedder, max_batches=1)  # a new run starts its own clock
+    assert fresh.clock is not None and fresh.clock.batches == 1
+
+
+def test_the_time_left_is_the_runs_own_estimating_before_and_withdrawn_once_nothing_moves() -> None:
+    from scree.index.indexstatus import StageTwoClock, stage_two_note
+
+    now = 1_000_000.0
+    running = StageTwoClock(began=now - 30, at=now - 2, first=64, stored=64 * 8, batches=8)  # 16 chunks/s
+    assert stage_two_note(1000, 1960, running, now) == ("vectors for 1,000 of 1,960 chunks; keyword covers all "
+                                                         "(about 60 s to go)")
+    young = StageTwoClock(began=now - 5, at=now - 1, first=64, stored=128, batches=2)
+    assert stage_two_note(128, 2000, young, now).endswith("(estimating the time left)")
+    assert stage_two_note(1000, 1960, running, now + 70).endswith("(no vectors stored for 72 s)")
+    assert stage_two_note(1000, 1960, running, now, "the disk is full; free some space").endswith(
+        "keyword covers all; stage two cannot store vectors: the disk is full; free some space")
+    assert stage_two_note(1000, 1960) == "vectors for 1,000 of 1,960 chunks; keyword covers all"
+    assert stage_two_note(1960, 1960, running, now) is None
+
+
+def test_the_rate_for_planning_is_the_last_runs_else_a_rough_figure() -> None:
+    from scree.index.indexstatus import ASSUMED_RATE, StageTwoClock, recorded_rate
+
+    measured = StageTwoClock(began=100.0, at=110.0, first=64, stored=64 * 6, batches=6)
+    assert recorded_rate({"stage_two": measured.encode()}) == 32.0
+    assert recorded_rate({"embed_rate": "7.5"}) == 7.5  # an index an earlier scree measured
+    assert recorded_rate({}) == ASSUMED_RATE

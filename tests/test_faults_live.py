@@ -161,6 +161,87 @@ def test_the_writer_survives_a_full_disk_and_catches_up_once_space_returns(notes
     assert not report.changed
 
 
+class GatedFake(FakeEmbedder):
+    """The fake embedder, holding its first embed call until the test opens the gate."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered, self.gate = threading.Event(), threading.Event()
+
+    def embed_passages(self, passages, should_stop=None):  # noqa: ANN001, ANN201
+        self.entered.set()
+        assert self.gate.wait(WAIT)
+        return super().embed_passages(passages, should_stop)
+
+
+def test_a_full_disk_in_stage_two_is_told_to_every_client_and_cleared_once_space_returns(notes, make_live, disk):
+    # Only stderr said so; search answers showed a frozen "about 12 s to go" and reindex "nothing
+    # changed" (issue 26, item 9).
+    from scree.cli import main
+    from scree.mcpserver import reindex_output, search_output
+
+    gated = GatedFake()
+    live = make_live(notes, db=disk.path / "index.db", embedder=gated)
+    live.start()
+    assert gated.entered.wait(WAIT) and live.wait_until(lambda st: st.state == "embedding", WAIT)
+    disk.fill()
+    gated.gate.set()  # the vectors are made; storing them fails
+    assert live.wait_until(lambda st: st.stage_two_problem is not None, WAIT)
+    said = live.status().describe()
+    assert "stage two cannot store vectors" in said and "disk is full" in said and "free some space" in said
+    result = live.search(Query("retention policy", mode="keyword"))
+    answer = search_output(result.hits, result.mode, result.notes, live.status())
+    assert "disk is full" in answer.index and "to go" not in answer.index
+    try:  # the tool's answer: an error when stage one cannot write either, else a note
+        told = reindex_output(live.reindex(), live.status()).note or ""
+    except DiskFull as exc:
+        told = str(exc)
+    assert "disk is full" in told and "free some space" in told and "nothing changed" not in told
+    # Another process (`scree status`, doctor) sees the full disk under the index too.
+    code = main(["status", "--notes", str(notes), "--db", str(disk.path / "index.db")])
+    assert code == 0
+    disk.free()
+    assert live.wait_until(lambda st: st.state == "complete" and st.stage_two_problem is None, WAIT)
+    assert "cannot store" not in live.status().describe()
+
+
+def test_a_reindex_whose_vectors_cannot_be_stored_says_why_instead_of_nothing_changed() -> None:
+    from scree.index.indexstatus import IndexStatus
+    from scree.index.sync import SyncReport
+    from scree.mcpserver import reindex_output
+
+    why = "cannot write the index x.db: the disk is full (database or disk is full); free some space"
+    report = SyncReport(unchanged=3, vectors_missing=12,
+                        warnings=[f"the notes' text is indexed, but their vectors cannot be stored: {why}"])
+    status = IndexStatus("embedding", "writer", 0, 0, 3, 20, None, vectors_done=8, vectors_total=20,
+                         stage_two_problem=why)
+    out = reindex_output(report, status)
+    assert out.note is not None and why in out.note and "12 chunks still lack vectors" in out.note
+    assert "nothing changed" not in out.note
+    assert out.index.endswith(f"vectors for 8 of 20 chunks; keyword covers all; stage two cannot store vectors: {why}")
+
+
+def test_status_and_doctor_name_a_full_disk_under_an_index_in_stage_two_which_resumes_once_there_is_room(notes, make_live, disk, capsys):
+    from scree.cli import main
+    from scree.doctor import doctor
+
+    gated = GatedFake()
+    live = make_live(notes, db=disk.path / "index.db", embedder=gated)
+    live.start()
+    assert gated.entered.wait(WAIT) and live.wait_until(lambda st: st.state == "embedding", WAIT)
+    disk.fill()
+    capsys.readouterr()
+    assert main(["status", "--notes", str(notes), "--db", str(disk.path / "index.db")]) == 0
+    out = capsys.readouterr().out
+    assert "stage two cannot store vectors: the disk holding the index" in out and "free some space" in out
+    check = doctor.check_index(live.workspace)
+    assert check.status == doctor.FAIL and "is full" in check.fix and "free some space" in check.fix
+    gated.gate.set()
+    assert live.wait_until(lambda st: st.stage_two_problem is not None, WAIT)
+    disk.free()  # no edit, no reindex: stage two sees the room and resumes by itself
+    assert live.wait_until(lambda st: st.state == "complete", WAIT), live.status()
+
+
 def test_a_read_only_data_dir_is_searched_and_the_status_says_why_it_is_not_updated(notes, make_live, disk):
     first = make_live(notes, db=disk.path / "index.db")
     first.start()

@@ -131,6 +131,36 @@ def test_concurrent_writers_never_tear_or_lose_lines(tmp_path: Path) -> None:
         assert [e["i"] for e in events if e["w"] == str(w)] == list(range(150))
 
 
+def test_a_huge_pattern_or_query_is_logged_as_one_capped_line(project: Project) -> None:
+    # A 10 MB Grep pattern wrote a 10 MB line, a 1 MB search_docs query a 1 MB one (issue 26, item 8).
+    grep = payload("posttool_grep")
+    grep["tool_input"] = {**grep["tool_input"], "pattern": "retention_days " * 700_000}
+    query = payload("posttool_mcp_structured")
+    query["tool_input"] = {**query["tool_input"], "query": "how long do we keep logs " * 42_000}
+    for data in (grep, query):
+        proc = project.run("log_usage.py", data, timeout=60, SCREE_USAGE_TEXT="1")
+        assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b"", proc
+    lines = project.usage_file.read_bytes().splitlines()
+    assert len(lines) == 2 and max(len(line) for line in lines) <= usagelog.MAX_LINE_BYTES
+    grep_event, search_event = logged(project)
+    assert grep_event["event"] == "grep" and grep_event["text"].startswith("retention_days retention_days")
+    assert grep_event["text"].endswith(f"({len('retention_days ') * 700_000 - usagelog.MAX_TEXT_CHARS} more characters)")
+    assert search_event["event"] == "search" and search_event["text"].startswith("how long do we keep logs")
+
+
+def test_no_line_or_file_outgrows_its_cap_whatever_the_events(tmp_path: Path) -> None:
+    path = str(tmp_path / "usage" / "p.jsonl")
+    for i in range(40):  # every string field huge, control characters (six bytes each as JSON) and a surrogate
+        usagelog.append_event(path, {"event": "grep", "i": i, "text": "\x01" * 3_000_000, "call": "c" * 1_000_000,
+                                     "tool": "\udcff" * 5000, "x" * 10_000: "y"}, max_bytes=50_000)
+    for p in (path, path + ".1"):
+        data = Path(p).read_bytes()
+        assert len(data) <= 50_000 and max(len(line) for line in data.splitlines()) <= usagelog.MAX_LINE_BYTES
+    events = usagelog.read_events(path)
+    assert [e["i"] for e in events] == list(range(40 - len(events), 40)) and len(events) >= 3
+    assert events[-1]["tool"].startswith("\udcff")  # the lone surrogate, as its escape
+
+
 def test_reader_skips_a_torn_last_line_and_garbage(tmp_path: Path) -> None:
     path = tmp_path / "p.jsonl"
     path.write_bytes(b'{"event":"search"}\n\n[1,2]\nnot json\n\xff\xfe\n{"event":"grep"}\n{"event":"hi')

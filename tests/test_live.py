@@ -21,7 +21,8 @@ import pytest
 from conftest import write
 from conftest import eventually as _eventually
 from scree.config import Config
-from scree.errors import IndexError_, LockHeld
+from scree.db import invariants, queries
+from scree.errors import EmbedStopped, IndexError_, LockHeld
 from scree.live.live import LiveIndex
 from scree.live.lock import WriterLock
 from scree.search.search import Query
@@ -50,8 +51,8 @@ class SpyEmbedder:
         self.id, self.dimensions, self.max_windows = inner.id, inner.dimensions, inner.max_windows
         self.closed = 0
 
-    def embed_passages(self, passages):  # noqa: ANN001, ANN201
-        return self.inner.embed_passages(passages)
+    def embed_passages(self, passages, should_stop=None):  # noqa: ANN001, ANN201
+        return self.inner.embed_passages(passages, should_stop)
 
     def embed_query(self, text):  # noqa: ANN001, ANN201
         return self.inner.embed_query(text)
@@ -70,11 +71,11 @@ class GatedEmbedder:
         self.entered = threading.Event()
         self.calls = 0
 
-    def embed_passages(self, passages):  # noqa: ANN001, ANN201
+    def embed_passages(self, passages, should_stop=None):  # noqa: ANN001, ANN201
         self.calls += 1
         self.entered.set()
         assert self.gate.wait(WAIT), "the test never opened the gate"
-        return self.inner.embed_passages(passages)
+        return self.inner.embed_passages(passages, should_stop)
 
     def embed_query(self, text):  # noqa: ANN001, ANN201
         return self.inner.embed_query(text)
@@ -173,6 +174,7 @@ def test_keyword_answers_before_any_vector_exists_and_searches_say_how_far_embed
     st = live.status()
     assert st.indexed_files == 3 and st.vectors_done == 0 and st.vectors_total == st.chunks > 0
     assert st.describe().startswith("keyword-ready (3 files")
+    assert st.describe().endswith("keyword covers all (estimating the time left)")  # no rate measured yet
     result = live.search(Query("ninety days", mode="keyword"))
     assert [h.path for h in result.hits] == ["ops/retention.md"]
     assert f"vectors for 0 of {st.chunks} chunks; keyword covers all" in result.notes
@@ -311,6 +313,49 @@ def test_stop_ends_a_long_first_sync_between_files(notes, make_live, embedder):
     assert stopped == [True]
     assert gated.calls == 1
     assert WriterLock(live.workspace.location.lock).try_acquire()
+
+
+class StallingEmbedder:
+    """An embedder whose embed call runs until a stop request reaches it, as a long batch of the model
+    does (each of its small runs looks at the request); a call never told of one runs its full course."""
+
+    def __init__(self, inner) -> None:  # noqa: ANN001 - an Embedder
+        self.inner = inner
+        self.id, self.dimensions, self.max_windows = inner.id, inner.dimensions, inner.max_windows
+        self.entered = threading.Event()
+        self.course = threading.Event()  # set by the test to end a call nobody stops
+
+    def embed_passages(self, passages, should_stop=None):  # noqa: ANN001, ANN201
+        self.entered.set()
+        while not self.course.wait(0.01):
+            if should_stop is not None and should_stop():
+                raise EmbedStopped()
+        return self.inner.embed_passages(passages)
+
+    def embed_query(self, text):  # noqa: ANN001, ANN201
+        return self.inner.embed_query(text)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_stop_while_the_model_embeds_drops_the_batch_and_releases_the_lock(notes, make_live, embedder):
+    # `scree watch` waited out its 5 s and `serve` its 2 s while a batch of 64 passages finished (issue 26, item 7).
+    stalling = StallingEmbedder(embedder)
+    live = make_live(notes, emb=stalling)
+    live.start()
+    assert stalling.entered.wait(WAIT) and reached(live, "embedding")
+    try:
+        assert live.stop(timeout=5.0)  # within a run of the model, not a whole batch
+    finally:
+        stalling.course.set()
+    assert WriterLock(live.workspace.location.lock).try_acquire()
+    index = live.workspace.open_index(create=False)
+    try:
+        assert queries.vector_progress(index.conn).embedded == 0  # the dropped batch was not stored
+        assert invariants.problems(index.conn) == []
+    finally:
+        index.close()
 
 
 def test_editing_screeignore_drops_the_newly_ignored_notes(notes, make_live):

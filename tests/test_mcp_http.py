@@ -102,6 +102,20 @@ def test_a_request_is_answered_with_one_json_body_not_an_event_stream(server: st
         assert json.loads(resp.read())["result"]["serverInfo"]["name"] == "scree"
 
 
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_a_request_nested_to_any_depth_gets_a_json_rpc_error_and_the_server_keeps_serving(server: str,
+                                                                                          depth: int) -> None:
+    nested = b"[" * depth + b"]" * depth
+    for body in (INIT[:-1] + b',"x":' + nested + b"}", nested):
+        req = urllib.request.Request(server, data=body, method="POST", headers={
+            "Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(req, timeout=20)
+        assert refused.value.code == 400
+        assert json.loads(refused.value.read())["error"]["code"] in (-32700, -32600)
+    assert _post(server, {}) == 200
+
+
 def test_a_foreign_host_header_is_rejected(server: str) -> None:
     port = server.rsplit(":", 1)[1].split("/")[0]
     assert _post(server, {"Host": f"evil.example:{port}"}) == 421

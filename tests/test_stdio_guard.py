@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import REPO_ROOT, write
-from scree.stdio.stdioguard import INVALID_REQUEST, PARSE_ERROR, replies_for
+from scree.stdio.stdioguard import INVALID_REQUEST, PARSE_ERROR, deep_message_id, replies_for
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -112,3 +112,27 @@ def test_valid_messages_and_malformed_notifications_pass_to_the_sdk_untouched() 
     assert replies_for(json.dumps({"jsonrpc": "2.0", "method": "notifications/x", "params": [1]})) is None
     assert replies_for("   \n") is None
     assert replies_for(json.dumps({"jsonrpc": "2.0", "id": True, "method": 3}))[0].id is None  # a bool is no id
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_a_request_nested_deeper_than_json_can_recurse_is_answered_and_the_server_keeps_serving(
+        server: RawServer, depth: int) -> None:
+    # 2 KB of brackets raised RecursionError in the guard: the server exited and never answered again.
+    nested = "[" * depth + "]" * depth
+    server.send_raw(json.dumps({"jsonrpc": "2.0", "id": 41, "method": "tools/call"})[:-1] + f', "params": {nested}}}')
+    server.send_raw(nested)  # a bare one: no id to echo
+    server.send_raw(json.dumps({"jsonrpc": "2.0", "id": 100, "method": "tools/list"}))
+    seen = server.replies_until(100)
+    assert [(m["id"], m["error"]["code"]) for m in seen if "error" in m] == [(41, INVALID_REQUEST),
+                                                                              (None, INVALID_REQUEST)]
+    assert {t["name"] for t in seen[-1]["result"]["tools"]} >= {"search_docs", "read_doc", "reindex"}
+
+
+def test_the_id_of_a_message_too_deep_to_parse_is_read_without_recursion() -> None:
+    deep = "[" * 50_000 + "]" * 50_000
+    assert deep_message_id('{"params": %s, "id": "a\\"b"}' % deep) == 'a"b'
+    assert deep_message_id('{"x": "id", "list": ["id", {"id": 3}], "id": -2}') == -2  # the top level's own
+    assert deep_message_id('{"id": {"n": 1}}') is None  # an object is no id
+    assert deep_message_id('{"id": true}') is None
+    assert deep_message_id('[{"id": 1}]') is None  # a batch
+    assert deep_message_id('{"params": %s}' % deep) is None

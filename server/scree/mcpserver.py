@@ -391,7 +391,10 @@ def reindex_output(report: SyncReport, status: IndexStatus) -> ReindexOut:
         remarks.append(f"{len(changed) - MAX_LISTED_PATHS} more changed paths not listed")
     if len(skipped) > MAX_LISTED_PATHS:
         remarks.append(f"{len(skipped) - MAX_LISTED_PATHS} more skipped paths not listed")
-    if not report.changed:
+    if not report.changed and report.vectors_missing:
+        remarks.append(f"no note changed; {report.vectors_missing:,} chunks still lack vectors (keyword search "
+                       "covers them)")
+    elif not report.changed:
         remarks.append("nothing changed: the index already matched the notes")
     return ReindexOut(
         added=len(report.added), updated=len(report.updated), removed=len(report.removed),

@@ -18,7 +18,7 @@ import hashlib
 import os
 import re
 import threading
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -78,7 +78,8 @@ class FakeEmbedder:
         """True between the first embed call and close(), like the local model's."""
         return self._loaded
 
-    def embed_passages(self, passages: Sequence[object]) -> list[np.ndarray]:
+    def embed_passages(self, passages: Sequence[object], should_stop: Callable[[], bool] | None = None,
+                       ) -> list[np.ndarray]:
         with self._lock:
             self.passage_calls += 1
             self.passages += len(passages)
@@ -89,6 +90,10 @@ class FakeEmbedder:
             threading.Event().wait()  # until the test kills this process
         out = []
         for p in passages:
+            if should_stop is not None and should_stop():  # as the model does between its batches
+                from scree.errors import EmbedStopped
+
+                raise EmbedStopped()
             header, body = p.header, p.body  # type: ignore[attr-defined]
             words = body.split()
             parts = [" ".join(words[i:i + WINDOW_WORDS]) for i in range(0, len(words), WINDOW_WORDS)]

@@ -13,7 +13,8 @@ stops), "malformed" (200, not JSON), "wrong_dims", "wrong_count", "nan", "echo_h
 message repeats the request headers, as some proxies do), "no_zdr" (OpenRouter's 404 when no
 endpoint meets the data policy), "error_200" (OpenRouter's 200 carrying an upstream 502 error), and
 "down" (the connection is dropped and the server stops listening: connection refused until
-`come_up()`). Every request is recorded (`server.requests`) with its headers, body and fault.
+`come_up()`). With `echo_key`, every answer carries the request's `Authorization` header back in
+its own headers, whole and as the bare key (as a misconfigured proxy or gateway does). Every request is recorded (`server.requests`) with its headers, body and fault.
 
 Run standalone for a benchmark: `python tests/helpers/fake_openai.py --delay 0.05` prints its base URL.
 """
@@ -75,6 +76,7 @@ class _State:
     requests: list[Recorded] = field(default_factory=list)
     cond: threading.Condition = field(default_factory=threading.Condition)
     release: threading.Event = field(default_factory=threading.Event)
+    echo_key: bool = False  # every answer carries the request's Authorization header back (a proxy's echo)
     active: int = 0  # requests being answered now
     max_active: int = 0  # the most at once: how many requests the client had in flight
 
@@ -82,8 +84,8 @@ class _State:
 class FakeOpenAI:
     """Start with `with FakeOpenAI() as server:`; `server.base_url` is the `/v1` base."""
 
-    def __init__(self, *, native: int = 1536, delay: float = 0.0, port: int = 0) -> None:
-        self.state = _State(native=native, delay=delay)
+    def __init__(self, *, native: int = 1536, delay: float = 0.0, port: int = 0, echo_key: bool = False) -> None:
+        self.state = _State(native=native, delay=delay, echo_key=echo_key)
         self._port = port
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -264,6 +266,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         for k, v in (headers or {}).items():
             self.send_header(k, v)
+        auth = self.headers.get("Authorization")
+        if self.server.state.echo_key and auth:  # as a misconfigured gateway does, whole and bare
+            self.send_header("Authorization", auth)
+            self.send_header("X-Echoed-Key", auth.split(" ", 1)[-1])
         self.end_headers()
         self.wfile.write(data)
 

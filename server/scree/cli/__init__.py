@@ -11,13 +11,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from contextlib import nullcontext
 from typing import Callable, Sequence
 
 from .. import __version__
 from ..config import Config
 from ..errors import ScreeError
 from . import plugin, reindex, search, serve, status, watch
-from ._common import config_for, setup_logging
+from ._common import Interrupts, config_for, setup_logging
 
 _MODULES = (search, status, reindex, serve, watch, plugin)
 
@@ -57,9 +58,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_globs(args.path)
         except BadPattern as exc:
             parser.error(str(exc))
+    # serve and watch end on a signal their own way (see there); every other command unwinds (Interrupts).
+    with Interrupts() if args.command not in ("serve", "watch") else nullcontext(Interrupts()) as interrupts:
+        return _run(args, interrupts)
+
+
+def _run(args: argparse.Namespace, interrupts: Interrupts) -> int:
     try:
         cfg = config_for(args)
-        setup_logging(cfg)
+        setup_logging(cfg, getattr(args, "token", None))
         code = COMMANDS[args.command](args, cfg)
         sys.stdout.flush()  # a reader that went away (`| head`) shows up here, not at interpreter exit
         return code
@@ -71,8 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"scree: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("scree: interrupted", file=sys.stderr)
-        return 130
+        interrupts.announce()
+        return interrupts.exit_code  # 130 for SIGINT (Ctrl-C), 143 for SIGTERM
     except Exception as exc:
         # A database or disk fault met anywhere (full disk, damaged or read-only index): one clear
         # message naming the fix, not a traceback.

@@ -118,6 +118,8 @@ def cmd_serve(args: argparse.Namespace, cfg: Config) -> int:
 
 # A stop that has not ended the process by then ends it anyway (the lock is an flock: the OS frees it).
 STOP_DEADLINE_S = 5.0
+# How long the signal's stop waits for the index writer (stage two drops its batch within a model run).
+STOP_WAIT_S = 2.0
 
 # What the signal pipe carries: a signal number written by CPython's C-level handler (`set_wakeup_fd`),
 # the same number with HANDLER_BIT set by the Python-level handler, or STOPPED once the index stopped.
@@ -152,7 +154,10 @@ def _exit_on_signal(handle: Any) -> None:
 
     def stop_index() -> None:
         try:
-            handle.stop(timeout=2.0)
+            if not handle.stop(timeout=STOP_WAIT_S):
+                # Said so that a slow stop is seen; the OS frees the lock, the unfinished part was never committed.
+                print(f"scree: the index writer did not stop within {STOP_WAIT_S:g} s; exiting anyway",
+                      file=sys.stderr)
         finally:
             sys.stderr.flush()
             os.write(write_end, bytes([STOPPED]))
@@ -193,7 +198,8 @@ def _serve_http(server: Any, host: str, port: int, token: str | None, extra_host
     app = http_app(server, host=host, port=port, token=token, extra_hosts=extra_hosts)
     print(f"scree: serving MCP on http://{shown}:{port}/mcp" + (" (bearer token required)" if token else ""),
           file=sys.stderr, flush=True)
-    _quiet_server(uvicorn.Config(app, log_level="warning", lifespan="on")).run(sockets=[sock])
+    # log_config=None: uvicorn's records go to scree's handler, which scrubs every line, not to its own.
+    _quiet_server(uvicorn.Config(app, log_level="warning", log_config=None, lifespan="on")).run(sockets=[sock])
 
 
 def _quiet_server(config: Any) -> Any:

@@ -58,7 +58,7 @@ def _describe(ws: Workspace, data: dict[str, object]) -> str | None:
     """Fill `data` with what the index holds; what makes it untrustworthy, or None."""
     from ..db import invariants, queries
     from ..db.connect import is_damage
-    from ..index.indexstatus import recorded_rate, stage_two_note
+    from ..doctor.doctor import stage_two_summary
 
     index = ws.open_index(create=False)
     try:
@@ -71,8 +71,10 @@ def _describe(ws: Workspace, data: dict[str, object]) -> str | None:
                     size_bytes=ws.location.db.stat().st_size)
         v = queries.vector_progress(index.conn)
         # Stage one (text and keyword rows) is done for every committed file; stage two is the vectors.
-        data.update(vectors=v.embedded, stage_two=stage_two_note(v.embedded, v.total, recorded_rate(meta))
-                    or "done: every chunk has its vectors")
+        note, fix, _ = stage_two_summary(ws, meta, v.embedded, v.total)
+        data.update(vectors=v.embedded, stage_two=note or "done: every chunk has its vectors")
+        if fix is not None:
+            data["stage_two_fix"] = fix
         return invariants.out_of_step(index.conn)
     except Exception as exc:
         if not is_damage(exc):

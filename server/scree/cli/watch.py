@@ -45,7 +45,10 @@ class _Signals:
 
     def __exit__(self, *exc: object) -> None:
         for sig, handler in self._previous.items():
-            signal.signal(sig, handler)  # type: ignore[arg-type]
+            # Stopped by a signal, the process is ending: a forwarded second SIGINT (`uv run` passes the
+            # terminal's on) must not kill it in the interpreter's shutdown, which resets Python-level
+            # handlers to the default (rc -2 instead of 130), so it is ignored from here.
+            signal.signal(sig, signal.SIG_IGN if self._seen else handler)  # type: ignore[arg-type]
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
         if self._seen:
@@ -70,12 +73,17 @@ def cmd_watch(args: argparse.Namespace, cfg: Config) -> int:
 
     live = LiveIndex(ws, watch=True, lock_retry=args.lock_retry, health_interval=args.health_interval,
                      on_fatal=on_fatal)
-    with _Signals(done.set) as signals:
+
+    def on_signal() -> None:
+        done.set()
+        live.wake()  # the loop below sees it now, not at its half-second recheck
+
+    with _Signals(on_signal) as signals:
         live.start()
         print(f"scree: watching {ws.folder} (index {ws.location.db})", file=sys.stderr, flush=True)
         shown: tuple[str, str] | None = None
         # Report role and state changes (taking over, first sync done) until told to stop, waking on
-        # the live index's own signal (a signal handler's `done` is seen within its half-second recheck).
+        # the live index's own signal (the signal handler wakes it too).
         while not done.is_set():
             st = live.status()
             if (st.role, st.state) != shown:

@@ -183,6 +183,38 @@ def check_api_key(cfg: Config, env: Mapping[str, str] | None = None) -> Check:
 # ----- the index, its writer and its watcher --------------------------------------------------------
 
 
+def stage_two_summary(workspace: object, meta: Mapping[str, str], embedded: int, total: int,
+                      ) -> tuple[str | None, str | None, bool]:
+    """(stage two's note, what to do, whether the disk is full) for `scree status` and doctor, from any
+    process: how far it is, the time left at the writer's own measured rate (or "estimating", or how
+    long nothing was stored), a full disk under the index, and who (if anyone) is embedding.
+    (None, None, False) when every chunk has its vectors."""
+    import shutil
+
+    from ..index.indexstatus import decode_clock, space_problem, stage_two_note
+    from ..live.lock import describe_holder, read_holder
+
+    if total <= 0 or embedded >= total:
+        return None, None, False
+    loc = workspace.location  # type: ignore[attr-defined]
+    try:
+        problem = space_problem(shutil.disk_usage(loc.db.parent).free, loc.db)
+    except OSError:
+        problem = None
+    holder = read_holder(loc.lock)
+    clock = decode_clock(dict(meta)) if holder is not None else None  # nobody runs: no time to tell
+    now = time.time()
+    note = stage_two_note(embedded, total, clock, now, problem)
+    if problem is not None:
+        return note, problem, True
+    if holder is None:
+        return note, "no process is embedding: `scree reindex` (or the next session's server) embeds the rest", False
+    if clock is not None and now - clock.at > clock.stalled_after():
+        return note, (f"{describe_holder(holder)} holds the index but stores no vectors: see its log "
+                      "(stderr), or stop it and run `scree reindex`"), False
+    return note, None, False
+
+
 def check_index(workspace: object, embedder_id: str | None = None, dimensions: int | None = None,
                 max_windows: int | None = None, *, deep: bool = False) -> Check:
     """The index of this folder: path, size, files, chunks, last sync, embedder, schema.
@@ -194,7 +226,6 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
     """
     from ..db import invariants, queries
     from ..errors import IndexDamaged, IndexError_
-    from ..index.indexstatus import recorded_rate, stage_two_note
     from ..index.store import LEGACY_MAX_WINDOWS, vectors_usable
 
     loc = workspace.location  # type: ignore[attr-defined]
@@ -253,7 +284,12 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
                      "semantic search is off until `scree reindex --rebuild` re-embeds the notes")
     if vectors.total > vectors.embedded:  # stage two still to do: keyword search covers every note meanwhile
         details.update(vectors=vectors.embedded, vectors_total=vectors.total)
-        summary += f"; stage two: {stage_two_note(vectors.embedded, vectors.total, recorded_rate(meta))}"
+        note, fix, disk_full = stage_two_summary(workspace, meta, vectors.embedded, vectors.total)
+        summary += f"; stage two: {note}"
+        if fix is not None and disk_full:
+            return Check("index", FAIL, summary, details, fix)
+        if fix is not None and last is not None and not c.incomplete_files:
+            return Check("index", WARN, summary, details, fix)
     if c.incomplete_files:
         return Check("index", WARN, summary, details,
                      f"{c.incomplete_files} file(s) were interrupted mid-index: the next sync redoes them "

@@ -24,20 +24,20 @@ import base64
 import logging
 import math
 import random
-import re
 import threading
 import time
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 from urllib.parse import urlsplit
 
 import httpx2 as httpx
 import numpy as np
 
 from scree.config import DEFAULT_API_BASE, DEFAULT_DIMENSIONS, DEFAULT_MODEL, Config
-from scree.errors import ConfigError, EmbedderError, EmbedderUnavailable
+from scree.errors import (HIDDEN, ConfigError, EmbedderError, EmbedderUnavailable, EmbedStopped,  # noqa: F401
+                          scrub)  # HIDDEN and scrub are re-exported
 
 from .apiwindows import MAX_WINDOWS, estimate_tokens, group_requests, plan_windows  # noqa: F401 - re-exported
 from .base import Passage
@@ -49,12 +49,12 @@ DEFAULT_BASE_URL = DEFAULT_API_BASE
 # embedders lay out an index alike (changing embedder re-embeds everything anyway).
 BATCH_INPUTS = 64  # inputs per request
 IN_FLIGHT = 4  # concurrent requests while a sync embeds
+STOP_POLL = 0.1  # seconds between two looks at a stop request while requests are in flight
 # Estimated tokens per request. OpenAI caps a request at 300k tokens; the estimate below runs high on
 # prose, so this leaves room and keeps one slow request from holding a large share of a sync.
 REQUEST_TOKEN_BUDGET = 100_000
 DEFAULT_MAX_TOKENS = 512  # a model scree does not know: windows sized for the smallest common limit
 ZDR_PROVIDER = {"zdr": True, "data_collection": "deny"}
-HIDDEN = "[hidden]"
 
 
 @dataclass(frozen=True)
@@ -136,22 +136,6 @@ def settings_from_config(cfg: Config | None) -> ApiSettings:
 
 
 # ----- pure helpers ---------------------------------------------------------------------------------
-
-_BEARER = re.compile(r"(?i)(bearer\s+)[^\s\"',;]+")
-_KEY_FIELD = re.compile(r"(?i)((?:api[-_]?key|authorization|x-api-key)[\"']?\s*[:=]\s*[\"']?)[^\s\"',;&}]+")
-_SK = re.compile(r"\bsk-[A-Za-z0-9_-]{8,}")
-
-
-def scrub(text: str, secrets: Sequence[str | None] = ()) -> str:
-    """`text` with every secret, every bearer token, `api_key=...` value and `sk-...` key hidden.
-
-    Called before a string is cut or printed, so a key can never be half-shown either."""
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, HIDDEN)
-    text = _BEARER.sub(lambda m: m.group(1) + HIDDEN, text)
-    text = _KEY_FIELD.sub(lambda m: m.group(1) + HIDDEN, text)
-    return _SK.sub(HIDDEN, text)
 
 
 def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
@@ -236,17 +220,20 @@ class ApiEmbedder:
         window = plan_windows(Passage("", text.strip()), self.max_tokens, max_windows=1)[0].strip()
         return self._call([window or text], self.settings.query, None)[0]
 
-    def embed_passages(self, passages: Sequence[Passage]) -> list[np.ndarray]:
+    def embed_passages(self, passages: Sequence[Passage], should_stop: Callable[[], bool] | None = None,
+                       ) -> list[np.ndarray]:
         """One `(n_windows, dimensions)` array of unit rows per passage, in input order.
 
-        All or nothing: if any request fails, the whole call raises and nothing from it is used."""
+        All or nothing: if any request fails, the whole call raises and nothing from it is used. A stop
+        (`should_stop`, looked at every STOP_POLL seconds) raises EmbedStopped without waiting for the
+        requests in flight: they end on their own and their answers are dropped."""
         if not passages:
             return []
         planned = [plan_windows(p, self.max_tokens) for p in passages]
         texts = [w for windows in planned for w in windows]
         groups = group_requests([estimate_tokens(t) for t in texts], max_inputs=self.settings.batch_inputs,
                                 budget=self.settings.request_token_budget)
-        rows = np.concatenate(self._run_groups([[texts[i] for i in g] for g in groups]))
+        rows = np.concatenate(self._run_groups([[texts[i] for i in g] for g in groups], should_stop))
         out, at = [], 0
         for windows in planned:
             out.append(rows[at:at + len(windows)])
@@ -265,23 +252,35 @@ class ApiEmbedder:
 
     # -- requests ---------------------------------------------------------------------------------
 
-    def _run_groups(self, groups: list[list[str]]) -> list[np.ndarray]:
-        if len(groups) == 1:
+    def _run_groups(self, groups: list[list[str]], should_stop: Callable[[], bool] | None = None,
+                    ) -> list[np.ndarray]:
+        if should_stop is not None and should_stop():
+            raise EmbedStopped()
+        if len(groups) == 1 and should_stop is None:
             return [self._call(groups[0], self.settings.indexing, None)]
-        abort = threading.Event()  # set on the first failure: the other requests stop retrying
+        abort = threading.Event()  # set on the first failure or a stop: the other requests stop retrying
         pool = ThreadPoolExecutor(max_workers=min(self.settings.in_flight, len(groups)),
                                   thread_name_prefix="scree-embed")
         try:
             futures: list[Future[np.ndarray]] = [pool.submit(self._call, g, self.settings.indexing, abort)
                                                  for g in groups]
-            done, _ = wait(futures, return_when=FIRST_EXCEPTION)
-            failed = next((f for f in futures if f in done and f.exception() is not None), None)
-            if failed is not None:
-                abort.set()
-                error = failed.exception()
-                assert error is not None
-                raise error
-            return [f.result() for f in futures]
+            while True:
+                done, waiting = wait(futures, timeout=None if should_stop is None else STOP_POLL,
+                                     return_when=FIRST_EXCEPTION)
+                failed = next((f for f in futures if f in done and f.exception() is not None), None)
+                if failed is not None:
+                    abort.set()
+                    error = failed.exception()
+                    assert error is not None
+                    raise error
+                if not waiting:
+                    return [f.result() for f in futures]
+                if should_stop is not None and should_stop():
+                    abort.set()
+                    raise EmbedStopped()
+        except BaseException:
+            abort.set()  # an interrupt too: the requests in flight are not waited for
+            raise
         finally:
             # After a failure, requests still in flight (up to a timeout each) are not waited for:
             # they end on their own, see `abort`, and their answers are dropped.

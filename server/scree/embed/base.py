@@ -7,7 +7,7 @@ runtime: keyword-only searches and no-op syncs must stay cheap.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Callable, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -44,8 +44,13 @@ class Embedder(Protocol):
     dimensions: int
     max_windows: int
 
-    def embed_passages(self, passages: Sequence[Passage]) -> list[np.ndarray]:
-        """One ``(n_windows, dimensions)`` float32 array per passage, ``1 <= n_windows <= max_windows``."""
+    def embed_passages(self, passages: Sequence[Passage], should_stop: Callable[[], bool] | None = None,
+                       ) -> list[np.ndarray]:
+        """One ``(n_windows, dimensions)`` float32 array per passage, ``1 <= n_windows <= max_windows``.
+
+        ``should_stop`` (a stop request: a server or watcher shutting down) is checked between model
+        batches or requests; once it is true the call raises `scree.errors.EmbedStopped` and returns
+        nothing, so a stop never waits for the rest of a large call."""
         ...
 
     def embed_query(self, text: str) -> np.ndarray:

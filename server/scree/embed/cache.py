@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -51,7 +51,8 @@ class CachingEmbedder:
         if per_call is not None:  # the sync sizes its embed calls by it (API embedders)
             self.batch_passages = per_call
 
-    def embed_passages(self, passages: Sequence[Passage]) -> list[np.ndarray]:
+    def embed_passages(self, passages: Sequence[Passage], should_stop: Callable[[], bool] | None = None,
+                       ) -> list[np.ndarray]:
         keys = [passage_key(p) for p in passages]
         found = embedcache.cached_vectors(self.conn, self.id, keys, self.dimensions)
         todo: dict[bytes, Passage] = {}
@@ -60,7 +61,8 @@ class CachingEmbedder:
                 todo.setdefault(key, passage)  # the same text twice in one call is embedded once
         fresh: dict[bytes, np.ndarray] = {}
         if todo:
-            fresh = dict(zip(todo, self.inner.embed_passages(list(todo.values()))))
+            stoppable = {} if should_stop is None else {"should_stop": should_stop}
+            fresh = dict(zip(todo, self.inner.embed_passages(list(todo.values()), **stoppable)))
         embedcache.store_vectors(self.conn, self.id, fresh, list(found))
         self.hits += len(passages) - len(todo)
         self.misses += len(todo)

@@ -23,7 +23,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from scree.errors import ConfigError, EmbedderError, ModelMissingError
+from scree.errors import ConfigError, EmbedderError, EmbedStopped, ModelMissingError
 from scree.memory import trim_heap
 
 from .base import Passage
@@ -198,8 +198,10 @@ class LocalMiniLM:
 
     # -- embedding ------------------------------------------------------------
 
-    def embed_passages(self, passages: Sequence[Passage]) -> list[np.ndarray]:
-        """One ``(n_windows, 384)`` float32 array of unit rows per passage, in input order."""
+    def embed_passages(self, passages: Sequence[Passage], should_stop: Callable[[], bool] | None = None,
+                       ) -> list[np.ndarray]:
+        """One ``(n_windows, 384)`` float32 array of unit rows per passage, in input order; `should_stop`
+        is checked before each batch of the model (EmbedStopped)."""
         if not passages:
             return []
         rt = self._ensure_loaded()
@@ -217,13 +219,23 @@ class LocalMiniLM:
         order = sorted(range(len(windows)), key=lambda i: len(windows[i][2]))
         batches = [order[start : start + self._batch_size] for start in range(0, len(order), self._batch_size)]
 
+        import onnxruntime as ort
+
+        # One RunOptions for the call's runs: setting its `terminate` ends the runs in flight within
+        # milliseconds (a run of 4 windows takes 0.2-1.5 s on a busy 2-core box), so a stop or an
+        # interrupt never waits for one.
+        options = ort.RunOptions()
+
         def embed_batch(batch: list[int]) -> None:
-            vectors = _run(rt.session, [windows[i][2] for i in batch])
+            vectors = _run(rt.session, [windows[i][2] for i in batch], options)
             for row, i in enumerate(batch):
                 p_index, w_index, _ = windows[i]
                 out[p_index][w_index] = vectors[row]  # each window's own row: no two callers share one
 
-        in_parallel(batches, embed_batch, workers=self.threads)
+        def abandon() -> None:
+            options.terminate = True
+
+        in_parallel(batches, embed_batch, workers=self.threads, should_stop=should_stop, on_stop=abandon)
         return out
 
     def embed_query(self, text: str) -> np.ndarray:
@@ -342,50 +354,126 @@ def _check_signature(session: Any, where: str) -> None:
         )
 
 
-def in_parallel(items: Sequence[Any], work: Callable[[Any], None], *, workers: int) -> None:
-    """Call ``work`` on every item, on the caller's thread and up to ``workers - 1`` helpers.
+STOP_POLL = 0.05  # seconds between two looks at a stop request while the model runs
 
-    Returns when every item is done. The first exception stops the others after their current item
-    and is raised here; so does an interrupt of the caller (KeyboardInterrupt, SystemExit): the
-    helpers are always joined before this returns, so no thread outlives the call.
+
+def in_parallel(items: Sequence[Any], work: Callable[[Any], None], *, workers: int,
+                should_stop: Callable[[], bool] | None = None, on_stop: Callable[[], None] | None = None) -> None:
+    """Call ``work`` on every item on up to ``workers`` helper threads, while the caller waits.
+
+    Returns when every item is done; the first exception stops the others after their current item
+    and is raised here. The caller only waits, so it stays free to act at once: when `should_stop()`
+    turns true (looked at every STOP_POLL s) or a signal interrupts the wait (KeyboardInterrupt), it
+    calls `on_stop()` (which abandons the model's runs in flight) and raises EmbedStopped or that
+    interrupt. Whatever ends the call, it returns or raises only once every helper is past `work`,
+    even when more interrupts land meanwhile: a helper still running the model while the interpreter
+    shuts down aborts the process in onnxruntime ("terminate called without an active exception",
+    rc 134). The wait is on each helper's own event, never `Thread.join`: on CPython 3.11 a join that
+    a KeyboardInterrupt cuts short marks the thread as ended while it still runs (the handler added
+    to `Thread._wait_for_tstate_lock` for bpo-45274 finds the running thread's own lock held and
+    releases it), and the interpreter then shuts down without waiting for it.
     """
     pending = iter(items)
     take = threading.Lock()
-    stop = threading.Event()
+    halt = threading.Event()
     failures: list[BaseException] = []
 
-    def drain() -> None:
-        while not stop.is_set():
-            with take:
-                item = next(pending, _DONE)
-            if item is _DONE:
-                return
-            try:
-                work(item)
-            except BaseException as exc:  # handed to the caller below, whatever it is
-                failures.append(exc)
-                stop.set()
+    def drain(me: _Helper) -> None:
+        if not me.begin():
+            return  # the caller gave up on this helper before it began
+        try:
+            while not halt.is_set():
+                with take:
+                    item = next(pending, _DONE)
+                if item is _DONE:
+                    return
+                try:
+                    work(item)
+                except BaseException as exc:  # handed to the caller below, whatever it is
+                    failures.append(exc)
+                    halt.set()
+        finally:
+            me.done.set()
 
     # Helpers inherit the caller's daemon flag: under the live index's daemon writer they end with the
-    # process as it always did; under a CLI's main thread they are joined below.
-    helpers = [threading.Thread(target=drain, name=f"scree-embed-{n}")
-               for n in range(1, min(workers, len(items)))]
-    for helper in helpers:
-        helper.start()
+    # process as it always did; under a CLI's main thread they are waited for below.
+    helpers: list[_Helper] = []
+    ended: BaseException | None = None  # what ended the call early: a stop request or an interrupt
     try:
-        drain()
-    finally:
-        stop.set()
-        for helper in helpers:
-            helper.join()
+        for n in range(min(workers, len(items))):
+            me = _Helper()
+            me.thread = threading.Thread(target=drain, args=(me,), name=f"scree-embed-{n + 1}")
+            helpers.append(me)  # before start: a thread that may have started is always waited for
+            me.thread.start()
+        for me in helpers:
+            while not me.done.wait(STOP_POLL):
+                if should_stop is not None and should_stop():
+                    ended = EmbedStopped()
+                    break
+            if ended is not None:
+                break
+    except BaseException as exc:  # a signal's KeyboardInterrupt, while starting or waiting
+        ended = exc
+    interrupted = _stop_and_wait(helpers, halt, on_stop, abandon=ended is not None)
+    if ended is not None or interrupted is not None:
+        raise ended or interrupted  # type: ignore[misc]
     if failures:
         raise failures[0]
+
+
+class _Helper:
+    """One helper thread of `in_parallel`, as its caller knows it: `done` is set once it is past its
+    work, or once the caller gave up on it before it began (a `Thread.start` cut short by an
+    interrupt may or may not have started it)."""
+
+    def __init__(self) -> None:
+        self.thread: threading.Thread | None = None
+        self.done = threading.Event()
+        self._mu = threading.Lock()
+        self._state = "new"  # -> "running" (the thread began) or "dropped" (the caller gave up first)
+
+    def begin(self) -> bool:
+        with self._mu:
+            if self._state == "dropped":
+                return False
+            self._state = "running"
+            return True
+
+    def wait(self) -> None:
+        with self._mu:
+            if self._state == "new":
+                self._state = "dropped"
+                self.done.set()
+        self.done.wait()
+        # Past its work: what is left of the thread is Python code returning, which an interpreter
+        # shutdown stops harmlessly. Joined anyway so that no thread outlives the call.
+        if self.thread is not None and self.thread.ident is not None:
+            self.thread.join()
+
+
+def _stop_and_wait(helpers: Sequence[_Helper], halt: threading.Event, on_stop: Callable[[], None] | None,
+                   *, abandon: bool) -> BaseException | None:
+    """Stop the helpers (with `abandon`, also what they run: `on_stop`) and wait until every one is past
+    its work, whatever interrupts this meanwhile (an interrupt abandons too); the first such interrupt
+    is returned."""
+    interrupted: BaseException | None = None
+    while True:
+        try:
+            halt.set()
+            if abandon and on_stop is not None:
+                on_stop()
+            for me in helpers:
+                me.wait()
+            return interrupted
+        except BaseException as exc:  # KeyboardInterrupt from a signal: the helpers may still run the model
+            interrupted = interrupted or exc
+            abandon = True
 
 
 _DONE = object()
 
 
-def _run(session: Any, windows: Sequence[Sequence[int]]) -> np.ndarray:
+def _run(session: Any, windows: Sequence[Sequence[int]], options: Any = None) -> np.ndarray:
     """Mean-pooled, L2-normalised vectors for a batch of id lists (padded to the longest)."""
     width = max(len(w) for w in windows)
     ids = np.zeros((len(windows), width), dtype=np.int64)  # 0 is [PAD]
@@ -398,6 +486,7 @@ def _run(session: Any, windows: Sequence[Sequence[int]]) -> np.ndarray:
         (hidden,) = session.run(
             ["last_hidden_state"],
             {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+            options,
         )
     except Exception as exc:
         raise EmbedderError(f"the local embedding model failed on a batch of {len(windows)} windows: {exc}") from exc

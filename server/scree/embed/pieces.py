@@ -19,7 +19,7 @@ dropping those windows saves 36% of the tokens the bench corpus embeds (docs/ben
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -61,7 +61,8 @@ def with_pieces(passage: Passage) -> list[Passage]:
     return [passage, *pieces]
 
 
-def embed_with_pieces(embedder: Embedder, passages: Sequence[Passage]) -> list[np.ndarray]:
+def embed_with_pieces(embedder: Embedder, passages: Sequence[Passage],
+                      should_stop: Callable[[], bool] | None = None) -> list[np.ndarray]:
     """Like `embedder.embed_passages`, with each passage's pieces (`with_pieces`) appended to its windows, up
     to the embedder's `max_windows`. One embed call for everything, so batching stays the embedder's."""
     expanded: list[Passage] = []
@@ -72,7 +73,8 @@ def embed_with_pieces(embedder: Embedder, passages: Sequence[Passage]) -> list[n
         owners.extend([i] * len(parts))
     if not expanded:
         return []
-    vectors = embedder.embed_passages(expanded)
+    # Only a caller that can stop passes `should_stop` on, so a plain embedder need not take it.
+    vectors = embedder.embed_passages(expanded, **({} if should_stop is None else {"should_stop": should_stop}))
     per_passage: list[list[np.ndarray]] = [[] for _ in passages]
     for owner, v in zip(owners, vectors):
         per_passage[owner].append(v)

@@ -1,9 +1,11 @@
 """The local usage log: one JSON line per scree call, grep and hint, one file per project.
 
 Written by the hooks (`append_event`), read by `scree usage` (`read_events`, `summarize`).
-Nothing here sends anything anywhere. A file is 0600 in a 0700 directory and is capped: past
-`MAX_BYTES` it moves to `<name>.1` (replacing the previous one), so a project keeps at most
-about twice that.
+Nothing here sends anything anywhere. A file is 0600 in a 0700 directory and is capped: a line that
+would take it past `MAX_BYTES` goes to a new file, the old one moving to `<name>.1` (replacing the
+previous one), so a project keeps at most twice that. A line is capped too, whatever the payload: a
+query or pattern (`text`) is kept up to MAX_TEXT_CHARS characters, any other string up to
+MAX_FIELD_CHARS, and a whole line at MAX_LINE_BYTES (`capped_line`).
 
 An event: `time` (ISO 8601 UTC), `session`, `project` (scree.locate.folder_key), `event`
 (`search`, `read`, `reindex`, `grep`, `hint`, `other`), `tool`, `call` (tool_use_id),
@@ -29,6 +31,9 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 MAX_BYTES = 1_000_000
+MAX_TEXT_CHARS = 2000  # a query or grep pattern kept with SCREE_USAGE_TEXT=1 (search_docs cuts queries there too)
+MAX_FIELD_CHARS = 200  # any other string: a tool name, a call or session id
+MAX_LINE_BYTES = 16 * 1024
 FOLLOW_WINDOW = 3  # a scree search within this many tool calls after a hint "follows" it
 
 
@@ -67,13 +72,35 @@ def now_iso() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1000):03d}Z"
 
 
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"... ({len(text) - limit} more characters)"
+
+
+def capped_line(event: Mapping[str, object]) -> bytes:
+    """`event` as one JSON line of at most MAX_LINE_BYTES: strings cut (saying how much was left out),
+    and anything that is not a string, a number, a bool or null dropped (a hook only writes those)."""
+    limits = {k: MAX_TEXT_CHARS if k == "text" else MAX_FIELD_CHARS for k in event}
+    while True:
+        capped = {_cut(str(k), MAX_FIELD_CHARS): _cut(v, limits[k]) if isinstance(v, str) else
+                  (v if v is None or isinstance(v, (bool, int, float)) else None) for k, v in event.items()}
+        # A lone surrogate cannot be UTF-8: written as its JSON escape (\udcff), the line stays JSON.
+        line = (json.dumps(capped, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8",
+                                                                                             "backslashreplace")
+        if len(line) <= MAX_LINE_BYTES or not any(limits.values()):
+            return line  # escapes (\u0001 is six bytes) can outgrow the character caps: halve them
+        limits = {k: n // 2 for k, n in limits.items()}
+
+
 def append_event(path: str, event: Mapping[str, object], max_bytes: int = MAX_BYTES) -> None:
-    """Append one event as a JSON line, rotating the file to `.1` first when it is over `max_bytes`.
+    """Append one event as a capped JSON line (`capped_line`), first moving the file to `.1` when the
+    line would take it past `max_bytes`, so no file outgrows it.
 
     Concurrent writers are serialised by an exclusive flock on the file; a writer that waited on a
     file another one just rotated away reopens the new one.
     """
-    line = (json.dumps(event, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+    line = capped_line(event)
     folder = os.path.dirname(path)
     if not os.path.isdir(folder):
         os.makedirs(folder, mode=0o700, exist_ok=True)

@@ -25,7 +25,9 @@ from ..db import queries, writes
 from ..embed import Embedder, Passage
 from ..embed.cache import CachingEmbedder
 from ..embed.pieces import embed_with_pieces
+from ..errors import EmbedStopped
 from ..notes.embedview import embed_body
+from .indexstatus import StageTwoClock, run_started
 from .store import Index
 
 log = logging.getLogger(__name__)
@@ -33,9 +35,6 @@ log = logging.getLogger(__name__)
 # Passages gathered (across small files) before one embed call: the model's length-sorted batches pad
 # less and keep both threads busy, while memory stays bounded. An API embedder asks for more per call.
 EMBED_BATCH_PASSAGES = 64
-
-
-RATE_SAMPLE = 32  # chunks embedded before a run's rate is recorded
 
 
 class EmbedProgress(Protocol):
@@ -50,6 +49,7 @@ class EmbedReport:
     seconds: float = 0.0
     embed_seconds: float = 0.0
     remaining: int = 0  # chunks still without vectors when it returned
+    clock: StageTwoClock | None = None  # the run's clock after its last stored batch (None: none stored)
 
     @property
     def rate(self) -> float:
@@ -67,9 +67,11 @@ def passage_of(path: str, heading: str, text: str, aliases: tuple[str, ...] = ()
     return Passage(embed_header(path, heading, aliases), embed_body(text))
 
 
-def embed_batch(embedder: Embedder, passages: Sequence[Passage]) -> list[np.ndarray]:
-    """The one embed call of a sync (windows and paragraph pieces per passage)."""
-    return embed_with_pieces(embedder, passages) if passages else []
+def embed_batch(embedder: Embedder, passages: Sequence[Passage],
+                should_stop: Callable[[], bool] | None = None) -> list[np.ndarray]:
+    """The one embed call of a sync (windows and paragraph pieces per passage); `should_stop` abandons it
+    between two of the model's batches (EmbedStopped)."""
+    return embed_with_pieces(embedder, passages, should_stop) if passages else []
 
 
 def order_files(pending: Sequence[tuple[int, str, int]], first: AbstractSet[str]) -> list[tuple[int, str, int]]:
@@ -90,10 +92,17 @@ def next_batch(index: Index, first: AbstractSet[str], size: int) -> list[queries
 
 def embed_pending(index: Index, embedder: Embedder, *, should_stop: Callable[[], bool] = lambda: False,
                   first: Callable[[], AbstractSet[str]] = frozenset, progress: EmbedProgress | None = None,
-                  max_batches: int | None = None) -> EmbedReport:
+                  max_batches: int | None = None, abandon: Callable[[], bool] | None = None,
+                  clock: StageTwoClock | None = None) -> EmbedReport:
     """Embed chunks stored without vectors until none is left, `should_stop()` says so (checked between
-    batches) or `max_batches` batches are done. Raises what the embedder raises (an API outage): what
-    was stored stays, and the rest is still known to be missing."""
+    batches) or `max_batches` batches are done. `abandon()` (a stop request: the process is ending) is
+    checked inside a batch too, between the model's own small batches: the batch in hand is dropped,
+    not stored, so a stop never waits for a whole batch (64 passages: several seconds). Raises what the
+    embedder raises (an API outage): what was stored stays, and the rest is still known to be missing.
+
+    After every stored batch the run's clock (`indexstatus.StageTwoClock`, continuing `clock` when the
+    caller's run goes on across calls) is recorded in meta `stage_two`, so any process can tell the
+    time left at this run's own rate, or that nothing is moving."""
     t0 = time.perf_counter()
     report = EmbedReport()
     # A text embedded before (a restored note, an edited chunk's untouched pieces) comes from the cache.
@@ -107,20 +116,29 @@ def embed_pending(index: Index, embedder: Embedder, *, should_stop: Callable[[],
             batch = next_batch(index, first(), size)
             if not batch:
                 break
+            if clock is None:  # a new run: "estimating" from now on, in any process
+                clock = run_started(time.time())
+                writes.set_meta(index.conn, {"stage_two": clock.encode()})
             t = time.perf_counter()
-            vectors = embed_batch(embedder, [passage_of(c.path, c.heading, c.text, split_names(c.names))
-                                             for c in batch])
+            try:
+                vectors = embed_batch(embedder, [passage_of(c.path, c.heading, c.text, split_names(c.names))
+                                                 for c in batch], abandon)
+            except EmbedStopped:
+                break  # nothing of this batch was stored; its chunks are still known to lack vectors
             report.embed_seconds += time.perf_counter() - t
-            report.chunks += writes.store_vectors(
+            stored = writes.store_vectors(
                 index.conn, [writes.EmbeddedChunk(c.id, c.file_id, c.heading, c.text, v, c.names)
                              for c, v in zip(batch, vectors)], embedder.max_windows)
+            report.chunks += stored
             batches += 1
+            now = time.time()
+            clock = clock.after_batch(now, stored)
+            report.clock = clock
+            writes.set_meta(index.conn, {"stage_two": clock.encode()})
             if progress is not None:
                 progress.embedding(start.embedded + report.chunks, start.total)
     finally:
         report.seconds = time.perf_counter() - t0
-        if report.chunks >= RATE_SAMPLE:  # for the status's "about N to go", in any process
-            writes.set_meta(index.conn, {"embed_rate": f"{report.rate:.2f}"})
         end = queries.vector_progress(index.conn)
         report.remaining = end.total - end.embedded
     if report.remaining == 0:  # every chunk has its vectors: entries no chunk uses can go

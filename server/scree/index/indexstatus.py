@@ -5,13 +5,77 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Literal
 
 # The one process that holds the writer lock syncs and watches; every other process reads.
 Role = Literal["writer", "reader"]
 # "embedding": stage one is done (keyword search covers every note), stage two is making vectors.
 State = Literal["complete", "embedding", "syncing", "not_updating", "empty", "needs_reindex", "paused"]
+
+
+@dataclass(frozen=True)
+class StageTwoClock:
+    """How the stage two in progress goes, as its writer records it after every stored batch (meta
+    `stage_two`, so any process can read it): the rate is this run's own, never an assumed one."""
+
+    began: float  # wall-clock time its first batch was stored
+    at: float  # wall-clock time its latest batch was stored
+    first: int  # chunks the first batch stored
+    stored: int  # chunks all its batches stored
+    batches: int
+
+    @property
+    def rate(self) -> float:
+        """Chunks/s from the first stored batch to the latest; 0 before MIN_BATCHES (estimating)."""
+        if self.batches < MIN_BATCHES or self.at <= self.began or self.stored <= self.first:
+            return 0.0
+        return (self.stored - self.first) / (self.at - self.began)
+
+    def stalled_after(self) -> float:
+        """Seconds without a stored batch after which the run counts as stalled: a few of its batches'
+        time, and never under STALL_MIN_S (a run's first batch includes loading the model)."""
+        per_batch = (self.at - self.began) / (self.batches - 1) if self.batches > 1 else 0.0
+        return max(STALL_MIN_S, STALL_BATCHES * per_batch)
+
+    def after_batch(self, now: float, chunks: int) -> StageTwoClock:
+        """This clock once another batch stored `chunks` chunks' vectors at `now` (the first batch of a
+        run restarts it: the time before it went to loading the model)."""
+        if self.batches == 0:
+            return first_batch(now, chunks)
+        return replace(self, at=now, stored=self.stored + chunks, batches=self.batches + 1)
+
+    def encode(self) -> str:
+        return f"{self.began:.3f} {self.at:.3f} {self.first} {self.stored} {self.batches}"
+
+
+def run_started(now: float) -> StageTwoClock:
+    """The clock of a run that has begun and stored nothing yet: "estimating", or stalled once that
+    lasts STALL_MIN_S."""
+    return StageTwoClock(began=now, at=now, first=0, stored=0, batches=0)
+
+
+def first_batch(now: float, chunks: int) -> StageTwoClock:
+    """The clock of a run whose first batch just stored `chunks` chunks' vectors."""
+    return StageTwoClock(began=now, at=now, first=chunks, stored=chunks, batches=1)
+
+
+def decode_clock(meta: dict[str, str]) -> StageTwoClock | None:
+    """The clock a writer recorded in meta `stage_two`; None when there is none or it is unreadable."""
+    try:
+        began, at, first, stored, batches = meta["stage_two"].split()
+        return StageTwoClock(float(began), float(at), int(first), int(stored), int(batches))
+    except (KeyError, ValueError):
+        return None
+
+
+# Stage two's time left is estimated from the run's own rate once this many batches were stored
+# ("estimating" before: the first one includes loading the model, and one interval says little).
+MIN_BATCHES = 3
+# A run that stored nothing for STALL_BATCHES of its batches' time (at least STALL_MIN_S) is stalled:
+# its estimate is withdrawn instead of being shown frozen.
+STALL_BATCHES = 5
+STALL_MIN_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -27,12 +91,15 @@ class IndexStatus:
     reason: str | None  # for not_updating / needs_reindex: why, in words an agent can act on
     vectors_done: int = 0  # stage two: chunks with their vectors, of `vectors_total`
     vectors_total: int = 0
-    vectors_rate: float = 0.0  # stage two's chunks/s so far (0: unknown)
+    stage_two_clock: StageTwoClock | None = None  # the run in progress, as its writer records it
+    stage_two_problem: str | None = None  # why stage two cannot store vectors now (a full disk), with the fix
+    observed: float = 0.0  # wall-clock time of this status (the clock's "now")
 
     def stage_two(self) -> str | None:
         """Stage two's progress while vectors are missing, e.g. "vectors for 412 of 1,718 chunks;
         keyword covers all (about 2 min to go)"; None when every chunk has its vectors."""
-        return stage_two_note(self.vectors_done, self.vectors_total, self.vectors_rate)
+        return stage_two_note(self.vectors_done, self.vectors_total, self.stage_two_clock,
+                              self.observed or time.time(), self.stage_two_problem)
 
     def describe(self) -> str:
         """One short sentence, e.g. "complete (97 files, 1619 chunks)"."""
@@ -61,28 +128,56 @@ class IndexStatus:
         return "empty: no Markdown notes are indexed in this folder yet"
 
 
-def stage_two_note(done: int, total: int, rate: float = 0.0) -> str | None:
-    """"vectors for 412 of 1,718 chunks; keyword covers all", with the time left when the rate is known."""
+def stage_two_note(done: int, total: int, clock: StageTwoClock | None = None, now: float | None = None,
+                   problem: str | None = None) -> str | None:
+    """"vectors for 412 of 1,718 chunks; keyword covers all", then what stage two is doing: stuck (and
+    why, with the fix), the time left at this run's rate, "estimating" before a rate is measured, or
+    how long nothing was stored (never an estimate that stays put while nothing moves). Without a
+    clock (no run is known) nothing more is said."""
     if total <= 0 or done >= total:
         return None
     note = f"vectors for {done:,} of {total:,} chunks; keyword covers all"
-    if rate > 0:
-        note += f" (about {format_duration((total - done) / rate)} to go)"
-    return note
+    if problem:
+        return f"{note}; stage two cannot store vectors: {problem}"
+    if clock is None:
+        return note
+    now = time.time() if now is None else now
+    idle = now - clock.at
+    if idle > clock.stalled_after():
+        return f"{note} (no vectors stored for {format_duration(idle)})"
+    if clock.rate <= 0:
+        return f"{note} (estimating the time left)"
+    return f"{note} (about {format_duration((total - done) / clock.rate)} to go)"
 
 
-# Stage two's rate before one was measured on this index: the local model on 2 cores embeds about
-# 13 chunks/s (benchmarks/first_answer.py); each run of stage two records its own in meta `embed_rate`.
+# For planning only (does a stage two of a few chunks fit a budget?), never shown as a time left: the
+# local model on 2 cores embeds about this many chunks/s when no run on this index measured a rate.
 ASSUMED_RATE = 13.0
 
 
 def recorded_rate(meta: dict[str, str]) -> float:
-    """Stage two's last measured chunks/s on this index, else ASSUMED_RATE."""
-    try:
-        rate = float(meta.get("embed_rate", ""))
-    except ValueError:
-        rate = 0.0
+    """The chunks/s the index's last stage two measured (its clock), else ASSUMED_RATE: for planning."""
+    clock = decode_clock(meta)
+    rate = clock.rate if clock is not None else 0.0
+    if rate <= 0:
+        try:
+            rate = float(meta.get("embed_rate", ""))  # what an earlier scree recorded
+        except ValueError:
+            rate = 0.0
     return rate if rate > 0 else ASSUMED_RATE
+
+
+# Below this much free space on the index's disk, stage two cannot store a batch of vectors (each is a
+# few hundred KB, plus the WAL): `scree status` and doctor say so, whoever the writer is.
+LOW_SPACE_BYTES = 8 * 1024 * 1024
+
+
+def space_problem(free_bytes: int, where: object) -> str | None:
+    """What to say when the disk holding the index at `where` is (nearly) full; None when it is not."""
+    if free_bytes >= LOW_SPACE_BYTES:
+        return None
+    return (f"the disk holding the index {where} is full ({free_bytes / 1e6:.1f} MB free); free some space "
+            "(a running scree resumes by itself; otherwise run `scree reindex`)")
 
 
 def format_duration(seconds: float) -> str:

@@ -125,7 +125,7 @@ class LiveIndex:
         self._pause = outage_pause[0]  # the next pause after an outage
         self._outage: str | None = None  # why indexing is paused, while it is
         self._jobs = JobQueue()  # what the worker should do next
-        self._stage_two = StageTwo(self._embedder, str(self.folder))
+        self._stage_two = StageTwo(self._embedder, str(self.folder), workspace.location.db)
         self._changes = StatusChanges()
         # The read side (its own lock). While this process's writer creates the file, opening it
         # here too would race its migrations; while the writer holds a file replaced since, opening
@@ -189,7 +189,8 @@ class LiveIndex:
     def stop(self, timeout: float = 5.0) -> bool:
         """Stop every thread and release the lock; True when the writer ended within `timeout`.
 
-        A sync in progress stops between files; one file being embedded is finished first. If that
+        A sync in progress stops between files; stage two stops between two of the model's batches,
+        dropping the batch in hand (its chunks keep lacking vectors, as before it began). If that
         outlasts `timeout` this returns False and the lock goes with the worker (or the process).
         """
         deadline = time.monotonic() + timeout
@@ -219,8 +220,10 @@ class LiveIndex:
         st = self._status()
         done, total = self._reader.vector_counts()
         state: State = "embedding" if st.state == "complete" and done < total else st.state
-        return replace(st, state=state, vectors_done=done, vectors_total=total,
-                       vectors_rate=self._stage_two.rate or self._reader.embed_rate())
+        # The run's clock as its writer commits it (this process's or another's); why it cannot store
+        # vectors, only this process's writer knows.
+        return replace(st, state=state, vectors_done=done, vectors_total=total, observed=time.time(),
+                       stage_two_clock=self._reader.stage_two_clock(), stage_two_problem=self._stage_two.problem)
 
     def _status(self) -> IndexStatus:
         counts = self._reader.counts()
@@ -244,6 +247,10 @@ class LiveIndex:
         if not synced_once and read_holder(self._lock.path) is not None:
             return IndexStatus("syncing", role, 0, 0, files, chunks, None)
         return IndexStatus("complete" if files else "empty", role, 0, 0, files, chunks, None)
+
+    def wake(self) -> None:
+        """Wake every `wait_until` now (`scree watch` told to stop); safe in a signal handler (one RLock)."""
+        self._changes.bump()
 
     def wait_until(self, predicate: Callable[[IndexStatus], bool], timeout: float) -> bool:
         """Wait until `predicate(self.status())` holds; False after `timeout` s. Woken by this process's
@@ -490,23 +497,25 @@ class LiveIndex:
         return self._jobs.take(stop)
 
     def _embed_pending(self, stop: threading.Event, should_yield: Callable[[], bool]) -> bool:
-        """Run stage two until done or `should_yield()`; True when it embedded something. An outage
-        pauses it (keyword search covers every note meanwhile); a database error waits a retry."""
+        """Run stage two until done or `should_yield()`; True when it should go on (it embedded something,
+        or a database error waits a retry). An outage pauses it (keyword search covers every note)."""
         assert self._wx is not None and self._wx.index is not None
         index = self._wx.index
+        if self._stage_two.waiting_for_space():  # a full disk: no model work until there is room
+            return not stop.wait(self._lock_retry)
         with self._mu:
             self._job_running = True
         try:
-            done = self._stage_two.run(index, should_yield)
+            done = self._stage_two.run(index, should_yield, stop.is_set)
         except EmbedderUnavailable as exc:
             self._pause_indexing(str(exc), stop)
             return False
         except Exception as exc:
             if not (isinstance(exc, OSError) or is_db_error(exc, index.driver)):
                 raise
-            log.warning("embedding in %s failed (%s); retrying in %.0f s", self.folder, exc, self._lock_retry)
-            stop.wait(self._lock_retry)
-            return False
+            self._stage_two.failed(explain(exc, self.workspace.location.db) or exc, self._lock_retry)
+            self._changes.bump()  # told to every client (search answers, reindex, status), not only the log
+            return not stop.wait(self._lock_retry)
         finally:
             with self._mu:
                 self._job_running = False
@@ -576,6 +585,7 @@ class LiveIndex:
                 self._full_sync_running = self._job_running = False
         if job.futures:  # a reindex asked for returns once its vectors are made too
             self._embed_pending(stop, lambda: stop.is_set())
+            self._stage_two.tell(report, *self._reader.vector_counts())
         for future in job.futures:
             future.set_result(report)
         for s in report.skipped:

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 
 from ..db import queries
-from ..index.indexstatus import ASSUMED_RATE, recorded_rate
+from ..index.indexstatus import StageTwoClock, decode_clock
 from ..db.connect import is_db_error
 from ..db.invariants import damage_found
 from ..errors import ScreeError
@@ -139,11 +139,18 @@ class ReadIndex:
                 return 0, 0
 
 
-    def embed_rate(self) -> float:
-        """Stage two's recorded chunks/s (indexstatus.recorded_rate)."""
+    def stage_two_clock(self) -> StageTwoClock | None:
+        """The clock the writer (maybe another process) recorded for its stage two run."""
         with self.mu:
             index = self.open_locked()
-            return recorded_rate(index.meta()) if index is not None else ASSUMED_RATE
+            if index is None:
+                return None
+            try:
+                return decode_clock(index.meta())
+            except Exception as exc:
+                if not is_db_error(exc, index.driver):
+                    raise
+                return None
 
 
 def damaged_note(exc: BaseException, writer: bool, holder: str) -> str:

@@ -7,7 +7,9 @@ transport has no option for it). This guard reads stdin itself, hands the SDK ev
 unchanged, and answers the rest on the SDK's own write stream (so replies never tear its frames):
 -32700 for a line that is not JSON, -32600 for an invalid request, echoing the request's id when it
 is a valid one and null otherwise (JSON-RPC 2.0, section 5). A malformed message without an id is a
-notification: nothing waits on it, and it is left to the SDK, which drops it.
+notification: nothing waits on it, and it is left to the SDK, which drops it. A message nested deeper
+than Python's `json` can recurse (about 1,000 levels: 2 KB of brackets) is answered too, its id read by
+a scan that does not recurse (`deep_message_id`), so no depth ends the server.
 
 It runs the SDK's low-level server itself (`MCPServer._lowlevel_server`, a private name: the `mcp`
 pin in pyproject.toml says so).
@@ -18,6 +20,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, cast
 
@@ -79,6 +82,9 @@ def replies_for(line: str) -> list[types.JSONRPCError] | None:
         message = json.loads(line)
     except ValueError:
         return [_error(PARSE_ERROR, "Parse error: the line is not JSON", None)]
+    except RecursionError:  # deeper than json's recursion allows; the SDK's parser gave up far earlier
+        return [_error(INVALID_REQUEST, "Invalid Request: the message is nested too deeply; send one "
+                       "with at most a few hundred levels", deep_message_id(line))]
     if isinstance(message, list):  # a batch: MCP dropped JSON-RPC batching (2025-06-18)
         ids = [m["id"] for m in message if isinstance(m, dict) and "id" in m]
         text = "Invalid Request: batches are not supported; send one message per line"
@@ -88,6 +94,53 @@ def replies_for(line: str) -> list[types.JSONRPCError] | None:
     if "id" not in message or message["id"] is None:
         return None
     return [_error(INVALID_REQUEST, f"Invalid Request: {_why(problem)}", message["id"])]
+
+
+# JSON's tokens, for a scan that keeps a depth count instead of recursing: a string, a bracket or a
+# separator, or a run of anything else (a number or a literal).
+_TOKEN = re.compile(r'"(?:[^"\\]+|\\.)*"|[][{}:,]|[^][{}:,"\s]+')
+
+
+def deep_message_id(line: str) -> Any:
+    """The `"id"` member of the top-level object in `line`, read without recursion (None when there is
+    none, or it is not a string or an integer): the id a reply to a message too deep to parse echoes."""
+    depth = 0
+    previous = ""  # the last token seen at depth 1
+    key: str | None = None  # the member name before the last ':' at depth 1
+    for match in _TOKEN.finditer(line):
+        token = match.group()
+        if token in "{[":
+            if depth == 0 and token == "[":
+                return None  # a batch: no one id to echo
+            if depth == 1 and previous == ":" and key == "id":
+                return None  # an object or array is no id
+            depth += 1
+        elif token in "}]":
+            depth -= 1
+            if depth <= 0:
+                return None
+        elif depth == 1:
+            if token == ":":
+                key = _string(previous)
+            elif previous == ":" and key == "id":
+                try:
+                    value = json.loads(token)
+                except ValueError:
+                    return None
+                return value if _valid_id(value) else None
+        if depth == 1:
+            previous = token
+    return None
+
+
+def _string(token: str) -> str | None:
+    if not token.startswith('"'):
+        return None
+    try:
+        value = json.loads(token)
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
 
 
 class GuardedStdin:
