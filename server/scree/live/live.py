@@ -44,8 +44,8 @@ from .health import DEFAULT_INTERVAL, Change, HealthMonitor
 from ..index.indexstatus import IndexStatus, Role, State, StatusChanges
 from .jobqueue import Job, JobQueue, drop_stale_repair, repair_job
 from .livestage import StageTwo
+from .modelmemory import MODEL_IDLE_SECONDS, ModelMemory
 from .lock import LockWaiter, WriterLock, describe_holder, describe_writer, read_holder
-from ..memory import release_memory
 from ..notes.policy import NotesPolicy
 from ..index.progress import CountingProgress
 from .readindex import ReadIndex, damaged_note
@@ -63,12 +63,6 @@ __all__ = ["IndexStatus", "LiveIndex"]
 
 log = logging.getLogger(__name__)
 
-# After a sync that embedded this many chunks the model is dropped (it reloads in ~0.5 s on the next
-# edit): a big sync leaves the ORT arena at its peak, and an idle writer should not keep it.
-BIG_SYNC_CHUNKS = 200
-# The model is dropped after this long without embedding anything (sync or query), in both roles:
-# an idle `scree serve` then holds ~100 MB instead of ~400. Reloading costs ~0.5 s on the next use.
-MODEL_IDLE_SECONDS = 60.0
 READER_POLICY_TTL = 2.0  # a reader re-reads the ignore files at most this often
 # After the embeddings API failed, indexing waits this long before a full resync, doubling per failure.
 OUTAGE_PAUSE = (30.0, 300.0)
@@ -115,12 +109,10 @@ class LiveIndex:
         self._wx: WriteIndex | None = None  # the worker's write connection (only the worker touches it)
         self._health: HealthMonitor | None = None
         self._watcher: NotesWatcher | None = None
-        self._model_idle = model_idle
         self._damage_check = damage_check
         self._next_check = time.monotonic() + damage_check  # the writer checks at open; then this often
         self._repair_began = float("-inf")  # when the worker last began a repair (see drop_stale_repair)
-        self._model_used_at: float | None = None  # last embedding (sync or query) since the last release
-        self._job_running = False
+        self._model = ModelMemory(self._embedder, model_idle)
         self._outage_pause = outage_pause
         self._pause = outage_pause[0]  # the next pause after an outage
         self._outage: str | None = None  # why indexing is paused, while it is
@@ -276,7 +268,7 @@ class LiveIndex:
                         raise
                     result = self._damaged_locked(q, exc)
                 if result.mode in ("semantic", "hybrid"):
-                    self._model_used()
+                    self._model.used()
                 self._stage_two.note_hits(h.path for h in result.hits)  # embedded first
         st = self.status()
         if st.state in ("syncing", "not_updating", "needs_reindex", "paused"):
@@ -467,9 +459,9 @@ class LiveIndex:
                 if report is None or stop.is_set():
                     continue
                 if report.chunks:
-                    self._model_used()
+                    self._model.used()
                 if not self._first_sync_done:
-                    release_memory(self._embedder if report.chunks >= BIG_SYNC_CHUNKS else None)
+                    self._model.after_big_sync(report.chunks, always_trim=True)
                     if self._watch:
                         watcher = NotesWatcher(self.folder, self.workspace.policy, self._on_paths,
                                                self._on_rescan, debounce=self._debounce)
@@ -482,8 +474,8 @@ class LiveIndex:
                         self._first_sync_done = True
                     self._changes.bump()
                     log.info("%s: first sync done: %s", self.folder, report.summary())
-                elif report.chunks >= BIG_SYNC_CHUNKS:
-                    release_memory(self._embedder)
+                else:
+                    self._model.after_big_sync(report.chunks)
         finally:
             self._watcher = None
             if watcher is not None:
@@ -503,8 +495,7 @@ class LiveIndex:
         index = self._wx.index
         if self._stage_two.waiting_for_space():  # a full disk: no model work until there is room
             return not stop.wait(self._lock_retry)
-        with self._mu:
-            self._job_running = True
+        self._model.set_busy(True)
         try:
             done = self._stage_two.run(index, should_yield, stop.is_set)
         except EmbedderUnavailable as exc:
@@ -517,15 +508,14 @@ class LiveIndex:
             self._changes.bump()  # told to every client (search answers, reindex, status), not only the log
             return not stop.wait(self._lock_retry)
         finally:
-            with self._mu:
-                self._job_running = False
+            self._model.set_busy(False)
         with self._mu:
             self._outage, self._pause = None, self._outage_pause[0]
         if done.chunks:
-            self._model_used()
+            self._model.used()
             self._changes.bump()
-            if done.remaining == 0 and done.chunks >= BIG_SYNC_CHUNKS:
-                release_memory(self._embedder)
+            if done.remaining == 0:
+                self._model.after_big_sync(done.chunks)
         return done.chunks > 0
 
     def _queue(self, job: Job) -> None:
@@ -542,8 +532,8 @@ class LiveIndex:
         """Run one sync. Database and disk errors are retried later; anything else ends the writer."""
         full = job.kind != "paths"
         policy = self.workspace.policy() if full else self.policy
+        self._model.set_busy(True)
         with self._mu:
-            self._job_running = True
             if full:
                 self._set_policy(policy)
                 self._full_sync_running = True
@@ -581,8 +571,9 @@ class LiveIndex:
                 self._queue(Job("paths", job.paths) if job.kind == "paths" else Job("full"))
             return None
         finally:
+            self._model.set_busy(False)
             with self._mu:
-                self._full_sync_running = self._job_running = False
+                self._full_sync_running = False
         if job.futures:  # a reindex asked for returns once its vectors are made too
             self._embed_pending(stop, lambda: stop.is_set())
             self._stage_two.tell(report, *self._reader.vector_counts())
@@ -606,16 +597,10 @@ class LiveIndex:
         if not stop.is_set():
             self._queue(Job("full"))
 
-    # ----- memory ------------------------------------------------------------------------------
-
-    def _model_used(self) -> None:
-        with self._mu:
-            self._model_used_at = time.monotonic()
-
     def _tick(self) -> None:
         """The health thread's housekeeping: release an idle model; a writer re-checks the file now
         and then, so damage met only by another process's reader is rebuilt too."""
-        self._release_idle_model()
+        self._model.release_if_idle()
         with self._mu:
             due = self._role == "writer" and self._first_sync_done and time.monotonic() >= self._next_check
         if due:
@@ -624,16 +609,6 @@ class LiveIndex:
             if damage is not None:
                 log.warning("the index %s is damaged (%s); rebuilding it", self.workspace.location.db, damage)
                 self._queue(repair_job())
-
-    def _release_idle_model(self) -> None:
-        """On the health thread's tick: drop the model once nothing embedded for `model_idle` seconds."""
-        with self._mu:
-            used = self._model_used_at
-            if used is None or self._job_running or time.monotonic() - used < self._model_idle:
-                return
-            self._model_used_at = None
-        log.debug("model idle for %.0f s: releasing it", self._model_idle)
-        release_memory(self._embedder)
 
     # ----- the read side -----------------------------------------------------------------------
 
