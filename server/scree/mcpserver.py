@@ -353,7 +353,7 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
         raise ToolError("path holds a NUL character, which no file name can contain: send the note's path "
                         "relative to the notes folder, e.g. 'docs/setup.md'")
     # Fresh: ignore files may have changed since the last call.
-    policy = NotesPolicy.load(folder, **({"suffixes": suffixes} if suffixes else {}))
+    policy = NotesPolicy.load(folder, suffixes=suffixes) if suffixes else NotesPolicy.load(folder)
     link = parse_wikilink(path)
     if link is not None:  # `[[Page]]`, `[[Page#Heading]]`, `[[Page|alias]]`: the note the link names
         named = resolve_wikilink(link.target, (p for p in walk_notes(policy) if isinstance(p, str)),

@@ -26,6 +26,8 @@ class ChunkedNote:
     title: str | None
     chunks: list[Chunk]
     aliases: tuple[str, ...] = ()  # front matter `aliases:` (Obsidian): other names of the note
+    lang: str | None = None  # front matter `lang:`/`language:`/`locale:` as written (notes/language.py checks it)
+    page_key: str | None = None  # front matter `translationKey:`/`permalink:`: the page its translations share
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ class Hit:
     end_line: int
     score: float
     text: str
+    also_in: tuple[str, ...] = ()  # copies of this page in other languages, folded into this hit (issue 27)
 
 
 @dataclass

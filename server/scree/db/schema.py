@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # FTS5 column weights for bm25(): the heading trail counts above the body, since a trail that names
 # the subject ("Configuration > Retention") is stronger evidence than one mention in a paragraph. The
@@ -104,6 +104,21 @@ MIGRATIONS: dict[int, list[str]] = {
                tokenize='unicode61 remove_diacritics 2'
            )""",
         "insert into chunks_fts(chunks_fts) values('rebuild')",
+    ],
+    # A note's language (notes/language.py, issue 27), decided when it is indexed: `lang` is a code or
+    # 'und'; NULL on files indexed before this migration, which the next sync reads again to decide it.
+    # `page` names the page the note is a copy of (its path without the language marker), so copies in
+    # other languages fold into one search result. `indexed` is 0 for a note whose language
+    # SCREE_LANGUAGES leaves out: its row remembers the language, it has no chunks. A chunk of a note in a
+    # language the embedder does not read is keyword-only: windows = -1, never embedded, and not counted
+    # as missing vectors (the second index finds and counts them).
+    6: [
+        "alter table files add column lang text",
+        "alter table files add column lang_by text not null default ''",
+        "alter table files add column page text not null default ''",
+        "alter table files add column indexed integer not null default 1",
+        "create index files_by_page on files(page)",
+        "create index chunks_keyword_only on chunks(file_id) where windows < 0",
     ],
 }
 

@@ -15,6 +15,7 @@ from typing import AbstractSet, Callable, Iterable
 
 from ..embed import Embedder
 from ..index.embedstage import EmbedReport, embed_pending
+from ..index.space import give_space_back
 from ..index.store import Index
 
 log = logging.getLogger(__name__)
@@ -75,6 +76,8 @@ class StageTwo:
         t0 = time.perf_counter()
         report = embed_pending(index, self._embedder, should_stop=should_yield, first=self.first,
                                progress=LoggedProgress(self._label))
+        if report.remaining == 0 and not should_yield():  # after a sync that dropped many notes or vectors
+            give_space_back(index, self._embedder.id, self._embedder.dimensions)
         with self._mu:
             if report.chunks:
                 self._chunks += report.chunks

@@ -31,6 +31,7 @@ import logging
 
 import yaml
 
+from .language import front_matter_language
 from .mdblocks import MAX_HEADING_BYTES, Blocks, clean_heading, parse_blocks, split_lines
 from ..records import Chunk, ChunkedNote
 from .utf8 import char_boundary, cut_utf8, utf8_len
@@ -126,7 +127,9 @@ def chunk_markdown(text: str) -> ChunkedNote:
 
     _chunk_section(lines, no_split, markup, section_start, len(lines), head, trail, chunks)
     data = _front_matter(blocks.front_matter)
-    return ChunkedNote(title=_title(data), chunks=chunks, aliases=_aliases(data))
+    lang, page_key = front_matter_language(data)
+    return ChunkedNote(title=_title(data), chunks=chunks, aliases=_aliases(data),
+                       lang=None if lang is None else str(lang), page_key=None if page_key is None else str(page_key))
 
 
 def note_names(note: ChunkedNote) -> tuple[str, ...]:
