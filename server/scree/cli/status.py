@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from ..config import Config
 from ._common import add_common
+
+if TYPE_CHECKING:
+    from ..index.store import Index
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -37,6 +41,8 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
             # Stage one (text and keyword rows) is done for every committed file; stage two is the vectors.
             data.update(vectors=v.embedded, stage_two=stage_two_note(v.embedded, v.total, recorded_rate(meta))
                         or "done: every chunk has its vectors")
+            data.update(language_report(index, meta, args.json))
+            data["size"] = size_report(index, int(meta.get("dimensions") or 0))
         finally:
             index.close()
     if args.json:
@@ -53,6 +59,33 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
         for key, value in data.items():
             print(f"{key:17} {'-' if value is None else value}")
     return 0
+
+
+def language_report(index: Index, meta: dict[str, str], as_json: bool) -> dict[str, object]:
+    """Notes per language (indexed, keyword-only, left out by SCREE_LANGUAGES) and what the vectors cover."""
+    from ..db import queries
+    from ..notes.language import coverage
+
+    counts = queries.language_counts(index.conn)
+    if not counts:
+        return {}
+    langs = {c.lang or "not decided yet": {"notes": c.files, "keyword_only": c.keyword_only, "left_out": c.left_out}
+             for c in counts}
+    shown = ", ".join(f"{lang} {n['notes']:,}" + (f" ({n['left_out']:,} left out)" if n["left_out"] else "")
+                      for lang, n in langs.items())
+    return {"languages": langs if as_json else shown,
+            "vectors_cover": coverage(meta.get("embed_languages"),
+                                      {c.lang: c.keyword_only for c in counts if c.keyword_only})}
+
+
+def size_report(index: Index, dimensions: int) -> str:
+    """The file's size and how much of it a shrink would give back."""
+    from ..db import compact
+    from ..index.space import reclaimable
+
+    sp = compact.space(index.conn, dimensions)
+    spare = reclaimable(sp)
+    return f"{sp.file_bytes / 1e6:.1f} MB" + (f" ({spare / 1e6:.1f} MB of it unused)" if spare >= 1e5 else "")
 
 
 COMMANDS = {"status": cmd_status}

@@ -83,6 +83,12 @@ def language_counts(conn: Any) -> list[LanguageCount]:
     return [LanguageCount(str(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in rows]
 
 
+def indexed_languages(conn: Any) -> dict[str, int]:
+    """Language -> notes indexed in it (`und`: cannot tell, or not decided yet)."""
+    rows = conn.execute("select coalesce(lang, 'und'), count(*) from files where indexed = 1 group by 1").fetchall()
+    return {str(lang): int(n) for lang, n in rows}
+
+
 def stored_languages(conn: Any) -> list[str]:
     """The distinct languages of the stored notes (not those not decided yet)."""
     return [str(r[0]) for r in conn.execute("select distinct lang from files where lang is not null").fetchall()]
@@ -121,13 +127,17 @@ class PageCopy:
 
 
 def page_copies(conn: Any, paths: Sequence[str]) -> dict[str, list[PageCopy]]:
-    """For each of `paths`: every indexed note of the same page (itself included), by path."""
+    """For each of `paths`: every indexed note of the same page (itself included, first): the same page key
+    (its path without the language marker), or the same page named by front matter (`alias`)."""
     if not paths:
         return {}
     marks = ",".join("?" * len(paths))
     rows = conn.execute(
         "select a.path, b.path, coalesce(b.lang, 'und'), b.page from files a join files b on b.page = a.page "
-        f"and b.indexed = 1 where a.path in ({marks}) and a.page != ''", list(paths)).fetchall()
+        f"and b.indexed = 1 where a.path in ({marks}) and a.page != '' union "
+        "select a.path, b.path, coalesce(b.lang, 'und'), b.page from files a join files b on b.alias = a.alias "
+        f"and b.indexed = 1 where a.path in ({marks}) and a.alias != ''",
+        list(paths) * 2).fetchall()
     out: dict[str, list[PageCopy]] = {}
     for src, path, lang, page in rows:
         out.setdefault(str(src), []).append(PageCopy(str(path), str(lang), str(page)))

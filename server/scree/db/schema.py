@@ -107,7 +107,8 @@ MIGRATIONS: dict[int, list[str]] = {
     ],
     # A note's language (notes/language.py, issue 27), decided when it is indexed: `lang` is a code or
     # 'und'; NULL on files indexed before this migration, which the next sync reads again to decide it.
-    # `page` names the page the note is a copy of (its path without the language marker), so copies in
+    # `page` names the page the note is a copy of (its path without the language marker), and `alias`
+    # the page its front matter names (Hugo's translationKey, Jekyll Polyglot's permalink), so copies in
     # other languages fold into one search result. `indexed` is 0 for a note whose language
     # SCREE_LANGUAGES leaves out: its row remembers the language, it has no chunks. A chunk of a note in a
     # language the embedder does not read is keyword-only: windows = -1, never embedded, and not counted
@@ -117,7 +118,9 @@ MIGRATIONS: dict[int, list[str]] = {
         "alter table files add column lang_by text not null default ''",
         "alter table files add column page text not null default ''",
         "alter table files add column indexed integer not null default 1",
+        "alter table files add column alias text not null default ''",  # front matter translationKey/permalink
         "create index files_by_page on files(page)",
+        "create index files_by_alias on files(alias) where alias != ''",
         "create index chunks_keyword_only on chunks(file_id) where windows < 0",
     ],
 }

@@ -61,6 +61,7 @@ class FileVersion:
     lang: str = "und"  # notes/language.py: the note's language, what decided it, the page it is a copy of
     lang_by: str = ""
     page: str = ""
+    alias: str = ""  # the page its front matter names (translationKey, permalink), shared by its translations
     indexed: bool = True  # False: SCREE_LANGUAGES leaves its language out (the row keeps no chunks)
 
 
@@ -235,9 +236,9 @@ def forget_vectors(conn: Any, chunk_ids: Sequence[int], max_windows: int) -> int
 def _set_version(conn: Any, file_id: int, version: FileVersion, n_chunks: int) -> None:
     conn.execute(
         "update files set sha256 = ?, mtime_ns = ?, size = ?, title = ?, chunks = ?, indexed_at = ?, lang = ?, "
-        "lang_by = ?, page = ?, indexed = ? where id = ?",
+        "lang_by = ?, page = ?, alias = ?, indexed = ? where id = ?",
         (version.sha256, version.mtime_ns, version.size, version.title, n_chunks, time.time(), version.lang,
-         version.lang_by, version.page, int(version.indexed), file_id),
+         version.lang_by, version.page, version.alias, int(version.indexed), file_id),
     )
 
 

@@ -291,7 +291,7 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
     names = note_names(chunked)
     lang = language.decide(path, note.text, declared=chunked.lang, page_key=chunked.page_key, layout=layout)
     version = writes.FileVersion(path=path, sha256=note.sha256, mtime_ns=note.mtime_ns, size=note.size,
-                                 title=chunked.title, names=names, lang=lang.lang, lang_by=lang.by, page=lang.page,
+                                 title=chunked.title, names=names, lang=lang.lang, lang_by=lang.by, page=lang.page, alias=lang.alias,
                                  indexed=language.admits(policy.languages, lang.lang))
     if not version.indexed:  # SCREE_LANGUAGES leaves it out: its row remembers the language, nothing else
         return PreparedNote(version, [], {})

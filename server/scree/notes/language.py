@@ -21,8 +21,8 @@ Decided once per file when it is indexed, from three kinds of evidence, stronges
 
 A note's page key is its path with the accepted language marker taken out (`docs/ja/docs/cors.md` and
 `docs/en/docs/cors.md` are both `docs/docs/cors.md`; Docusaurus' translation folder maps back to
-`docs/`), or its front matter's `translationKey` (Hugo) or `permalink` (Jekyll Polyglot) when it has one:
-notes of different languages with one page key are copies of one page.
+`docs/`); its front matter's `translationKey` (Hugo) or `permalink` (Jekyll Polyglot) names its page too.
+Notes of different languages that share either are copies of one page.
 
 Everything here is pure except the identifier, loaded once per process on first use.
 """
@@ -156,7 +156,8 @@ def script_of(code: str) -> str:
 
 
 def text_script(text: str) -> str | None:
-    """The script most of `text`'s letters are in; Japanese when it has any kana (kanji alone read as Han)."""
+    """The script most of `text`'s letters are in, Latin only when no other is there; Japanese when it has
+    any kana (kanji alone read as Han)."""
     counts: dict[str, int] = {}
     for ch in text:
         if not ch.isalpha():
@@ -170,7 +171,9 @@ def text_script(text: str) -> str | None:
         return None
     if counts.get("Jpan"):
         return "Jpan"
-    return max(counts, key=lambda s: counts[s])
+    # Names in code are Latin in every language (`RateLimiter 미들웨어`): another script present decides.
+    native = {s: n for s, n in counts.items() if s != "Latn"}
+    return max(native, key=lambda s: native[s]) if native else "Latn"
 
 
 # ----- the identifier ----------------------------------------------------------------------------------
@@ -328,7 +331,8 @@ class NoteLanguage:
 
     lang: str
     by: str  # "front matter" | "path" | "text" | "unknown"
-    page: str
+    page: str  # the path without its accepted language marker
+    alias: str = ""  # the page its front matter names (`translationKey`, `permalink`), "" when none
 
 
 def decide(path: str, text: str, *, declared: object = None, page_key: object = None,
@@ -339,26 +343,20 @@ def decide(path: str, text: str, *, declared: object = None, page_key: object = 
     layout = layout or Layout.of([path])
     explicit = normalize_code(declared)
     markers = path_markers(path)
-    key = _page_key(page_key)
+    alias = str(page_key).strip() if isinstance(page_key, (str, int)) else ""
     if explicit is not None:
         # The declared language names the page's slot: a marker for the same language is its path marker.
         same = next((m for m in markers if same_language(m.code, explicit)), None)
-        return NoteLanguage(explicit, "front matter", key or (same.page if same else path))
+        return NoteLanguage(explicit, "front matter", same.page if same else path, alias)
     said, _ = text_language(text)
     for marker in markers:
         if said != UNDETERMINED and not same_language(said, marker.code):
             continue  # the text says clearly it is another language: the name means something else
         if said != UNDETERMINED or layout.confirms(marker):
-            return NoteLanguage(marker.code, "path", key or marker.page)
+            return NoteLanguage(marker.code, "path", marker.page, alias)
     if said != UNDETERMINED:
-        return NoteLanguage(said, "text", key or path)
-    return NoteLanguage(UNDETERMINED, "unknown", key or path)
-
-
-def _page_key(raw: object) -> str | None:
-    if isinstance(raw, (str, int)) and str(raw).strip():
-        return "key:" + str(raw).strip()
-    return None
+        return NoteLanguage(said, "text", path, alias)
+    return NoteLanguage(UNDETERMINED, "unknown", path, alias)
 
 
 def front_matter_language(data: Mapping[object, object]) -> tuple[object, object]:
@@ -385,3 +383,31 @@ def admits(chosen: Iterable[str], lang: str | None) -> bool:
     if not chosen or lang in (None, UNDETERMINED):
         return True
     return any(c == lang or ("-" not in c and family(c) == family(lang)) for c in chosen)
+
+
+# For sentences people read; any other code is shown as it is.
+NAMES = {
+    "en": "English", "ja": "Japanese", "ko": "Korean", "zh": "Chinese", "de": "German", "fr": "French",
+    "es": "Spanish", "pt": "Portuguese", "it": "Italian", "ru": "Russian", "uk": "Ukrainian", "tr": "Turkish",
+    "hi": "Hindi", "ar": "Arabic", "fa": "Persian", "he": "Hebrew", "pl": "Polish", "nl": "Dutch", "sv": "Swedish",
+    "vi": "Vietnamese", "id": "Indonesian", "th": "Thai", "cs": "Czech", "el": "Greek", "bn": "Bengali",
+}
+
+
+def language_name(code: str) -> str:
+    return NAMES.get(code, code)
+
+
+def coverage(readable: str | None, keyword_only: Mapping[str, int]) -> str:
+    """What the vectors cover, e.g. "English notes; 1,402 notes in 12 other languages are keyword-only".
+    `readable` is the index's recorded `embed_languages` ("en", "en de" or "all"; None: not recorded),
+    `keyword_only` the notes per language whose chunks are keyword-only."""
+    codes = (readable or "all").split()
+    covered = "notes in every language" if codes == ["all"] else (
+        " and ".join(language_name(c) for c in codes) + " notes")
+    notes = sum(keyword_only.values())
+    if not notes:
+        return covered
+    langs = len(keyword_only)
+    return (f"{covered}; {notes:,} note{'s' if notes != 1 else ''} in {langs} other language"
+            f"{'s' if langs != 1 else ''} {'are' if notes != 1 else 'is'} keyword-only")
