@@ -105,11 +105,6 @@ def embedded_chunks(conn: Any, batch: int = 512):  # -> Iterator[tuple[str, str,
         yield from rows
 
 
-def has_keyword_only(conn: Any) -> bool:
-    """True when some chunk is keyword-only (its note's language is not one the embedder reads)."""
-    return conn.execute("select 1 from chunks where windows < 0 limit 1").fetchone() is not None
-
-
 def file_ids_in_languages(conn: Any, langs: Sequence[str], among: bool = True) -> list[int]:
     """Ids of the indexed notes whose language is one of `langs` (`among=False`: is none of them)."""
     marks = ",".join("?" * len(langs)) or "null"

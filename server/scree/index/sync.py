@@ -223,11 +223,12 @@ def follow_languages(index: Index, embedder: Embedder) -> None:
     model): notes it cannot read lose their vectors and become keyword-only, notes it now reads wait for
     stage two. Cheap when nothing changed (one query per distinct language)."""
     readable = readable_languages(embedder)
-    unreadable = sorted(lang for lang in queries.stored_languages(index.conn) if not language.reads(readable, lang))
     shown = "all" if readable is None else " ".join(sorted(readable))
-    if index.meta().get("embed_languages") != shown or unreadable or queries.has_keyword_only(index.conn):
-        writes.keep_vectors_for(index.conn, unreadable, embedder.max_windows)
-        writes.set_meta(index.conn, {"embed_languages": shown})
+    if index.meta().get("embed_languages") == shown:  # stage one stores each note as this embedder reads it
+        return
+    unreadable = sorted(lang for lang in queries.stored_languages(index.conn) if not language.reads(readable, lang))
+    writes.keep_vectors_for(index.conn, unreadable, embedder.max_windows)
+    writes.set_meta(index.conn, {"embed_languages": shown})
 
 
 def _stage_two(index: Index, embedder: Embedder, report: SyncReport, progress: SyncProgress,
@@ -244,7 +245,8 @@ def _stage_two(index: Index, embedder: Embedder, report: SyncReport, progress: S
     report.chunks += done.chunks
     report.embed_seconds += done.embed_seconds
     report.vectors_missing = done.remaining
-    if done.remaining == 0:  # a sync that dropped many notes or vectors leaves the file as big as before
+    if done.remaining == 0 and (report.removed or report.updated or report.reset or report.left_out):
+        # A sync that dropped many notes or vectors leaves the file as big as before.
         shrink = give_space_back(index, embedder.id, embedder.dimensions)
         report.shrunk = shrink.describe() if shrink else None
     if done.chunks:
