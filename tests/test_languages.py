@@ -280,3 +280,22 @@ def test_a_language_setting_that_names_no_language_is_refused_with_the_fix():
     assert cfg.indexed_languages == {"en", "pt-br"} and cfg.readable_languages is None
     assert language.admits(cfg.indexed_languages, "pt-br") and not language.admits(cfg.indexed_languages, "pt")
     assert language.admits({"zh"}, "zh-hant") and language.admits({"en"}, "und")
+
+
+def test_doctor_shows_the_notes_per_language_and_what_the_vectors_cover(tmp_path, embedder):
+    from scree.config import Config
+    from scree.doctor import doctor
+    from scree.workspace import Workspace
+
+    root = tmp_path / "repo"
+    for rel, text in {**PAGES, **OTHERS}.items():
+        write(root, rel, text)
+    ws = Workspace.from_config(Config(notes=root, data_dir=tmp_path / "data"))
+    index = ws.open_index()
+    sync(index, ws.policy(), embedder)
+    index.close()
+    check = doctor.check_index(ws, embedder.id, embedder.dimensions)
+    assert check.status == "ok", check
+    assert "notes per language: en 4, de 1, ja 1, ko 1, zh-cn 1" in check.summary
+    assert "vectors: English notes; 4 notes in 4 other languages are keyword-only" in check.summary
+    assert check.details["languages"]["ja"] == {"notes": 1, "keyword_only": 1, "left_out": 0}
