@@ -112,6 +112,7 @@ class CachedEmbedder:
     def __init__(self, inner: Embedder, path: Path) -> None:
         self.inner = inner
         self.id, self.dimensions, self.max_windows = inner.id, inner.dimensions, inner.max_windows
+        self.languages = getattr(inner, "languages", None)  # notes in other languages stay keyword-only
         self.path = path
         self.cache: dict[str, np.ndarray] = {}
         if path.exists():

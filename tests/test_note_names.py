@@ -151,6 +151,11 @@ def test_an_index_from_before_names_is_migrated_and_rechunked_with_them(tmp_path
     conn.execute(schema.MIGRATIONS[1][-1])  # the FTS table as migration 1 made it: heading, text
     conn.execute("alter table chunks drop column names")
     conn.execute("alter table files drop column names")
+    conn.execute("drop index files_by_page")  # and what migration 6 (languages) added
+    conn.execute("drop index chunks_keyword_only")
+    conn.execute("drop index files_by_alias")
+    for column in ("lang", "lang_by", "page", "indexed", "alias"):
+        conn.execute(f"alter table files drop column {column}")
     conn.execute("insert into chunks_fts(chunks_fts) values('rebuild')")
     conn.execute("update meta set value = '4' where key = 'chunker'")
     conn.execute("pragma user_version = 4")

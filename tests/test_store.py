@@ -57,7 +57,7 @@ def test_a_file_claiming_a_schema_it_does_not_hold_is_damaged_not_half_used(tmp_
     conn.execute(f"pragma user_version = {schema.SCHEMA_VERSION}")
     conn.commit()
     conn.close()
-    with pytest.raises(IndexDamaged, match=r"without column files\.names, column chunks\.names, table code_files"):
+    with pytest.raises(IndexDamaged, match=r"without column files\.names, column files\.lang, column files\.lang_by"):
         open_index(loc, folder)
 
 

@@ -8,6 +8,7 @@ README's configuration table is rendered from that table.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from pathlib import Path
@@ -43,6 +44,18 @@ class Config:
     note_extensions: str = ".md .mdx .markdown"  # SCREE_NOTE_EXTENSIONS / --note-extensions: which files are notes
     log_level: str = "WARNING"  # SCREE_LOG_LEVEL: stderr logging level
     vector_cache_mb: float = 400.0  # SCREE_VECTOR_CACHE_MB: in-memory vectors for fast KNN; 0 = always scan SQLite
+    languages: str = ""  # SCREE_LANGUAGES: the languages whose notes are indexed; "" = all
+    model_languages: str = "en"  # SCREE_MODEL_LANGUAGES: what the API model reads; "all" = multilingual
+
+    @property
+    def indexed_languages(self) -> frozenset[str]:
+        """`languages` parsed (empty: every language is indexed)."""
+        return parse_languages(self.languages)
+
+    @property
+    def readable_languages(self) -> frozenset[str] | None:
+        """`model_languages` parsed; None for `all` (a multilingual model)."""
+        return None if self.model_languages.strip().lower() == "all" else parse_languages(self.model_languages)
 
     @property
     def note_suffixes(self) -> tuple[str, ...]:
@@ -73,6 +86,22 @@ def parse_suffixes(raw: str) -> tuple[str, ...]:
     if not out:
         raise ValueError("no file extension given (write e.g. .md .mdx)")
     return tuple(out)
+
+
+_LANGUAGE_CODE = re.compile(r"[a-z]{2}(?:-(?:[a-z]{2}|[a-z]{4}|\d{3}))?")
+
+
+def parse_languages(raw: str) -> frozenset[str]:
+    """Language codes, space or comma separated (`en ja`, `pt_BR,zh-Hant`), lowercased with `-`.
+
+    Raises ValueError naming an entry that is not a two-letter code with an optional region or script."""
+    out = set()
+    for part in raw.replace(",", " ").split():
+        code = part.lower().replace("_", "-")
+        if not _LANGUAGE_CODE.fullmatch(code):
+            raise ValueError(f"{part!r} is not a language code (write e.g. en, ja, pt-BR, zh-Hant)")
+        out.add(code)
+    return frozenset(out)
 
 
 def add_embedder_flag(parser: Any) -> None:
@@ -131,4 +160,11 @@ def validate(cfg: Config) -> Config:
         parse_suffixes(cfg.note_extensions)
     except ValueError as exc:
         raise ConfigError(f"SCREE_NOTE_EXTENSIONS / --note-extensions: {exc}") from None
+    for name, raw in (("SCREE_LANGUAGES", cfg.languages), ("SCREE_MODEL_LANGUAGES", cfg.model_languages)):
+        try:
+            parsed = parse_languages("" if name == "SCREE_MODEL_LANGUAGES" and raw.strip().lower() == "all" else raw)
+        except ValueError as exc:
+            raise ConfigError(f"{name}: {exc}") from None
+        if name == "SCREE_MODEL_LANGUAGES" and not parsed and raw.strip().lower() != "all":
+            raise ConfigError("SCREE_MODEL_LANGUAGES is empty: name the languages the model reads (e.g. en), or all")
     return cfg

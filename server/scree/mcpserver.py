@@ -62,13 +62,14 @@ class _Compact(BaseModel):
         return {k: v for k, v in handler(self).items() if v is not None}
 
 
-class SearchHitOut(BaseModel):
+class SearchHitOut(_Compact):
     path: str
     heading: str
     start_line: int
     end_line: int
     score: float
     text: str
+    also_in: list[str] | None = None  # languages this page's copies, folded into this hit, are in
 
 
 class SearchOut(_Compact):
@@ -330,7 +331,7 @@ def search_output(hits: list[Hit], mode: str, notes: list[str], status: IndexSta
         remarks.append("no note matches this query; try other words")
     return SearchOut(
         results=[SearchHitOut(path=h.path, heading=h.heading, start_line=h.start_line, end_line=h.end_line,
-                              score=h.score, text=h.text) for h in hits],
+                              score=h.score, text=h.text, also_in=list(h.also_in) or None) for h in hits],
         mode=mode, index=status.describe(), note="; ".join(remarks) or None, names=names or None,
     )
 
@@ -353,7 +354,7 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
         raise ToolError("path holds a NUL character, which no file name can contain: send the note's path "
                         "relative to the notes folder, e.g. 'docs/setup.md'")
     # Fresh: ignore files may have changed since the last call.
-    policy = NotesPolicy.load(folder, **({"suffixes": suffixes} if suffixes else {}))
+    policy = NotesPolicy.load(folder, suffixes=suffixes) if suffixes else NotesPolicy.load(folder)
     link = parse_wikilink(path)
     if link is not None:  # `[[Page]]`, `[[Page#Heading]]`, `[[Page|alias]]`: the note the link names
         named = resolve_wikilink(link.target, (p for p in walk_notes(policy) if isinstance(p, str)),

@@ -27,6 +27,8 @@ class ChunkedNote:
     chunks: list[Chunk]
     aliases: tuple[str, ...] = ()  # front matter `aliases:` (Obsidian): other names of the note
     front_matter_error: str | None = None  # why the front matter is not YAML scree could read (None: it is, or none)
+    lang: str | None = None  # front matter `lang:`/`language:`/`locale:` as written (notes/language.py checks it)
+    page_key: str | None = None  # front matter `translationKey:`/`permalink:`: the page its translations share
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ class Hit:
     end_line: int
     score: float
     text: str
+    also_in: tuple[str, ...] = ()  # copies of this page in other languages, folded into this hit (issue 27)
 
 
 @dataclass

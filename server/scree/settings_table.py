@@ -69,6 +69,15 @@ ZDR = Setting(
     "SCREE_ZDR", "zdr", "int", "", "`1`",
     "`api` with an OpenRouter base URL: `1` lets only endpoints with zero data retention and no data collection "
     "embed (a model without one fails, never falls back); `0` drops that request")
+LANGUAGES = Setting(
+    "SCREE_LANGUAGES", "languages", "str", "", "all",
+    "the languages whose notes are indexed at all, e.g. `en` or `en ja` (space or comma separated; `zh` takes "
+    "`zh-hant` too); a note's language comes from its front matter, its path (`docs/ja/`, `README.ko.md`) or its "
+    "text; notes whose language cannot be told are always indexed")
+MODEL_LANGUAGES = Setting(
+    "SCREE_MODEL_LANGUAGES", "model_languages", "str", "", "`en`",
+    "`api`: the languages the embedding model reads, or `all` for a multilingual model (e.g. OpenRouter's "
+    "`qwen/qwen3-embedding-4b`); notes in other languages stay keyword-only. The local model reads English")
 THREADS = Setting("SCREE_THREADS", "threads", "int", "", "`min(2, cpus)`", "cores the local model uses (that many batches run at once)")
 MAX_FILE_MB = Setting("SCREE_MAX_FILE_MB", "max_file_mb", "float", "", "`10`", "larger notes are skipped")
 NOTE_EXTENSIONS = Setting(
@@ -104,7 +113,8 @@ LAUNCHER_DEBUG = Setting(
     "SCREE_LAUNCHER_DEBUG", None, "str", "", "`0`", "`1`: the plugin's `bin/scree` prints which Python it runs",
     owner="bin/scree")
 SETTINGS: tuple[Setting, ...] = (
-    NOTES, DB, DATA_DIR, MODE, K, EMBEDDER, API_BASE, API_KEY, MODEL, DIMENSIONS, ZDR, THREADS, MAX_FILE_MB, NOTE_EXTENSIONS, LOG_LEVEL, VECTOR_CACHE_MB,
+    NOTES, DB, DATA_DIR, MODE, K, EMBEDDER, API_BASE, API_KEY, MODEL, DIMENSIONS, ZDR, MODEL_LANGUAGES, LANGUAGES,
+    THREADS, MAX_FILE_MB, NOTE_EXTENSIONS, LOG_LEVEL, VECTOR_CACHE_MB,
     SQLITE, HTTP_TOKEN, HOOKS, HOOKS_DEBUG, USAGE, USAGE_TEXT, SYNC_COMMAND, LAUNCHER_DEBUG,
 )
 

@@ -31,7 +31,7 @@ class Workspace:
 
     def policy(self) -> NotesPolicy:
         """A fresh policy: it reads the ignore files as they are now."""
-        return NotesPolicy.load(self.folder, suffixes=self.config.note_suffixes)
+        return NotesPolicy.load(self.folder, suffixes=self.config.note_suffixes, languages=self.config.indexed_languages)
 
     def embedder(self) -> Embedder:
         """The configured embedder; the model itself loads on first use."""

@@ -60,6 +60,7 @@ class FakeEmbedder:
     id: str = ID
     dimensions: int = DIMENSIONS
     max_windows: int = MAX_WINDOWS
+    languages: frozenset[str] = frozenset({"en"})  # as the local model declares: other languages stay keyword-only
 
     def __init__(self, *, threads: int | None = None) -> None:
         self.threads = threads

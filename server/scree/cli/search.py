@@ -18,6 +18,7 @@ from ._common import add_common, print_notices
 
 if TYPE_CHECKING:
     from ..embed import Embedder
+    from ..records import Hit
     from ..notes.policy import NotesPolicy
     from ..index.store import Index
     from ..workspace import Workspace
@@ -77,14 +78,15 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
     for note in result.notes:
         print(f"scree: {note}", file=sys.stderr)
     if args.json:
-        doc: dict[str, object] = {"results": [asdict(h) for h in result.hits], "mode": result.mode,
+        doc: dict[str, object] = {"results": [_hit_json(h) for h in result.hits], "mode": result.mode,
                                   "names": result.names}
         if result.notes:  # e.g. "keyword results only: the embeddings API ... is unavailable"
             doc["notes"] = result.notes
         print(json.dumps(doc, ensure_ascii=False))
         return 0
     for hit in result.hits:
-        print(f"{_escape(hit.path)}:{hit.start_line}-{hit.end_line}  {_escape(hit.heading)}")
+        also = f"  (also in: {', '.join(hit.also_in)})" if hit.also_in else ""
+        print(f"{_escape(hit.path)}:{hit.start_line}-{hit.end_line}  {_escape(hit.heading)}{also}")
         print(_compact(hit.text))
         print()
     return 0
@@ -171,6 +173,14 @@ def _being_built(ws: Workspace, index: Index) -> str | None:
     c = queries.counts(index.conn)
     return (f"the index is being built by {describe_holder(holder)}: {c.files - c.incomplete_files} files "
             f"({c.chunks} chunks) indexed so far; results may be incomplete, search again shortly")
+
+
+def _hit_json(hit: Hit) -> dict[str, object]:
+    """A hit as the benchmark's JSON contract has it; `also_in` (its copies' languages) only when it has copies."""
+    doc = asdict(hit)
+    if not hit.also_in:
+        del doc["also_in"]
+    return doc
 
 
 def _escape(name: str) -> str:

@@ -10,6 +10,7 @@ from ..config import Config
 from ._common import add_common
 
 if TYPE_CHECKING:
+    from ..index.store import Index
     from ..workspace import Workspace
 
 
@@ -33,7 +34,7 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
     damage: str | None = None
     if ws.location.db.exists():
         try:
-            damage = _describe(ws, data)
+            damage = _describe(ws, data, args.json)
         except IndexDamaged as exc:  # a file whose schema or pages cannot be trusted: named, not a traceback
             damage = exc.detail
     if damage is not None:
@@ -54,7 +55,7 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
     return 1 if damage is not None else 0
 
 
-def _describe(ws: Workspace, data: dict[str, object]) -> str | None:
+def _describe(ws: Workspace, data: dict[str, object], as_json: bool) -> str | None:
     """Fill `data` with what the index holds; what makes it untrustworthy, or None."""
     from ..db import invariants, queries
     from ..db.connect import is_damage
@@ -75,6 +76,8 @@ def _describe(ws: Workspace, data: dict[str, object]) -> str | None:
         data.update(vectors=v.embedded, stage_two=note or "done: every chunk has its vectors")
         if fix is not None:
             data["stage_two_fix"] = fix
+        data.update(language_report(index, meta, as_json))
+        data["size"] = size_report(index, int(meta.get("dimensions") or 0))
         return invariants.out_of_step(index.conn)
     except Exception as exc:
         if not is_damage(exc):
@@ -82,6 +85,33 @@ def _describe(ws: Workspace, data: dict[str, object]) -> str | None:
         return str(exc)
     finally:
         index.close()
+
+
+def language_report(index: Index, meta: dict[str, str], as_json: bool) -> dict[str, object]:
+    """Notes per language (indexed, keyword-only, left out by SCREE_LANGUAGES) and what the vectors cover."""
+    from ..db import queries
+    from ..notes.language import coverage
+
+    counts = queries.language_counts(index.conn)
+    if not counts:
+        return {}
+    langs = {c.lang or "not decided yet": {"notes": c.files, "keyword_only": c.keyword_only, "left_out": c.left_out}
+             for c in counts}
+    shown = ", ".join(f"{lang} {n['notes']:,}" + (f" ({n['left_out']:,} left out)" if n["left_out"] else "")
+                      for lang, n in langs.items())
+    return {"languages": langs if as_json else shown,
+            "vectors_cover": coverage(meta.get("embed_languages"),
+                                      {c.lang: c.keyword_only for c in counts if c.keyword_only})}
+
+
+def size_report(index: Index, dimensions: int) -> str:
+    """The file's size and how much of it a shrink would give back."""
+    from ..db import compact
+    from ..index.space import reclaimable
+
+    sp = compact.space(index.conn, dimensions)
+    spare = reclaimable(sp)
+    return f"{sp.file_bytes / 1e6:.1f} MB" + (f" ({spare / 1e6:.1f} MB of it unused)" if spare >= 1e5 else "")
 
 
 COMMANDS = {"status": cmd_status}

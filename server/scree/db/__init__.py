@@ -1,3 +1,4 @@
 """SQLite lives here and nowhere else: connection (`connect`: which SQLite, what a file is, fault
 messages), schema and migrations (`schema`), writes (`writes`), read queries (`queries`), the
-crash-safety check (`invariants`) and the embedding cache's table (`embedcache`)."""
+crash-safety check (`invariants`), the embedding cache's table (`embedcache`) and giving space back
+(`compact`)."""

@@ -68,4 +68,4 @@ def prune_cache(conn: Any, keep: int) -> int:
 
 def live_windows(conn: Any) -> int:
     """Windows the index's chunks hold: an upper bound on the cache entries they use (a passage has >= 1)."""
-    return int(conn.execute("select coalesce(sum(windows), 0) from chunks").fetchone()[0])
+    return int(conn.execute("select coalesce(sum(windows), 0) from chunks where windows > 0").fetchone()[0])

@@ -3,7 +3,7 @@
 
 Every file with a recorded hash has all its chunks, each chunk its FTS row and either all its vectors
 or none (windows = 0: stage one stored its text, stage two has not embedded it yet; known missing,
-never half there); no chunk, FTS row or vector belongs to nothing, and a chunk marked as lacking
+never half there; windows = -1: keyword-only, its note's language is not one the embedder reads); no chunk, FTS row or vector belongs to nothing, and a chunk marked as lacking
 vectors has none (a vector left from older text would be stale). A file without a hash (its rows were being written
 when the writer stopped) may hold any part of its new rows: the next sync redoes it.
 """

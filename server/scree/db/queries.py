@@ -27,12 +27,14 @@ class StoredFile:
     mtime_ns: int
     size: int
     chunks: int
+    lang: str | None = "und"  # None: indexed before languages were decided (the next sync decides)
+    indexed: bool = True  # False: SCREE_LANGUAGES left its language out
 
 
 def stored_files(conn: Any) -> dict[str, StoredFile]:
     """Every file row by path (sha256 None = its rows were never completely committed)."""
-    rows = conn.execute("select id, path, sha256, mtime_ns, size, chunks from files").fetchall()
-    return {r[1]: StoredFile(*r) for r in rows}
+    rows = conn.execute("select id, path, sha256, mtime_ns, size, chunks, lang, indexed from files").fetchall()
+    return {r[1]: StoredFile(int(r[0]), r[1], r[2], int(r[3]), int(r[4]), int(r[5]), r[6], bool(r[7])) for r in rows}
 
 
 def file_paths(conn: Any) -> list[tuple[int, str]]:
@@ -41,17 +43,100 @@ def file_paths(conn: Any) -> list[tuple[int, str]]:
 
 @dataclass(frozen=True)
 class Counts:
-    files: int
+    files: int  # notes indexed (a note whose language SCREE_LANGUAGES leaves out is not)
     chunks: int
     incomplete_files: int
+    left_out: int = 0  # notes whose language SCREE_LANGUAGES leaves out
 
 
 def counts(conn: Any) -> Counts:
-    files, incomplete = conn.execute(
-        "select count(*), coalesce(sum(sha256 is null), 0) from files"
-    ).fetchone()
+    try:
+        files, incomplete, left_out = conn.execute(
+            "select count(*), coalesce(sum(sha256 is null), 0), coalesce(sum(indexed = 0), 0) from files"
+        ).fetchone()
+    except Exception:  # an index from before languages (schema 5), read as it is
+        files, incomplete = conn.execute("select count(*), coalesce(sum(sha256 is null), 0) from files").fetchone()
+        left_out = 0
     (chunks,) = conn.execute("select count(*) from chunks").fetchone()
-    return Counts(int(files), int(chunks), int(incomplete))
+    return Counts(int(files) - int(left_out), int(chunks), int(incomplete), int(left_out))
+
+
+@dataclass(frozen=True)
+class LanguageCount:
+    """How many notes of one language the index holds, and how they are searched."""
+
+    lang: str  # a code, 'und' (cannot tell), or '' (not decided yet: an index from before languages)
+    files: int  # notes indexed
+    keyword_only: int  # of those, notes whose chunks are keyword-only (the embedder does not read them)
+    left_out: int  # notes SCREE_LANGUAGES leaves out (not indexed)
+
+
+def language_counts(conn: Any) -> list[LanguageCount]:
+    """Per language, most notes first; [] for an index from before languages."""
+    try:
+        rows = conn.execute(
+            "select coalesce(f.lang, ''), sum(f.indexed = 1), sum(f.indexed = 1 and exists (select 1 from chunks c "
+            "where c.file_id = f.id and c.windows < 0)), sum(f.indexed = 0) from files f group by 1 "
+            "order by 2 desc, 1").fetchall()
+    except Exception:
+        return []
+    return [LanguageCount(str(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in rows]
+
+
+def indexed_languages(conn: Any) -> dict[str, int]:
+    """Language -> notes indexed in it (`und`: cannot tell, or not decided yet)."""
+    rows = conn.execute("select coalesce(lang, 'und'), count(*) from files where indexed = 1 group by 1").fetchall()
+    return {str(lang): int(n) for lang, n in rows}
+
+
+def stored_languages(conn: Any) -> list[str]:
+    """The distinct languages of the stored notes (not those not decided yet)."""
+    return [str(r[0]) for r in conn.execute("select distinct lang from files where lang is not null").fetchall()]
+
+
+def embedded_chunks(conn: Any, batch: int = 512):  # -> Iterator[tuple[str, str, str, str]]
+    """(path, heading, text, file names) of every chunk with vectors, in batches (what stage two read)."""
+    cur = conn.execute("select f.path, c.heading, c.text, f.names from chunks c join files f on f.id = c.file_id "
+                       "where c.windows > 0")
+    while True:
+        rows = cur.fetchmany(batch)
+        if not rows:
+            return
+        yield from rows
+
+
+def file_ids_in_languages(conn: Any, langs: Sequence[str], among: bool = True) -> list[int]:
+    """Ids of the indexed notes whose language is one of `langs` (`among=False`: is none of them)."""
+    marks = ",".join("?" * len(langs)) or "null"
+    neg = "" if among else "not "
+    rows = conn.execute(f"select id from files where indexed = 1 and coalesce(lang, 'und') {neg}in ({marks})",
+                        list(langs)).fetchall()
+    return [int(r[0]) for r in rows]
+
+
+@dataclass(frozen=True)
+class PageCopy:
+    path: str
+    lang: str
+    page: str
+
+
+def page_copies(conn: Any, paths: Sequence[str]) -> dict[str, list[PageCopy]]:
+    """For each of `paths`: every indexed note of the same page (itself included, first): the same page key
+    (its path without the language marker), or the same page named by front matter (`alias`)."""
+    if not paths:
+        return {}
+    marks = ",".join("?" * len(paths))
+    rows = conn.execute(
+        "select a.path, b.path, coalesce(b.lang, 'und'), b.page from files a join files b on b.page = a.page "
+        f"and b.indexed = 1 where a.path in ({marks}) and a.page != '' union "
+        "select a.path, b.path, coalesce(b.lang, 'und'), b.page from files a join files b on b.alias = a.alias "
+        f"and b.indexed = 1 where a.path in ({marks}) and a.alias != ''",
+        list(paths) * 2).fetchall()
+    out: dict[str, list[PageCopy]] = {}
+    for src, path, lang, page in rows:
+        out.setdefault(str(src), []).append(PageCopy(str(path), str(lang), str(page)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -67,9 +152,12 @@ class VectorProgress:
 
 
 def vector_progress(conn: Any) -> VectorProgress:
+    """Chunks with vectors, of the chunks that will have them: a keyword-only chunk (windows < 0, its
+    note's language is not one the embedder reads) is never embedded and not counted."""
     (total,) = conn.execute("select count(*) from chunks").fetchone()
     (missing,) = conn.execute("select count(*) from chunks where windows = 0").fetchone()
-    return VectorProgress(int(total) - int(missing), int(total))
+    (never,) = conn.execute("select count(*) from chunks where windows < 0").fetchone()
+    return VectorProgress(int(total) - int(missing) - int(never), int(total) - int(never))
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # FTS5 column weights for bm25(): the heading trail counts above the body, since a trail that names
 # the subject ("Configuration > Retention") is stronger evidence than one mention in a paragraph. The
@@ -105,6 +105,41 @@ MIGRATIONS: dict[int, list[str]] = {
                tokenize='unicode61 remove_diacritics 2'
            )""",
         "insert into chunks_fts(chunks_fts) values('rebuild')",
+    ],
+    # A note's language (notes/language.py, issue 27), decided when it is indexed: `lang` is a code or
+    # 'und'; NULL on files indexed before this migration, which the next sync reads again to decide it.
+    # `page` names the page the note is a copy of (its path without the language marker), and `alias`
+    # the page its front matter names (Hugo's translationKey, Jekyll Polyglot's permalink), so copies in
+    # other languages fold into one search result. `indexed` is 0 for a note whose language
+    # SCREE_LANGUAGES leaves out: its row remembers the language, it has no chunks. A chunk of a note in a
+    # language the embedder does not read is keyword-only: windows = -1, never embedded, and not counted
+    # as missing vectors (the second index finds and counts them).
+    6: [
+        "alter table files add column lang text",
+        "alter table files add column lang_by text not null default ''",
+        "alter table files add column page text not null default ''",
+        "alter table files add column indexed integer not null default 1",
+        "alter table files add column alias text not null default ''",  # front matter translationKey/permalink
+        "create index files_by_page on files(page)",
+        "create index files_by_alias on files(alias) where alias != ''",
+        "create index chunks_keyword_only on chunks(file_id) where windows < 0",
+        # The embedding cache as a rowid table: in a WITHOUT ROWID table a row over about 1 KB spills to an
+        # overflow page of its own, so a one-window entry (1.5 KB of vectors) took 5 KB of pages and the
+        # cache 58% of FastAPI's English index; a rowid table keeps rows up to 4 KB in the leaf.
+        """create table embed_cache_rows (
+               id integer primary key,
+               model text not null,
+               key blob not null,
+               windows integer not null,
+               vectors blob not null,
+               used real not null
+           )""",
+        "insert into embed_cache_rows(model, key, windows, vectors, used) "
+        "select model, key, windows, vectors, used from embed_cache order by used",
+        "drop table embed_cache",
+        "alter table embed_cache_rows rename to embed_cache",
+        "create unique index embed_cache_by_key on embed_cache(model, key)",
+        "create index embed_cache_by_use on embed_cache(used)",
     ],
 }
 

@@ -58,6 +58,11 @@ class FileVersion:
     size: int
     title: str | None
     names: tuple[str, ...] = ()  # chunker.note_names: other names of the note (title, aliases)
+    lang: str = "und"  # notes/language.py: the note's language, what decided it, the page it is a copy of
+    lang_by: str = ""
+    page: str = ""
+    alias: str = ""  # the page its front matter names (translationKey, permalink), shared by its translations
+    indexed: bool = True  # False: SCREE_LANGUAGES leaves its language out (the row keeps no chunks)
 
 
 def _delete_file_rows(conn: Any, file_id: int, max_windows: int) -> None:
@@ -83,8 +88,12 @@ def replace_file(
     max_windows: int,
     *,
     names_on_every_chunk: bool = True,
+    keyword_only: bool = False,
 ) -> int:
     """Replace one file's chunks, FTS rows and vectors in one transaction; returns the file id.
+
+    With `keyword_only` (a note in a language the embedder does not read) every chunk is stored with
+    windows = -1: keyword-searchable, never embedded, not counted as missing vectors.
 
     The note's other names (`version.names`) are stored with the file (for stage two's embedding header)
     and in the keyword rows of every chunk, or of its first chunk only (`names_on_every_chunk`).
@@ -106,7 +115,8 @@ def replace_file(
             _delete_file_rows(conn, file_id, max_windows)
         names = "\n".join(version.names)
         conn.execute("update files set names = ? where id = ?", (names, file_id))
-        _insert_chunks(conn, file_id, 0, chunks, vectors, max_windows, names, names_on_every_chunk)
+        _insert_chunks(conn, file_id, 0, chunks, vectors, max_windows, names, names_on_every_chunk,
+                       KEYWORD_ONLY if keyword_only else 0)
         _set_version(conn, file_id, version, len(chunks))
     return int(file_id)
 
@@ -141,10 +151,15 @@ def finish_file(conn: Any, file_id: int, version: FileVersion, n_chunks: int) ->
         _set_version(conn, file_id, version, n_chunks)
 
 
+# `chunks.windows` of a keyword-only chunk (its note's language is not one the embedder reads).
+KEYWORD_ONLY = -1
+
+
 def _insert_chunks(conn: Any, file_id: int, first_seq: int, chunks: Sequence[Chunk],
-                   vectors: Sequence[np.ndarray | None], max_windows: int, names: str, every: bool) -> None:
+                   vectors: Sequence[np.ndarray | None], max_windows: int, names: str, every: bool,
+                   missing: int = 0) -> None:
     for seq, (chunk, vecs) in enumerate(zip(chunks, vectors), start=first_seq):
-        n = 0 if vecs is None else int(vecs.shape[0])
+        n = missing if vecs is None else int(vecs.shape[0])
         if vecs is not None and not 1 <= n <= max_windows:
             raise ValueError(f"chunk has {n} windows; expected 1..{max_windows}")
         own = names if every or seq == 0 else ""
@@ -220,10 +235,31 @@ def forget_vectors(conn: Any, chunk_ids: Sequence[int], max_windows: int) -> int
 
 def _set_version(conn: Any, file_id: int, version: FileVersion, n_chunks: int) -> None:
     conn.execute(
-        "update files set sha256 = ?, mtime_ns = ?, size = ?, title = ?, chunks = ?, indexed_at = ? "
-        "where id = ?",
-        (version.sha256, version.mtime_ns, version.size, version.title, n_chunks, time.time(), file_id),
+        "update files set sha256 = ?, mtime_ns = ?, size = ?, title = ?, chunks = ?, indexed_at = ?, lang = ?, "
+        "lang_by = ?, page = ?, alias = ?, indexed = ? where id = ?",
+        (version.sha256, version.mtime_ns, version.size, version.title, n_chunks, time.time(), version.lang,
+         version.lang_by, version.page, version.alias, int(version.indexed), file_id),
     )
+
+
+def keep_vectors_for(conn: Any, unreadable: Sequence[str], max_windows: int) -> int:
+    """Make which chunks are embedded follow the embedder's languages: the chunks of notes whose stored
+    language is `unreadable` lose their vectors and become keyword-only (windows = -1); keyword-only chunks
+    of every other note become chunks waiting for stage two (windows = 0). One transaction; returns how
+    many chunks changed."""
+    marks = ",".join("?" * len(unreadable))
+    changed = 0
+    with transaction(conn):
+        if unreadable:
+            rows = conn.execute(f"select c.id, c.windows from chunks c join files f on f.id = c.file_id "
+                                f"where c.windows >= 0 and f.lang in ({marks})", list(unreadable)).fetchall()
+            conn.executemany("delete from chunks_vec where rowid = ?",
+                             [(cid * max_windows + w,) for cid, n in rows for w in range(n)])
+            conn.executemany("update chunks set windows = ? where id = ?", [(KEYWORD_ONLY, cid) for cid, _ in rows])
+            changed += len(rows)
+        keep = f" and file_id not in (select id from files where lang in ({marks}))" if unreadable else ""
+        changed += int(conn.execute(f"update chunks set windows = 0 where windows < 0{keep}", list(unreadable)).rowcount)
+    return changed
 
 
 def delete_file(conn: Any, path: str, max_windows: int) -> bool:

@@ -256,6 +256,7 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
         keyword = _keyword_rows_checked(loc.db) if deep and not broken else None
         if keyword is not None:
             return Check("index", FAIL, f"the index {loc.db} is damaged: {keyword}", details, damaged_fix)
+        langs = queries.language_counts(index.conn)
     except Exception as exc:  # noqa: BLE001 - damage met while reading
         from ..db.connect import is_damage
 
@@ -278,6 +279,15 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
     summary = (f"{loc.db} ({size / 1e6:.1f} MB): {c.files} files ({' '.join(suffixes)}), {c.chunks} chunks, "
                f"last sync {_age(time.time() - last) if last else 'never finished'}, "
                f"embedder {meta.get('embedder') or 'none yet'}, schema {meta.get('schema_version')}")
+    if len([lc for lc in langs if lc.lang not in ("", "und")]) > 1 or any(lc.left_out for lc in langs):
+        from ..notes.language import coverage
+
+        details["languages"] = {lc.lang or "not decided yet": {"notes": lc.files, "keyword_only": lc.keyword_only,
+                                                               "left_out": lc.left_out} for lc in langs}
+        summary += ("; notes per language: " + ", ".join(f"{lc.lang or '?'} {lc.files:,}" for lc in langs if lc.files)
+                    + f"; vectors: {coverage(meta.get('embed_languages'), {lc.lang: lc.keyword_only for lc in langs if lc.keyword_only})}")
+        if c.left_out:
+            summary += f"; {c.left_out:,} notes left out by SCREE_LANGUAGES"
     if meta.get("embedder") and not usable:
         return Check("index", WARN, summary, details,
                      f"the index was built with {meta.get('embedder')} but {embedder_id} is configured: "

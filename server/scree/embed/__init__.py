@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Callable
 
 from scree.errors import ConfigError
 
-from .base import Embedder, Passage
+from .base import Embedder, Passage, readable_languages
 
 if TYPE_CHECKING:
     from scree.config import Config
 
-__all__ = ["Embedder", "Passage", "make_embedder", "EMBEDDER_NAMES"]
+__all__ = ["Embedder", "Passage", "make_embedder", "readable_languages", "EMBEDDER_NAMES"]
 
 Factory = Callable[[int | None, "Config | None"], Embedder]
 

@@ -124,6 +124,7 @@ class ApiSettings:
     batch_inputs: int = BATCH_INPUTS
     in_flight: int = IN_FLIGHT
     request_token_budget: int = REQUEST_TOKEN_BUDGET
+    languages: frozenset[str] | None = frozenset({"en"})  # SCREE_MODEL_LANGUAGES; None: a multilingual model
 
 
 def settings_from_config(cfg: Config | None) -> ApiSettings:
@@ -132,7 +133,7 @@ def settings_from_config(cfg: Config | None) -> ApiSettings:
     if cfg is None:
         return ApiSettings()
     return ApiSettings(base_url=cfg.api_base, model=cfg.model, dimensions=cfg.dimensions, key=cfg.api_key,
-                       zdr=bool(cfg.zdr))
+                       zdr=bool(cfg.zdr), languages=cfg.readable_languages)
 
 
 # ----- pure helpers ---------------------------------------------------------------------------------
@@ -193,6 +194,7 @@ class ApiEmbedder:
             if getattr(settings, name) < 1:
                 raise ConfigError(f"{name} must be at least 1")
         self.model = settings.model.strip()
+        self.languages = settings.languages
         self.host = parts.netloc.rsplit("@", 1)[-1].lower()  # never the userinfo
         self.url = settings.base_url.strip().rstrip("/") + "/embeddings"
         self.endpoint = _display_url(self.url)

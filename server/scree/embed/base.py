@@ -43,6 +43,8 @@ class Embedder(Protocol):
     id: str
     dimensions: int
     max_windows: int
+    # Optional (read with `readable_languages`): the languages the model reads, as language codes
+    # (`{"en"}` for the local model), or None when it reads any. Notes in other languages are not embedded.
 
     def embed_passages(self, passages: Sequence[Passage], should_stop: Callable[[], bool] | None = None,
                        ) -> list[np.ndarray]:
@@ -64,3 +66,10 @@ class Embedder(Protocol):
     def trim(self) -> None:
         """Return spare working memory to the OS but keep the model loaded (after a sync)."""
         ...
+
+
+def readable_languages(embedder: object) -> frozenset[str] | None:
+    """The languages `embedder` declares it reads (its `languages`), None for any: an embedder that declares
+    nothing is taken at its word that it reads whatever it is given."""
+    languages = getattr(embedder, "languages", None)
+    return None if languages is None else frozenset(languages)

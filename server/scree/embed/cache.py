@@ -45,6 +45,7 @@ class CachingEmbedder:
         self.id: str = inner.id
         self.dimensions: int = inner.dimensions
         self.max_windows: int = inner.max_windows
+        self.languages = getattr(inner, "languages", None)
         self.hits = 0
         self.misses = 0
         per_call = getattr(inner, "batch_passages", None)

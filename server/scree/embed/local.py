@@ -139,6 +139,9 @@ class LocalMiniLM:
     id: str = MODEL_ID
     dimensions: int = DIMENSIONS
     max_windows: int = MAX_WINDOWS
+    # all-MiniLM-L6-v2 was trained on English pairs: its vectors of Japanese or Korean text carry little
+    # meaning, so notes in other languages stay keyword-only (issue 27).
+    languages: frozenset[str] = frozenset({"en"})
 
     def __init__(
         self,

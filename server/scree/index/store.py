@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..db import connect as dbconnect
-from ..db import queries, schema, writes
+from ..db import compact, queries, schema, writes
 from ..notes.embedview import vector_space_id
 from ..errors import IndexDamaged, IndexError_, IndexMismatchError
 from ..locate import IndexLocation, prepare_index_dir
@@ -67,6 +67,8 @@ def open_index(location: IndexLocation, folder: Path, *, create: bool = True,
             # would fail mid-sync on a missing column, or fail every migration on "already exists".
             untrusted = schema.untrusted_parts(conn, driver.module)
             if not untrusted:
+                if kind.kind in ("missing", "empty"):  # free pages can be handed back in steps (db/compact.py)
+                    compact.enable_incremental_vacuum(conn)
                 if kind.kind != "scree":
                     dbconnect.stamp(conn)  # a new file, or an index of an older scree: mark it ours
                 schema.migrate(conn)

@@ -16,12 +16,14 @@ from typing import Callable, Iterable, Protocol
 from ..notes.chunker import CHUNKER_VERSION, chunk_markdown, note_names
 from ..db import invariants, queries, writes
 from ..db.connect import damaged_index
-from ..embed import Embedder, Passage
+from ..embed import Embedder, Passage, readable_languages
 from .embedstage import embed_pending, passage_of
 from ..errors import EmbedderUnavailable, FileSkipped
+from ..notes import language
 from ..notes.policy import NotesPolicy
 from ..notes.reader import hash_note, read_note
 from ..records import Skipped
+from .space import give_space_back
 from .store import Index, ensure_chunker, ensure_embedder
 from .vocabsync import sync_vocabulary
 from ..notes.walk import walk_notes
@@ -70,6 +72,9 @@ class SyncReport:
     embed_seconds: float = 0.0
     reset: str | None = None  # set when the whole index was re-embedded for another embedder
     rechunked: str | None = None  # set when every file was re-chunked for a new chunker version
+    left_out: list[str] = field(default_factory=list)  # notes SCREE_LANGUAGES leaves out (stored without chunks)
+    keyword_only: int = 0  # notes stored keyword-only: the embedder does not read their language
+    shrunk: str | None = None  # set when the sync gave space back (index/space.py)
 
     @property
     def changed(self) -> bool:
@@ -80,6 +85,8 @@ class SyncReport:
                  f"{self.unchanged} unchanged"]
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
+        if self.left_out:
+            parts.append(f"{len(self.left_out)} not indexed for their language (SCREE_LANGUAGES)")
         tail = f"; {self.chunks} chunks embedded in {self.seconds:.1f}s"
         if self.vectors_missing:
             tail += f" ({self.vectors_missing} still without vectors: keyword search covers them)"
@@ -95,6 +102,7 @@ class Plan:
     remove: list[str]
     unchanged: int
     skipped: list[Skipped]
+    layout: language.Layout = language.Layout.of(())  # the notes there are, for language markers in paths
 
 
 def plan_sync(index: Index, policy: NotesPolicy, *, max_file_bytes: int,
@@ -125,7 +133,8 @@ def plan_sync(index: Index, policy: NotesPolicy, *, max_file_bytes: int,
             continue
         seen.add(item)
         have = stored.get(item)
-        if have is not None and have.sha256 == sha and not rechunk:
+        if (have is not None and have.sha256 == sha and not rechunk and have.lang is not None
+                and have.indexed == language.admits(policy.languages, have.lang)):
             unchanged += 1
             if have.mtime_ns != mtime_ns:
                 writes.touch_file(index.conn, item, mtime_ns, size)
@@ -135,7 +144,9 @@ def plan_sync(index: Index, policy: NotesPolicy, *, max_file_bytes: int,
             new.add(item)
     scope = stored.keys() if only is None else [p for p in only if p in stored]
     remove = sorted(p for p in scope if p not in seen and not p.startswith(tuple(kept_dirs)))
-    return Plan(todo=todo, new=new, remove=remove, unchanged=unchanged, skipped=skipped)
+    # A stored note counts for the layout only while it stays (with `only`, the others are not walked).
+    layout = language.Layout.of(seen | {p for p in stored if p not in remove})
+    return Plan(todo=todo, new=new, remove=remove, unchanged=unchanged, skipped=skipped, layout=layout)
 
 
 def _check_paths(policy: NotesPolicy, paths: Iterable[str]) -> Iterable[str | Skipped]:
@@ -176,6 +187,7 @@ def sync(
         raise damaged_index(index.location.db, wrong)
     report = SyncReport()
     report.reset = ensure_embedder(index, embedder.id, embedder.dimensions, embedder.max_windows)
+    follow_languages(index, embedder)
     report.rechunked = ensure_chunker(index, CHUNKER_VERSION,  # then every file, whatever `only` says
                                       reembedding=report.reset is not None)
     only_list = None if only is None or report.rechunked else list(only)
@@ -192,7 +204,8 @@ def sync(
         for path in plan.todo:
             if should_stop():
                 break
-            prepared = prepare_note(index, policy, embedder, path, max_file_bytes=max_file_bytes, report=report)
+            prepared = prepare_note(index, policy, embedder, path, max_file_bytes=max_file_bytes, report=report,
+                                    layout=plan.layout)
             if prepared is not None:
                 _store_text(index, embedder, prepared, plan.new, report)
             progress.advance(0)
@@ -213,6 +226,19 @@ def sync(
     return report
 
 
+def follow_languages(index: Index, embedder: Embedder) -> None:
+    """Which stored notes are embedded follows the embedder's languages (SCREE_MODEL_LANGUAGES for an API
+    model): notes it cannot read lose their vectors and become keyword-only, notes it now reads wait for
+    stage two. Cheap when nothing changed (one query per distinct language)."""
+    readable = readable_languages(embedder)
+    shown = "all" if readable is None else " ".join(sorted(readable))
+    if index.meta().get("embed_languages") == shown:  # stage one stores each note as this embedder reads it
+        return
+    unreadable = sorted(lang for lang in queries.stored_languages(index.conn) if not language.reads(readable, lang))
+    writes.keep_vectors_for(index.conn, unreadable, embedder.max_windows)
+    writes.set_meta(index.conn, {"embed_languages": shown})
+
+
 def _stage_two(index: Index, embedder: Embedder, report: SyncReport, progress: SyncProgress,
                should_stop: Callable[[], bool]) -> None:
     shown = progress if hasattr(progress, "embedding") else None
@@ -227,6 +253,10 @@ def _stage_two(index: Index, embedder: Embedder, report: SyncReport, progress: S
     report.chunks += done.chunks
     report.embed_seconds += done.embed_seconds
     report.vectors_missing = done.remaining
+    if done.remaining == 0 and (report.removed or report.updated or report.reset or report.left_out):
+        # A sync that dropped many notes or vectors leaves the file as big as before.
+        shrink = give_space_back(index, embedder.id, embedder.dimensions)
+        report.shrunk = shrink.describe() if shrink else None
     if done.chunks:
         trim = getattr(embedder, "trim", None)  # the batches' working memory is not needed any more
         if trim is not None:
@@ -247,10 +277,12 @@ class PreparedNote:
     version: writes.FileVersion
     chunks: list
     known: dict  # (heading, text) -> stored vectors of chunks that did not change
+    keyword_only: bool = False  # the embedder does not read the note's language
 
 
 def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: str, *,
-                 max_file_bytes: int, report: SyncReport) -> PreparedNote | None:
+                 max_file_bytes: int, report: SyncReport,
+                 layout: language.Layout | None = None) -> PreparedNote | None:
     """Read and chunk one note, and find which chunks keep their vectors. None when it was skipped
     (a note that became unreadable or binary is removed from the index: its old rows would lie)."""
     try:
@@ -270,9 +302,15 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
     # vectors (same path, same vector space: anything else was reset by ensure_embedder).
     # The note's other names are in every chunk's embedding header: when they changed, no vector is kept.
     names = note_names(chunked)
-    known = queries.stored_chunk_vectors(index.conn, path, embedder.max_windows, "\n".join(names))
+    lang = language.decide(path, note.text, declared=chunked.lang, page_key=chunked.page_key, layout=layout)
     version = writes.FileVersion(path=path, sha256=note.sha256, mtime_ns=note.mtime_ns, size=note.size,
-                                 title=chunked.title, names=names)
+                                 title=chunked.title, names=names, lang=lang.lang, lang_by=lang.by, page=lang.page, alias=lang.alias,
+                                 indexed=language.admits(policy.languages, lang.lang))
+    if not version.indexed:  # SCREE_LANGUAGES leaves it out: its row remembers the language, nothing else
+        return PreparedNote(version, [], {})
+    if not language.reads(readable_languages(embedder), lang.lang):
+        return PreparedNote(version, list(chunked.chunks), {}, keyword_only=True)
+    known = queries.stored_chunk_vectors(index.conn, path, embedder.max_windows, "\n".join(names))
     return PreparedNote(version, list(chunked.chunks), known)
 
 
@@ -281,6 +319,10 @@ def _store_text(index: Index, embedder: Embedder, note: PreparedNote, new: set[s
     whose text changed are stored without vectors (stage two makes them)."""
     vectors = [note.known.get((c.heading, c.text)) for c in note.chunks]
     writes.replace_file(index.conn, note.version, note.chunks, vectors, embedder.max_windows,
-                        names_on_every_chunk=NAMES_ON_EVERY_CHUNK)
-    report.chunked += sum(v is None for v in vectors)
+                        names_on_every_chunk=NAMES_ON_EVERY_CHUNK, keyword_only=note.keyword_only)
+    if not note.version.indexed:
+        report.left_out.append(note.version.path)
+        return
+    report.keyword_only += note.keyword_only
+    report.chunked += 0 if note.keyword_only else sum(v is None for v in vectors)
     (report.added if note.version.path in new else report.updated).append(note.version.path)

@@ -20,6 +20,7 @@ from ..errors import DiskFull
 from ..index.embedstage import EmbedReport, embed_pending
 from ..index.indexstatus import StageTwoClock
 from ..index.sync import SyncReport
+from ..index.space import give_space_back
 from ..index.store import Index
 
 log = logging.getLogger(__name__)
@@ -132,4 +133,6 @@ class StageTwo:
             self._clock = report.clock if report.remaining else None
             if report.chunks:
                 self._problem = self._full = None
+        if report.remaining == 0 and not should_yield():  # after a sync that dropped many notes or vectors
+            give_space_back(index, self._embedder.id, self._embedder.dimensions)
         return report

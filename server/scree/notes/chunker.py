@@ -32,6 +32,7 @@ import logging
 
 import yaml
 
+from .language import front_matter_language
 from .mdblocks import MAX_HEADING_BYTES, Blocks, clean_heading, parse_blocks, split_lines
 from ..records import Chunk, ChunkedNote
 from .utf8 import char_boundary, cut_utf8, utf8_len
@@ -130,7 +131,9 @@ def chunk_markdown(text: str) -> ChunkedNote:
 
     _chunk_section(lines, no_split, markup, section_start, len(lines), head, trail, chunks)
     data, error = _front_matter(blocks.front_matter)
-    return ChunkedNote(title=_title(data), chunks=chunks, aliases=_aliases(data), front_matter_error=error)
+    lang, page_key = front_matter_language(data)
+    return ChunkedNote(title=_title(data), chunks=chunks, aliases=_aliases(data), front_matter_error=error,
+                       lang=None if lang is None else str(lang), page_key=None if page_key is None else str(page_key))
 
 
 def note_names(note: ChunkedNote) -> tuple[str, ...]:

@@ -164,9 +164,13 @@ class NotesPolicy:
         extra_rules: Rules | None = None,
         outer_ignore_files: frozenset[str] = frozenset(),
         suffixes: tuple[str, ...] = MARKDOWN_SUFFIXES,
+        languages: frozenset[str] = frozenset(),
     ) -> None:
         self.root = root
         self.suffixes = suffixes
+        # SCREE_LANGUAGES (empty: all): a note's language is known only once it is read, so the sync applies
+        # this when it indexes a note (notes/language.py `admits`), not the walk.
+        self.languages = languages
         self._root_str = str(root)
         self._outer_rules = tuple(outer_rules)  # deepest first: ancestors of root, then info/exclude
         self._extra_rules = extra_rules
@@ -178,7 +182,7 @@ class NotesPolicy:
 
     @classmethod
     def load(cls, root: Path, *, extra_ignore: Sequence[str] = (),
-             suffixes: tuple[str, ...] = MARKDOWN_SUFFIXES) -> NotesPolicy:
+             suffixes: tuple[str, ...] = MARKDOWN_SUFFIXES, languages: frozenset[str] = frozenset()) -> NotesPolicy:
         """Build the policy for `root`, reading the enclosing repository's outer ignore rules.
 
         `extra_ignore` are gitignore-style patterns relative to the root (from the command line or
@@ -190,7 +194,8 @@ class NotesPolicy:
         extra = parse_ignore_lines(list(extra_ignore), "extra ignore patterns")
         extra_rules = Rules("extra ignore patterns", compile_patterns(extra), "", "") if extra else None
         outer, files = _outer_rules(root)
-        return cls(root, outer_rules=outer, extra_rules=extra_rules, outer_ignore_files=files, suffixes=suffixes)
+        return cls(root, outer_rules=outer, extra_rules=extra_rules, outer_ignore_files=files, suffixes=suffixes,
+                   languages=languages)
 
     def is_note_name(self, name: str) -> bool:
         """True when a file name has one of this policy's note extensions."""

@@ -370,11 +370,12 @@ class _Ranker:
 
 
 def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
-           vocabulary: AbstractSet[str] = frozenset()) -> SearchResult:
+           vocabulary: AbstractSet[str] = frozenset(), within: Sequence[int] | None = None) -> SearchResult:
     """Run one query. Never loads the model for a keyword search or an empty index.
 
     `auto` asks `route` (with the embedder's kind): a lookup runs keyword (and hybrid only if BM25
     finds nothing), a question what the embedder's measured rule says (hybrid for the local model). `vocabulary` (the repo's names) marks query words to be matched verbatim, like identifiers.
+    `within` narrows both halves to those files, like a path filter (`languages.py`: one language's notes).
     """
     text = q.text.strip()
     mode = route(text, vocabulary, embedder.id) if q.mode == "auto" else q.mode
@@ -407,6 +408,11 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         if not file_ids:
             return SearchResult([], mode, [f"the path filter {list(q.paths)} matches no indexed note; "
                                            "drop it or use a glob such as 'docs/**'"])
+    if within is not None:
+        wanted = set(within)
+        file_ids = sorted(wanted) if file_ids is None else [f for f in file_ids if f in wanted]
+        if not file_ids:
+            return SearchResult([], mode, [])
     usable = vectors_usable(index, embedder.id, embedder.dimensions, embedder.max_windows)
     if mode in ("semantic", "hybrid") and not usable:
         notes.append("vectors are missing or from another embedder until the next sync: keyword results only")

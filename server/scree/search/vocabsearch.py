@@ -1,4 +1,5 @@
-"""Search with the repo's vocabulary: look up which query words are names, search, say which were.
+"""Search with the repo's vocabulary: look up which query words are names, search (the query's language
+first: `languages.py`), say which were.
 
 The CLI and the MCP server call `search_with_names` instead of `search.search`. Only the query's own
 words are looked up (one indexed query), so a large vocabulary costs a search nothing.
@@ -13,7 +14,8 @@ from ..embed import Embedder
 from ..notes.policy import NotesPolicy
 from ..records import SearchResult
 from .route import named_identifiers
-from .search import Query, cap_query, search
+from .languages import search_in_languages
+from .search import Query, cap_query
 from ..index.store import Index
 from ..index.vocab import Vocabulary, query_words
 
@@ -34,7 +36,7 @@ def search_with_names(index: Index, policy: NotesPolicy, embedder: Embedder, q: 
     if cut:
         q = replace(q, text=text)
     vocabulary = load_vocabulary(index, q.text)
-    result = search(index, policy, embedder, q, vocabulary=vocabulary)
+    result = search_in_languages(index, policy, embedder, q, vocabulary=vocabulary)
     result.names = named_identifiers(q.text, vocabulary)
     if cut:
         result.notes.append(cut)

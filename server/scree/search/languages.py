@@ -1,0 +1,140 @@
+"""The query's language first, and one result per page across its translations (issue 27).
+
+In a repository with translated docs the same page exists in several languages, and a keyword search for
+a term the translations keep (`middleware`, a function name) finds every copy; the short translated pages
+win BM25's length normalisation, so an agent asking in English got five copies of one page in languages it
+did not ask for, and the English page not at all. So when the index holds notes in more than one language:
+
+- The query's language is told (`query_language`): by its script when only one of the index's languages
+  is written in it (kana: Japanese, hangul: Korean), else by the identifier among the index's languages
+  that share its script, at 90% confidence; a query it cannot tell (a name, a few words) is taken as
+  English when the index has English notes (agents ask in English), else as the language with most notes.
+- The search runs first over the notes in that language (and those whose language cannot be told), then,
+  only when that leaves places of the k free, over the rest. Hits in other languages never push out a note
+  in the query's language; for a language the embedder does not read they are keyword hits.
+- Copies of one page (the same page key: `notes/language.py`) are one result: the first hit of a page
+  stands for it, its copies in other languages are folded into it (`also_in`, every language the page
+  exists in, searched or not), so copies never fill the top k.
+
+An index in one language (every benchmark set) is searched exactly as before. The folding is pure
+(`fold`); the search itself is `search.search`, restricted to the files of each pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import AbstractSet, Callable, Mapping, Sequence
+
+from ..db import queries
+from ..embed import Embedder, readable_languages
+from ..notes import language
+from ..notes.policy import NotesPolicy
+from ..records import Hit, SearchResult
+from ..index.store import Index
+from .search import Query, search
+
+# Remarks of a pass that said it found nothing: dropped when the other pass found something.
+_NOTHING = ("no note matches", "no note contains")
+MAX_K = 100
+
+
+def query_language(text: str, languages: Mapping[str, int],
+                   identify: Callable[[str, Sequence[str]], tuple[str, float]] = language.identify) -> str:
+    """The language family of the query `text` among the index's `languages` (code -> notes; `und` left
+    out): see the module doc. `identify` is the identifier (a parameter for tests)."""
+    known = {code: n for code, n in languages.items() if code != language.UNDETERMINED}
+    fallback_pool = known
+    script = language.text_script(text)
+    if script is not None:
+        same = {c: n for c, n in known.items() if language.script_of(c) == script
+                or (script == "Hani" and language.family(c) == "ja")}  # kanji alone: Japanese or Chinese
+        if len({language.family(c) for c in same}) == 1:
+            return language.family(next(iter(same)))
+        if same:
+            lang, p = identify(text, sorted(same))
+            if p >= language.MIN_CONFIDENCE and any(language.same_language(lang, c) for c in same):
+                return language.family(lang)
+            fallback_pool = same
+    if not fallback_pool:
+        fallback_pool = known
+    if any(language.family(c) == "en" for c in fallback_pool):
+        return "en"
+    return language.family(max(sorted(fallback_pool), key=lambda c: fallback_pool[c])) if fallback_pool else "en"
+
+
+def fold(hits: Sequence[Hit], copies: Mapping[str, Sequence[queries.PageCopy]], k: int) -> list[Hit]:
+    """The first `k` hits with copies of one page folded into the first hit of that page: a later hit of the
+    same page in another language is dropped; every kept hit lists the other languages its page exists in
+    (`also_in`, sorted). Hits of one page in the same language (sections of one note) all stay. `copies`
+    gives each hit's path the notes it shares a page key or a front-matter page with; pages are the groups
+    those links join (a Docusaurus copy and a front-matter copy of one English page are one page). Pure."""
+    parent: dict[str, str] = {}
+
+    def find(p: str) -> str:
+        while parent.setdefault(p, p) != p:
+            parent[p] = parent[parent[p]]
+            p = parent[p]
+        return p
+
+    lang_of: dict[str, str] = {}
+    for path, linked in copies.items():
+        for c in linked:
+            lang_of[c.path] = c.lang
+            parent[find(c.path)] = find(path)
+    members: dict[str, set[str]] = {}
+    for p in list(parent):
+        members.setdefault(find(p), set()).add(p)
+    out: list[Hit] = []
+    shown: dict[str, str] = {}  # page -> the language of the hit standing for it
+    for hit in hits:
+        page, lang = find(hit.path), lang_of.get(hit.path, language.UNDETERMINED)
+        if page in shown and shown[page] != lang:
+            continue  # a copy of a page already shown
+        shown.setdefault(page, lang)
+        others = sorted({lang_of[p] for p in members.get(page, ()) if lang_of[p] != lang})
+        out.append(replace(hit, also_in=tuple(others)))
+        if len(out) == k:
+            break
+    return out
+
+
+def search_in_languages(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
+                        vocabulary: AbstractSet[str] = frozenset()) -> SearchResult:
+    """`search.search`, the query's language first and copies folded (see the module doc)."""
+    try:
+        languages = queries.indexed_languages(index.conn)
+    except index.driver.Error:  # an index from before languages (schema 5), read as it is
+        languages = {}
+    if len(set(languages) - {language.UNDETERMINED}) <= 1:
+        return search(index, policy, embedder, q, vocabulary=vocabulary)
+    asked = query_language(q.text, languages)
+    mine = sorted(c for c in languages if c == language.UNDETERMINED or language.family(c) == asked)
+    first_ids = queries.file_ids_in_languages(index.conn, mine)
+    n_mine = sum(1 for c in mine if c != language.UNDETERMINED) or 1
+    first = search(index, policy, embedder, replace(q, k=min(MAX_K, q.k * n_mine)), vocabulary=vocabulary,
+                   within=first_ids)
+    hits = list(first.hits)
+    notes = list(first.notes)
+    mode = first.mode
+    if len(_folded(index, hits, q.k)) < q.k:
+        rest = [c for c in languages if c not in mine]
+        reads = readable_languages(embedder)
+        # Notes the embedder does not read have no vectors: their pass is a keyword search.
+        unread = all(not language.reads(reads, c) for c in rest)
+        second = search(index, policy, embedder,
+                        replace(q, k=min(MAX_K, q.k * (len(rest) + 1)), mode="keyword" if unread else q.mode),
+                        vocabulary=vocabulary, within=queries.file_ids_in_languages(index.conn, mine, among=False))
+        if second.hits and not hits:
+            mode = second.mode
+        hits += second.hits
+        notes += [n for n in second.notes if n not in notes]
+    folded = _folded(index, hits, q.k)
+    if folded:
+        notes = [n for n in notes if not n.startswith(_NOTHING)]
+    elif not notes:
+        notes.append("no note matches this query; try other words")
+    return SearchResult(folded, mode, notes)
+
+
+def _folded(index: Index, hits: Sequence[Hit], k: int) -> list[Hit]:
+    return fold(hits, queries.page_copies(index.conn, sorted({h.path for h in hits})), k)
