@@ -156,6 +156,9 @@ def test_an_index_from_before_names_is_migrated_and_rechunked_with_them(tmp_path
     conn.execute("drop index files_by_alias")
     for column in ("lang", "lang_by", "page", "indexed", "alias"):
         conn.execute(f"alter table files drop column {column}")
+    conn.execute("drop table embed_cache")  # the cache as migration 3 made it (6 made it a rowid table)
+    for stmt in schema.MIGRATIONS[3]:
+        conn.execute(stmt)
     conn.execute("insert into chunks_fts(chunks_fts) values('rebuild')")
     conn.execute("update meta set value = '4' where key = 'chunker'")
     conn.execute("pragma user_version = 4")

@@ -32,7 +32,8 @@ DAMAGES = {
     "chunk row deleted": [f"delete from chunks where id = {FIRST}"],
     "user_version lowered": ["pragma user_version = 3"],
     "user_version zeroed": ["pragma user_version = 0"],
-    "column dropped": ["drop index chunks_unembedded", "alter table chunks drop column windows"],
+    "column dropped": ["drop index chunks_unembedded", "drop index chunks_keyword_only",
+                       "alter table chunks drop column windows"],
 }
 # Counts and quick_check pass these; FTS5's own integrity-check and any search matching the rows do not.
 GARBLED = {
