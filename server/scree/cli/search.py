@@ -35,6 +35,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-k", type=int, help="number of results (default 5); a larger k only adds results after the same first ones")
     p.add_argument("--path", action="append", default=[], metavar="GLOB",
                    help="only notes matching this gitignore-style glob (repeatable)")
+    p.add_argument("--expect", metavar="TEXT", default="",
+                   help="for a question in plain words: a sentence or two you expect the answer to say, in the "
+                   "docs' words (widens the search; the query stays primary; not for a bare name or flag)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
     p.add_argument("--no-sync", action="store_true", help="search what is indexed without syncing first")
 
@@ -53,7 +56,8 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
         if not args.no_sync:
             sync_if_no_writer(ws, index, policy, embedder, cfg)
         result = search_with_names(index, policy, embedder, Query(" ".join(args.query), k=cfg.k,
-                                                                  mode=cfg.mode, paths=tuple(args.path)))
+                                                                  mode=cfg.mode, paths=tuple(args.path),
+                                                                  expected_answer=args.expect))
         building = _being_built(ws, index)
     finally:
         index.close()
