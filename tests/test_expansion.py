@@ -62,6 +62,18 @@ def test_max_pool_keeps_each_chunk_at_its_best() -> None:
     assert expansion.max_pool([[(1, 0.5), (2, 0.4)], [(2, 0.7), (3, 0.1)]]) == [(2, 0.7), (1, 0.5), (3, 0.1)]
 
 
+def test_a_section_titled_by_the_questions_identifier_stays_first_when_close() -> None:
+    ranked = ["Usage of RuleCreator", "Utils > `RuleCreator`", "Other"]
+    assert expansion.titled_first(ranked, str, ["rulecreator"], window=2)[0] == "Utils > `RuleCreator`"
+    assert expansion.titled_first(ranked, str, ["rulecreator"], window=1) == ranked  # not close enough
+    assert expansion.titled_first(["Other", "Usage", "Utils > RuleCreator"], str, ["rulecreator"], window=2) == [
+        "Other", "Usage", "Utils > RuleCreator"]
+    assert expansion.titled_first(ranked, str, [], window=2) == ranked
+    assert expansion.title_names("What does RuleCreator do?") == ["rulecreator"]
+    assert expansion.title_names("how do I pick a retry policy") == []  # vocabulary words are not titles
+    assert expansion.title_names("RuleCreator") == []  # a lookup: search's own rule orders it
+
+
 def test_every_way_of_widening_answers() -> None:
     """Each measured alternative stays runnable (benchmarks/quality.py --set search.expansion.X=...): the
     question's direction (axis 0) and the guess's (axis 1) both rank on top, or the question's alone."""

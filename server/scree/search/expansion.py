@@ -26,7 +26,7 @@ import numpy as np
 
 from .ftsquery import STOPWORDS, query_terms, search_match
 from ..notes.sectiontext import titled_by
-from .route import is_lookup, looks_like_identifier, named_identifiers
+from .route import is_lookup, named_identifiers
 
 T = TypeVar("T")
 
@@ -34,40 +34,35 @@ T = TypeVar("T")
 # word pieces, and BM25 over hundreds of words matches every section.
 MAX_GUESS_CHARS = 2000
 
-# How the semantic half uses the guess:
-#   "question" - it does not (the question's vector alone);
-#   "concat"   - one vector of the question and the guess as one text;
-#   "mean"     - the question's and the guess's vectors added (the guess's times SEMANTIC_WEIGHT) and
-#                normalised: a window's cosine with it is the weighted sum of its cosines with each;
-#   "max"      - each chunk at the better of its similarity to the question and to the guess;
-#   "dbsf"     - the two rankings fused by their scaled scores (fusion.dbsf), the guess's weighted.
-SEMANTIC_WAY = "mean"
+# How the two halves use the guess, measured on the six dev sets with the blind-written guesses
+# (docs/benchmarks.md, "The caller's guess at the answer"). The question and the guess as one text won
+# in both halves: the same or more plain top1 than every alternative, and the only combination under
+# which no set's identifier stratum fell (auto). In the vectors, "mean" (HyDE's average of the two
+# vectors) lost identifier questions on three sets; in BM25, the guess's words at half a question
+# word's weight lost plain questions on two sets and gained on none.
+#
+# The semantic half:
+#   "concat"   - one vector of the question followed by the guess (the model reads the first 256 word
+#                pieces, so the question is always read whole);
+#   "mean"     - the two vectors added, the guess's times SEMANTIC_WEIGHT, and normalised (a window
+#                scores by its weighted sum of similarities to both);
+#   "max"      - each chunk at the better of its similarities to the question and to the guess;
+#   "dbsf", "rrf" - the two rankings fused (fusion.dbsf by scaled scores; fusion.rrf by ranks);
+#   "question" - the question's vector alone.
+SEMANTIC_WAY = "concat"
 SEMANTIC_WEIGHT = 1.0
-# How the keyword half uses the guess:
-#   "question" - it does not;
-#   "concat"   - one OR query of the question's and the guess's words (BM25 sums every term alike);
-#   "weighted" - BM25 of the question plus KEYWORD_WEIGHT times BM25 of the guess's other words, per
-#                chunk: the question's words keep their weight, the guess's add below them.
-KEYWORD_WAY = "weighted"
+# The keyword half:
+#   "concat"   - one OR query of the question's and the guess's words: BM25 sums every term alike;
+#   "weighted" - BM25 of the question plus KEYWORD_WEIGHT times BM25 of the guess's other words (at
+#                1.0 this ranks exactly as "concat");
+#   "question" - the question's words alone.
+# Either way the chunks spelling the question's names verbatim stay first (search._names_first).
+KEYWORD_WAY = "concat"
 KEYWORD_WEIGHT = 0.5
-# Which questions' keyword half the guess widens: "plain" (questions naming nothing: no identifier,
-# no vocabulary word) or "questions" (every question; a named one still ranks the chunks spelling its
-# names verbatim first, the guess reorders only within that tier).
-KEYWORD_FOR = "questions"
-# The same for the semantic half.
-SEMANTIC_FOR = "questions"
-# What makes a question "named" for the two rules above: "identifiers" (a word that looks like one:
-# `route.looks_like_identifier`) or "names" (that, or a word of the repo's vocabulary).
-NAMED_BY = "names"
-# "raw": the guess's BM25 scores are added as they are (a guess of 30 words outweighs a question of 5);
-# "relative": scaled first so that the guess's best chunk scores what the question's best does.
-KEYWORD_SCALE = "raw"
-# The guess's weights (both halves) are multiplied by this for a named question (see `named`).
-NAMED_FACTOR = 1.0
 # For a question naming an identifier, a section titled by it within this many first places moves to
-# the first (0: off). Measured: 2 and 3 alike (docs/benchmarks.md).
+# the first (0: off; 2 and 3 measured alike).
 TITLED_WINDOW = 2
-# Chunks BM25 returns for the guess's words before they are added to the question's.
+# Chunks each BM25 query returns when a guess widens it (the question's own pool is 2 x depth).
 GUESS_POOL = 100
 
 
@@ -76,24 +71,6 @@ def applies(question: str, guess: str) -> bool:
     keyword phrase: `route.is_lookup`). A lookup is answered from its own words alone, whatever the
     mode: the guess would only blur the name (issue 28: identifier top1 100% -> 75% when it did)."""
     return bool(guess.strip()) and bool(question.strip()) and not is_lookup(question.strip())
-
-
-def named(question: str, names: Sequence[str]) -> bool:
-    """Whether `question` names something, for KEYWORD_FOR and SEMANTIC_FOR (`names`: the names
-    search took from it, vocabulary words included)."""
-    if NAMED_BY == "identifiers":
-        return any(looks_like_identifier(w) for w in question.split())
-    return bool(names)
-
-
-def widens_keyword(named: bool) -> bool:
-    """Whether the guess widens the keyword half of a question that `named` something or not."""
-    return KEYWORD_WAY != "question" and (KEYWORD_FOR == "questions" or not named)
-
-
-def widens_semantic(named: bool) -> bool:
-    """Whether the guess widens the semantic half of a question that `named` something or not."""
-    return SEMANTIC_WAY != "question" and (SEMANTIC_FOR == "questions" or not named)
 
 
 def cut_note(kept: int, given: int, limit: int = MAX_GUESS_CHARS) -> str:
@@ -137,7 +114,7 @@ def max_pool(rankings: Sequence[Sequence[tuple[int, float]]]) -> list[tuple[int,
 
 def semantic(question: str, guess: str, question_vector: Callable[[], np.ndarray],
              embed: Callable[[str], np.ndarray], rank: Callable[[np.ndarray], list[tuple[int, float]]],
-             way: str | None = None, factor: float = 1.0) -> list[tuple[int, float]]:
+             way: str | None = None) -> list[tuple[int, float]]:
     """The semantic half of a question widened by `guess`: (chunk id, score) best first.
 
     `question_vector()` is the question's vector, `embed(text)` embeds another text, `rank(vector)`
@@ -152,14 +129,14 @@ def semantic(question: str, guess: str, question_vector: Callable[[], np.ndarray
         return rank(embed(concat_text(question, guess)))
     guess_vector = embed(guess.strip())
     if way == "mean":
-        return rank(mean_vector(question_vector(), guess_vector, SEMANTIC_WEIGHT * factor))
+        return rank(mean_vector(question_vector(), guess_vector, SEMANTIC_WEIGHT))
     halves = [rank(question_vector()), rank(guess_vector)]
     if way == "max":
         return max_pool(halves)
     if way == "dbsf":
-        return dbsf(halves, lambda cid: cid, (1.0, SEMANTIC_WEIGHT * factor))
+        return dbsf(halves, lambda cid: cid, (1.0, SEMANTIC_WEIGHT))
     if way == "rrf":
-        return rrf([[cid for cid, _ in h] for h in halves], weights=(1.0, SEMANTIC_WEIGHT * factor))
+        return rrf([[cid for cid, _ in h] for h in halves], weights=(1.0, SEMANTIC_WEIGHT))
     raise ValueError(f"unknown SEMANTIC_WAY {way!r}")
 
 
@@ -188,8 +165,7 @@ def add_scores(primary: Sequence[tuple[int, float]], extra: Sequence[tuple[int, 
 
 
 def keyword(question: str, guess: str, ranked: list[tuple[int, float]],
-            search: Callable[[str], list[tuple[int, float]]], way: str | None = None,
-            factor: float = 1.0) -> list[tuple[int, float]]:
+            search: Callable[[str], list[tuple[int, float]]], way: str | None = None) -> list[tuple[int, float]]:
     """The keyword half of a question widened by `guess`: (chunk id, BM25 score) best first.
 
     `ranked` is BM25 of the question's own MATCH; `search(match)` runs another FTS5 MATCH.
@@ -202,13 +178,7 @@ def keyword(question: str, guess: str, ranked: list[tuple[int, float]],
         return search(match) if match else ranked
     if way == "weighted":
         match = search_match(guess_terms(question, guess))
-        if not match:
-            return ranked
-        extra = search(match)
-        weight = KEYWORD_WEIGHT * factor
-        if KEYWORD_SCALE == "relative" and extra and ranked:
-            weight *= ranked[0][1] / extra[0][1] if extra[0][1] > 0 else 0.0
-        return add_scores(ranked, extra, weight)
+        return add_scores(ranked, search(match), KEYWORD_WEIGHT) if match else ranked
     raise ValueError(f"unknown KEYWORD_WAY {way!r}")
 
 

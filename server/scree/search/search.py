@@ -208,13 +208,12 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
         return []
     names = named_identifiers(text, vocabulary)
     pool = max(2 * depth, NAME_POOL) if names else 2 * depth
-    ranked = queries.keyword_search(index.conn, match, pool, file_ids)
-    named = expansion.named(text, names)
-    if guess and expansion.widens_keyword(named):
-        deeper = max(pool, expansion.GUESS_POOL)
+    deeper = max(pool, expansion.GUESS_POOL) if guess else pool
+    ranked = queries.keyword_search(index.conn, match, deeper, file_ids)
+    if guess:
         ranked = expansion.keyword(text, guess, ranked,
-                                   lambda m: queries.keyword_search(index.conn, m, deeper, file_ids),
-                                   factor=expansion.NAMED_FACTOR if named else 1.0)[:pool]
+                                   lambda m: queries.keyword_search(index.conn, m, deeper, file_ids))
+    ranked = ranked[:pool]
     if names and ranked:
         ranked = _names_first(ranked, queries.chunk_texts(index.conn, [cid for cid, _ in ranked]), names,
                               lookup=is_lookup(text))
@@ -280,12 +279,10 @@ class _Ranker:
         self.qvec: np.ndarray | None = None
 
     def _semantic(self, depth: int) -> list[tuple[int, float]]:
-        named = expansion.named(self.text, named_identifiers(self.text, self.vocabulary))
-        if self.guess and expansion.widens_semantic(named):
+        if self.guess:
             return expansion.semantic(self.text, self.guess, self._question_vector, self._embed,
                                       lambda vec: semantic_ranking(self.index, self.embedder, "", depth,
-                                                                   self.file_ids, vec),
-                                      factor=expansion.NAMED_FACTOR if named else 1.0)
+                                                                   self.file_ids, vec))
         return semantic_ranking(self.index, self.embedder, self.text, depth, self.file_ids, self._question_vector())
 
     def _question_vector(self) -> np.ndarray:
