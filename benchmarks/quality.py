@@ -14,7 +14,8 @@ vectors are cached by their exact text, so a chunking experiment re-embeds only 
 text changed and a ranking experiment loads no model at all.
 
 Sets: `dev` (shared/bench/queries_dev.json), `httpx`, `myst`, `mdx` (shared/bench/repos/*) and this repo's own
-benchmarks/sets/* (`starlette`: its corpus is a pinned PyPI sdist, fetched once into the cache).
+benchmarks/sets/* (`starlette`: its corpus is a pinned PyPI sdist, fetched once into the cache; `platen`: notes
+never published anywhere, written for the benchmark, its corpus in the repo).
 
 `--expand` scores each mode without the caller's guess at the answer (`none`, the rows named by the mode),
 with one for every query (`<mode>+all`) and as an agent following the skill sends them (`<mode>+skill`: none
@@ -70,7 +71,7 @@ from scree.index.store import Index, open_index
 from scree.index.sync import sync
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sdist_corpus import ensure_corpus, sdist_sets  # noqa: E402
+from sdist_corpus import SETS, ensure_corpus, sdist_sets  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 PKG = REPO / "server" / "scree"
@@ -100,6 +101,8 @@ def dev_sets(bench: Path, cache: Path | None = None, wanted: Sequence[str] = ())
     for s in sdist_sets():
         if cache is not None and s.name in wanted:
             sets[s.name] = DevSet(s.name, s.queries, ensure_corpus(s, cache))
+    for folder in sorted(SETS.glob("*/corpus")):  # a set whose corpus is in this repo (platen: written for it)
+        sets[folder.parent.name] = DevSet(folder.parent.name, folder.parent / "queries.json", folder)
     return sets
 
 
@@ -396,7 +399,7 @@ def misses(rows: list[Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--bench", type=Path, default=BENCH, help="the shared benchmark folder")
-    ap.add_argument("--sets", nargs="+", default=["dev", "httpx", "myst", "mdx", "starlette"])
+    ap.add_argument("--sets", nargs="+", default=["dev", "httpx", "myst", "mdx", "starlette", "platen"])
     ap.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
     ap.add_argument("--embedder", default="local", help="local, or api (configured by SCREE_API_* as usual)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/scree-quality"))
