@@ -25,6 +25,7 @@ from typing import Callable, Sequence, TypeVar
 import numpy as np
 
 from .ftsquery import STOPWORDS, query_terms, search_match
+from .fusion import dbsf, rrf
 from ..notes.sectiontext import titled_by
 from .route import is_lookup, named_identifiers
 
@@ -120,8 +121,6 @@ def semantic(question: str, guess: str, question_vector: Callable[[], np.ndarray
     `question_vector()` is the question's vector, `embed(text)` embeds another text, `rank(vector)`
     is the KNN ranking of a vector (cosine similarities, best first).
     """
-    from .fusion import dbsf, rrf
-
     way = way or SEMANTIC_WAY
     if way == "question":
         return rank(question_vector())
