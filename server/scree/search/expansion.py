@@ -101,6 +101,12 @@ def concat_text(question: str, guess: str) -> str:
     return question.strip() + "\n" + guess.strip()
 
 
+def embedded_text(question: str, guess: str) -> str:
+    """The text the semantic half embeds first for this question and guess (`search.embedded_ahead`
+    embeds a long one before the index is taken)."""
+    return concat_text(question, guess) if SEMANTIC_WAY == "concat" else question
+
+
 def max_pool(rankings: Sequence[Sequence[tuple[int, float]]]) -> list[tuple[int, float]]:
     """Each chunk at its best score over `rankings` (same scale: cosines), best first; ties keep the
     first-seen order."""

@@ -500,9 +500,12 @@ def embedded_ahead(embedder: Embedder, q: Query) -> Embedder:
     might not have asked), and only for a mode that embeds: a lookup in `auto` runs keyword first.
     """
     text = cap_query(q.text)[0].strip()
-    if len(text) < EMBED_AHEAD_CHARS or getattr(embedder, "loaded", False) is not True:
-        return embedder
     if q.mode == "keyword" or (q.mode == "auto" and is_lookup(text)):
+        return embedder
+    guess = cap_query(q.expected_answer, expansion.MAX_GUESS_CHARS)[0].strip()
+    if expansion.applies(text, guess):  # what the semantic half will embed: the question with the guess
+        text = expansion.embedded_text(text, guess)
+    if len(text) < EMBED_AHEAD_CHARS or getattr(embedder, "loaded", False) is not True:
         return embedder
     try:
         vector, error = embedder.embed_query(text), None
