@@ -18,6 +18,8 @@ Ranking choices, each measured on both dev sets with benchmarks/quality.py (see 
   rank alone: a half that is sure of its first hit outweighs one whose scores are all alike.
 - While stage two of a sync embeds, hybrid fuses the vectors there are with keyword for the rest: a
   section without vectors keeps the place BM25 gives it (`fusion.keep_places`); `auto` stays on keyword.
+- The caller's guess at the answer (`Query.expected_answer`) widens both halves of a question, never a
+  lookup's; routing and names read the question alone (`expansion.py`).
 """
 
 from __future__ import annotations
