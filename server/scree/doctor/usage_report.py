@@ -91,11 +91,13 @@ def _expanded(s: Mapping[str, object]) -> str:
 
 
 def _row(label: str, s: Mapping[str, object]) -> list[str]:
-    return [label, str(s.get("searches", 0)), _expanded(s), str(s.get("greps", 0)), str(s.get("hints_shown", 0)), _followed(s),
-            str(s.get("grep_after_search", 0)), f"{_size(s.get('median_bytes_scree'))} / {_size(s.get('median_bytes_grep'))}"]
+    return [label, str(s.get("searches", 0)), _expanded(s), str(s.get("greps", 0)), str(s.get("hints_shown", 0)),
+            _followed(s), str(s.get("grep_after_search", 0)),
+            f"{_size(s.get('median_bytes_scree'))} / {_size(s.get('median_bytes_grep'))}"]
 
 
-HEADER = ["", "searches", "with answer", "greps", "hints", "followed", "grep after search", "median bytes scree / grep"]
+HEADER = ["", "searches", "with answer", "greps", "hints", "followed", "grep after search",
+          "median bytes scree / grep"]
 
 
 def _table(rows: list[list[str]], left: tuple[int, ...] = (0,)) -> list[str]:

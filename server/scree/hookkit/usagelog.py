@@ -195,9 +195,10 @@ def _summary(events: list[dict]) -> dict:
 def summarize(events: Iterable[Mapping[str, object]]) -> dict:
     """Usage figures: `total`, the same per `projects` and per `sessions`, and event counts per `days`.
 
-    Per group: events, searches, searches_expanded (sent with an expected answer), reads, reindexes, greps, hints_shown, hints_followed (a scree
-    search within the next 3 tool calls after a hint), grep_after_search (a grep within the next 3
-    tool calls after a scree search), sessions, median_bytes_scree vs median_bytes_grep, first/last.
+    Per group: events, searches, searches_expanded (sent with an expected answer), reads, reindexes,
+    greps, hints_shown, hints_followed (a scree search within the next 3 tool calls after a hint),
+    grep_after_search (a grep within the next 3 tool calls after a scree search), sessions,
+    median_bytes_scree vs median_bytes_grep, first/last.
     """
     ordered = sorted((dict(e) for e in events), key=lambda e: str(e.get("time", "")))
     days: dict[str, dict[str, int]] = {}
