@@ -2,7 +2,7 @@
 
     uv run --frozen python benchmarks/quality.py [--sets dev httpx starlette] [--modes auto hybrid]
         [--embedder local] [--cache /tmp/scree-quality] [--show-misses auto] [--json out.json]
-        [--set MODULE.NAME=VALUE ...]
+        [--set MODULE.NAME=VALUE ...] [--expand none all skill] [--expansions DIR]
         [--embedded-fraction 0.25 0.5 0.75 [--drop-order random|tail] [--seeds 18 ...]
          [--partial keyword places impute shrink]]
 
@@ -14,7 +14,14 @@ vectors are cached by their exact text, so a chunking experiment re-embeds only 
 text changed and a ranking experiment loads no model at all.
 
 Sets: `dev` (shared/bench/queries_dev.json), `httpx`, `myst`, `mdx` (shared/bench/repos/*) and this repo's own
-benchmarks/sets/* (`starlette`: its corpus is a pinned PyPI sdist, fetched once into the cache).
+benchmarks/sets/* (`starlette`: its corpus is a pinned PyPI sdist, fetched once into the cache; `platen`: notes
+never published anywhere, written for the benchmark, its corpus in the repo).
+
+`--expand` scores each mode without the caller's guess at the answer (`none`, the rows named by the mode),
+with one for every query (`<mode>+all`) and as an agent following the skill sends them (`<mode>+skill`: none
+for a bare name, flag or short keyword phrase); the guesses are `--expansions/<set>.json` (issue 28,
+benchmarks/expansions/README.md), a set without one is scored without. Below each table: per mode, the
+questions each way ranks better and worse than without guesses.
 
 `--set` overrides a module constant for one run (`--set search.ranking.SPECIFICITY=0`), to measure an idea
 before it is made the default; the value is a Python literal.
@@ -64,13 +71,14 @@ from scree.index.store import Index, open_index
 from scree.index.sync import sync
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sdist_corpus import ensure_corpus, sdist_sets  # noqa: E402
+from sdist_corpus import SETS, ensure_corpus, sdist_sets  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 PKG = REPO / "server" / "scree"
 BENCH = REPO.parent / "shared" / "bench"
 # Modules that only rank: changing them never changes what an index holds.
 RANKING_MODULES = {"search/search.py", "search/ranking.py", "search/fusion.py", "search/route.py", "search/ftsquery.py",
+                   "search/vocabsearch.py", "search/expansion.py",
                    "index/vectors.py", "db/queries.py"}
 MODES = ("semantic", "keyword", "hybrid", "auto")
 
@@ -93,6 +101,8 @@ def dev_sets(bench: Path, cache: Path | None = None, wanted: Sequence[str] = ())
     for s in sdist_sets():
         if cache is not None and s.name in wanted:
             sets[s.name] = DevSet(s.name, s.queries, ensure_corpus(s, cache))
+    for folder in sorted(SETS.glob("*/corpus")):  # a set whose corpus is in this repo (platen: written for it)
+        sets[folder.parent.name] = DevSet(folder.parent.name, folder.parent / "queries.json", folder)
     return sets
 
 
@@ -296,18 +306,61 @@ def apply_overrides(settings: Sequence[str]) -> None:
 
 
 def run_mode(scorer: Any, index: Index, policy: NotesPolicy, embedder: Embedder, cases: list[Any],
-             mode: str, k: int, vocabulary: bool = True) -> list[Any]:
-    """Score one mode; `vocabulary=False` searches without the repo's names (issue 9's comparison)."""
+             mode: str, k: int, vocabulary: bool = True, guesses: dict[str, str] | None = None) -> list[Any]:
+    """Score one mode; `vocabulary=False` searches without the repo's names (issue 9's comparison).
+    `guesses` maps a query to the expected answer sent with it (issue 28)."""
     rows = []
     ask = search_with_names if vocabulary else search
     for case in cases:
         t = time.perf_counter()
-        result = ask(index, policy, embedder, Query(case.query, k=k, mode=mode))
+        guess = (guesses or {}).get(case.query, "")
+        result = ask(index, policy, embedder, Query(case.query, k=k, mode=mode, expected_answer=guess))
         ms = (time.perf_counter() - t) * 1000
         hits = [scorer.Hit(h.path, scorer.split_trail(h.heading), h.heading, h.text, h.start_line, h.end_line, h.score)
                 for h in result.hits]
         rows.append(scorer.score_case(case, scorer.Answer(hits, ms, scorer.text_bytes(hits), result.mode), k))
     return rows
+
+
+# How a caller fills `expected_answer` (issue 28), each scored as its own row (`<mode>+<policy>`):
+#   none  - never (the rows named by the mode alone);
+#   all   - on every query it has a guess for;
+#   skill - as the skill asks: not for a bare name, a flag or a short keyword phrase (`skill_expands`).
+EXPAND_POLICIES = ("none", "all", "skill")
+
+
+def skill_expands(query: str) -> bool:
+    """Whether an agent following skills/scree/SKILL.md would send a guess with `query`: for a question
+    or a description in plain words, not for a bare name, flag, setting or error string. Read from the
+    query as the agent sees it: a question mark, or more than three words, makes it a question."""
+    return query.rstrip().endswith("?") or len(query.split()) > 3
+
+
+def load_guesses(folder: Path, set_name: str) -> dict[str, str] | None:
+    """`folder/<set>.json`'s expected answers by query (written blind: see benchmarks/expansions/README.md),
+    or None when the set has none."""
+    path = folder / f"{set_name}.json"
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {str(e["query"]): str(e["expected_answer"]) for e in data["expansions"] if e.get("expected_answer")}
+
+
+def guesses_for(policy: str, guesses: dict[str, str]) -> dict[str, str]:
+    if policy == "none":
+        return {}
+    if policy == "skill":
+        return {q: g for q, g in guesses.items() if skill_expands(q)}
+    return guesses
+
+
+def compare_ranks(name: str, base: list[Any], other: list[Any], k: int) -> str:
+    """One line: on how many questions `other` ranks the expected section better or worse than `base`."""
+    pairs = [(a.rank or k + 1, b.rank or k + 1) for a, b in zip(base, other)]
+    better = [b.case.query for (x, y), b in zip(pairs, other) if y < x]
+    worse = [b.case.query for (x, y), b in zip(pairs, other) if y > x]
+    return f"{name}: better on {len(better)}, worse on {len(worse)} of {len(pairs)}" + (
+        "; worse: " + " | ".join(worse) if worse else "")
 
 
 def bm25_rows(scorer: Any, ds: DevSet, cases: list[Any], k: int) -> list[Any]:
@@ -324,11 +377,12 @@ def strata_summary(scorer: Any, rows: list[Any], k: int) -> dict[str, dict[str, 
 
 def render(set_name: str, table: dict[str, dict[str, dict[str, float]]]) -> str:
     strata = list(next(iter(table.values())))
-    head = f"{set_name:<12}" + "".join(f" | {s:^22}" for s in strata) + " | p50 bytes"
+    width = max(12, *(len(run) for run in table))
+    head = f"{set_name:<{width}}" + "".join(f" | {s:^22}" for s in strata) + " | p50 bytes"
     lines = [head, "-" * len(head)]
     for run, summary in table.items():
         cells = "".join(f" | {s['top1']:4.0%} {s['top3']:4.0%} {s['mrr']:5.3f}   " for s in summary.values())
-        lines.append(f"{run:<12}{cells} | {summary[strata[-1]]['median_bytes']:8.0f}")
+        lines.append(f"{run:<{width}}{cells} | {summary[strata[-1]]['median_bytes']:8.0f}")
     return "\n".join(lines)
 
 
@@ -346,7 +400,7 @@ def misses(rows: list[Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--bench", type=Path, default=BENCH, help="the shared benchmark folder")
-    ap.add_argument("--sets", nargs="+", default=["dev", "httpx", "myst", "mdx", "starlette"])
+    ap.add_argument("--sets", nargs="+", default=["dev", "httpx", "myst", "mdx", "starlette", "platen"])
     ap.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
     ap.add_argument("--embedder", default="local", help="local, or api (configured by SCREE_API_* as usual)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/scree-quality"))
@@ -363,6 +417,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--partial", nargs="+", default=["keyword", "places"],
                     choices=("keyword", "places", "impute", "shrink", "dbsf"),
                     help="how auto answers mid stage two: keyword alone, or hybrid with this partial fusion")
+    ap.add_argument("--expansions", type=Path, default=REPO / "benchmarks" / "expansions",
+                    help="folder of <set>.json expected answers (issue 28)")
+    ap.add_argument("--expand", nargs="+", default=list(EXPAND_POLICIES), choices=EXPAND_POLICIES,
+                    help="score each mode without guesses (none), with one for every query (all), and as the skill asks")
     ap.add_argument("--no-vocabulary", action="store_true",
                     help="search without the repo's names from code and manifests (issue 9's comparison)")
     args = ap.parse_args(argv)
@@ -387,13 +445,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                 table = {"bm25": strata_summary(scorer, bm25_rows(scorer, ds, cases, args.k), args.k)}
                 ms: dict[str, float] = {}
                 compared: list[str] = []
+                guesses = load_guesses(args.expansions, name)
+                policies = [p for p in args.expand if p == "none" or guesses is not None]
                 for mode in args.modes:
-                    rows = run_mode(scorer, index, policy, embedder, cases, mode, args.k,  # type: ignore[arg-type]
-                                    vocabulary=not args.no_vocabulary)
-                    table[mode] = strata_summary(scorer, rows, args.k)
-                    ms[mode] = statistics.median(r.answer.ms for r in rows)
-                    if args.show_misses == mode:
-                        print(f"{name} misses ({mode}):\n{misses(rows)}\n")
+                    base: list[Any] | None = None
+                    for expand in policies:
+                        run = mode if expand == "none" else f"{mode}+{expand}"
+                        rows = run_mode(scorer, index, policy, embedder, cases, mode, args.k,  # type: ignore[arg-type]
+                                        vocabulary=not args.no_vocabulary,
+                                        guesses=guesses_for(expand, guesses or {}))
+                        table[run] = strata_summary(scorer, rows, args.k)
+                        ms[run] = statistics.median(r.answer.ms for r in rows)
+                        if expand == "none":
+                            base = rows
+                        elif base is not None:
+                            compared.append(compare_ranks(f"{run} vs {mode}", base, rows, args.k))
+                        if args.show_misses == run:
+                            print(f"{name} misses ({run}):\n{misses(rows)}\n")
                 compared += mid_stage_two(scorer, ds, index, policy, embedder, cases, args, table)
             finally:
                 index.close()

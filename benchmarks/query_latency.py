@@ -1,10 +1,13 @@
 """Warm query latency (p50/p95) of keyword, semantic and hybrid search at 10k and 100k chunks.
 
-    uv run --frozen python benchmarks/query_latency.py [--sizes 10000 100000] [--queries 50]
+    uv run --frozen python benchmarks/query_latency.py [--sizes 10000 100000] [--queries 50] [--guess-words 30]
 
 The index is synthetic (random unit vectors, generated text) but goes through the real store,
 real sqlite-vec and FTS5, and the real model for query embeddings. Built indexes are cached under
 benchmarks/out/ so a second run measures only the queries.
+
+`--guess-words N` also times each mode with the caller's guess at the answer (`expected_answer`, issue 28)
+of N words; the queries then end with "?" (a lookup ignores a guess), in the rows without a guess too.
 """
 
 from __future__ import annotations
@@ -54,6 +57,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     ap.add_argument("--queries", type=int, default=50)
+    ap.add_argument("--guess-words", type=int, default=0,
+                    help="also time each mode with an expected answer of this many words (issue 28)")
     ap.add_argument("--windows", type=int, default=3,
                     help="vectors per chunk (the bench corpus averages 2.6: whole windows plus paragraph pieces)")
     args = ap.parse_args()
@@ -63,20 +68,28 @@ def main() -> None:
     rng = random.Random(1)
     # Queries name mid-frequency terms, as questions about a topic do (not the 50 commonest words).
     texts = [" ".join(rng.choice(VOCABULARY[50:5000]) for _ in range(rng.randint(2, 5))) for _ in range(args.queries)]
-    print(f"{'chunks':>8} {'mode':>9} {'p50 ms':>8} {'p95 ms':>8}")
+    guesses = [""] * len(texts)
+    runs = [("keyword", False), ("semantic", False), ("hybrid", False)]
+    if args.guess_words:
+        texts = [t + "?" for t in texts]
+        guesses = [" ".join(rng.choice(VOCABULARY[50:5000]) for _ in range(args.guess_words)) for _ in texts]
+        runs += [("keyword", True), ("semantic", True), ("hybrid", True)]
+    print(f"{'chunks':>8} {'mode':>15} {'p50 ms':>8} {'p95 ms':>8}")
     for size in args.sizes:
         index, policy = build(size, out, embedder, args.windows)
-        for mode in ("keyword", "semantic", "hybrid"):
-            for t in texts[:5]:  # warm: model loaded, pages cached
-                search(index, policy, embedder, Query(t, k=5, mode=mode))
+        for mode, guessed in runs:
+            asked = [Query(t, k=5, mode=mode, expected_answer=g if guessed else "") for t, g in zip(texts, guesses)]
+            for q in asked[:5]:  # warm: model loaded, pages cached
+                search(index, policy, embedder, q)
             ms = []
-            for t in texts:
+            for q in asked:
                 t0 = time.perf_counter()
-                search(index, policy, embedder, Query(t, k=5, mode=mode))
+                search(index, policy, embedder, q)
                 ms.append((time.perf_counter() - t0) * 1000)
             ms.sort()
             p95 = ms[max(0, int(len(ms) * 0.95 + 0.999) - 1)]
-            print(f"{size:>8} {mode:>9} {statistics.median(ms):8.1f} {p95:8.1f}")
+            label = mode + ("+guess" if guessed else "")
+            print(f"{size:>8} {label:>15} {statistics.median(ms):8.1f} {p95:8.1f}")
         index.close()
     print(f"(cpus={os.cpu_count()}, model threads={embedder.__dict__.get('threads', 'default')})")
 

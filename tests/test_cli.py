@@ -46,6 +46,17 @@ def test_query_that_looks_like_a_flag_is_searched(notes):
     assert json.loads(out.stdout)["results"][0]["path"] == "ops.md"
 
 
+def test_expect_sends_a_guess_at_the_answer_with_the_question(notes):
+    question = ["--json", "-k", "1", "--mode", "keyword", "--notes", str(notes), "when do releases ship"]
+    plain = scree("search", *question)
+    assert plain.returncode == 0 and json.loads(plain.stdout)["results"] == [], plain.stdout
+    guessed = scree("search", "--expect", "Deploys happen every Tuesday once the build passes.", *question)
+    assert guessed.returncode == 0, guessed.stderr
+    assert json.loads(guessed.stdout)["results"][0]["path"] == "ops.md"
+    bare = scree("search", "--expect", "Deploys happen every Tuesday.", "--json", "--notes", str(notes), "TOKEN_TTL")
+    assert json.loads(bare.stdout)["results"][0]["path"] == "api.md" and "expected answer was not used" in bare.stderr
+
+
 def test_human_output_is_location_trail_then_text(notes):
     out = scree("search", "--notes", str(notes), "-k", "1", "--mode", "keyword", "tokens expire")
     assert out.returncode == 0, out.stderr

@@ -359,11 +359,15 @@ def test_mcp_server_that_failed_shows_its_error_and_claude_codes_retry_pause(tmp
 
 def test_usage_summary_counts_the_logged_events(tmp_path: Path) -> None:
     usage = tmp_path / ".claude" / "plugins" / "data" / "scree-scree-tools" / "usage" / "p-1.jsonl"
-    for kind in ("hint", "search", "grep"):
-        append_event(str(usage), {"time": "2026-11-28T10:00:00.000Z", "session": "s", "project": "p-1", "event": kind})
+    for kind in ("hint", "search", "grep", "search"):
+        append_event(str(usage), {"time": "2026-11-28T10:00:00.000Z", "session": "s", "project": "p-1", "event": kind,
+                                  **({"expanded": True} if kind == "search" else {})})
+    append_event(str(usage), {"time": "2026-11-28T10:00:01.000Z", "session": "s", "project": "p-1", "event": "search",
+                              "expanded": False})
     check = usage_report.usage_check({"HOME": str(tmp_path)})
     assert check.status == doctor.INFO
-    assert check.summary.startswith("1 scree searches, 1 greps, 1 hints (1 followed) in 1 sessions")
+    assert check.summary.startswith("3 scree searches (2 with an expected answer), 1 greps, 1 hints (1 followed) "
+                                    "in 1 sessions"), check.summary
 
 
 def test_a_crashing_check_becomes_a_failed_check_and_the_rest_still_run() -> None:

@@ -479,6 +479,7 @@ def test_a_lone_surrogate_or_a_bad_glob_over_mcp_stdio_gets_an_error_reply(tmp_p
         assert reply()["id"] == 1
         send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
         assert "lone UTF-16 surrogate" in call('{"query":"ab\\ud800c"}')
+        assert "expected_answer holds a lone UTF-16 surrogate" in call('{"query":"x","expected_answer":"ab\\ud800c"}')
         assert "'[z-a]' is not a valid glob" in call('{"query":"x","path":"[z-a]"}')
     finally:
         proc.stdin.close()

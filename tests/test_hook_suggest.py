@@ -346,6 +346,15 @@ def test_decide_passes_only_quoted_terms_to_fts(tmp_path: Path) -> None:
         notes.close()
 
 
+def test_the_suggested_call_asks_for_a_guess_only_for_plain_words() -> None:
+    sections = [hint.Section("docs/uploads.md", 3, 9, "Uploads > Retries")]
+    for reason, found in (("words", sections), ("prose", [])):
+        prose = hint.render("how are failed uploads retried", reason, found, "/repo")
+        assert f'{SEARCH_TOOL}(query="how are failed uploads retried", expected_answer="' in prose
+    for name in ("RETRY_LIMIT", "--max-retries", "upload retries"):
+        assert "expected_answer" not in hint.render(name, "words", sections, "/repo"), name
+
+
 def test_render_stays_under_the_limit_with_long_trails() -> None:
     sections = [hint.Section("docs/" + "x" * 200 + f"{i}.md", 1, 9, "Trail " * 60) for i in range(3)]
     text = hint.render("q" * 300, "words", sections, "/repo/" + "y" * 100)

@@ -51,6 +51,27 @@ def test_query_text_only_when_opted_in(project: Project) -> None:
     assert event["text"] == "how long do we keep logs"
 
 
+def test_a_search_records_whether_it_carried_an_expected_answer_never_its_text(project: Project) -> None:
+    guess = "Application logs are kept for 30 days, then deleted by the nightly job."
+    with_guess = {"query": "how long do we keep logs", "expected_answer": guess}
+    post(project, "posttool_mcp_structured", tool_input=with_guess, tool_use_id="toolu_guess")
+    post(project, "posttool_mcp_structured", tool_input={**with_guess, "expected_answer": "  "}, tool_use_id="toolu_blank")
+    post(project, "posttool_mcp_structured", tool_use_id="toolu_plain")
+    events = {e["call"]: e for e in logged(project)}
+    assert [events[c]["expanded"] for c in ("toolu_guess", "toolu_blank", "toolu_plain")] == [True, False, False]
+    assert "30 days, then deleted" not in project.usage_file.read_text()
+    assert usagelog.summarize(events.values())["total"]["searches_expanded"] == 1
+
+
+def test_the_expected_answer_is_logged_only_when_text_is_opted_in(project: Project) -> None:
+    guess = "Application logs are kept for 30 days."
+    project.run("log_usage.py", payload("posttool_mcp_structured", tool_input={"query": "log retention",
+                                                                                "expected_answer": guess}),
+                SCREE_USAGE_TEXT="1")
+    (event,) = logged(project)
+    assert event["expanded"] is True and event["text"] == "log retention" and event["expected_answer"] == guess
+
+
 def test_unstructured_scree_tool_counts_text_bytes(project: Project) -> None:
     post(project, "posttool_mcp_text")
     (event,) = logged(project)

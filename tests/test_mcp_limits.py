@@ -104,6 +104,17 @@ def test_a_long_query_is_embedded_ahead_once_and_a_failure_is_raised_unchanged()
         quiet = _Counting()
         assert embedded_ahead(quiet, q) is quiet and quiet.calls == []  # type: ignore[arg-type]
 
+    # With a guess at the answer, what is embedded ahead is what the semantic half embeds: both as one text.
+    from scree.search import expansion
+
+    guess = "The retry budget is shared by every request of one client. " * 9
+    model = _Counting()
+    view = embedded_ahead(model, Query("how is the retry budget shared between requests?", expected_answer=guess))  # type: ignore[arg-type]
+    expected = expansion.embedded_text("how is the retry budget shared between requests?", guess.strip())
+    assert model.calls == [expected] and len(expected) >= EMBED_AHEAD_CHARS
+    view.embed_query(expected)
+    assert len(model.calls) == 1
+
     down = _Counting(EmbedderUnavailable("the embeddings API is unreachable"))
     view = embedded_ahead(down, Query(long_text))  # type: ignore[arg-type]
     with pytest.raises(EmbedderUnavailable, match="unreachable"):

@@ -150,6 +150,11 @@ def test_tools_are_listed_with_hints_and_instructions_say_to_search_first(sessio
     assert all(len(t.description or "") < 300 for t in tools.values())
     params = tools["search_docs"].input_schema["properties"]
     assert params["k"]["maximum"] == 50 and params["mode"]["enum"] == ["auto", "semantic", "keyword", "hybrid"]
+    # The agent's guess at the answer: optional, and its description says when to fill it and when not.
+    assert "expected_answer" in tools["search_docs"].description
+    assert "expected_answer" not in tools["search_docs"].input_schema.get("required", [])
+    guess = params["expected_answer"]["description"]
+    assert "question in plain language" in guess and "Leave it out for a bare name" in guess and "e.g." in guess
     instructions = session.client.instructions or ""
     assert len(instructions) < 500 and "search_docs first, before grep" in instructions
 
@@ -160,6 +165,16 @@ def test_path_filter_takes_one_glob_or_a_list(session: McpSession) -> None:
     many = session.ok("search_docs", {"query": "tokens restart", "mode": "keyword",
                                       "path": ["docs/runbook.md", "docs/auth.md"]})
     assert {h["path"] for h in many["results"]} == {"docs/runbook.md", "docs/auth.md"}
+
+
+def test_search_takes_the_agents_guess_at_the_answer(session: McpSession) -> None:
+    plain = session.ok("search_docs", {"query": "how often must the credential be replaced", "mode": "keyword", "k": 1})
+    guessed = session.ok("search_docs", {"query": "how often must the credential be replaced", "mode": "keyword",
+                                         "k": 1, "expected_answer": "Rotate the personal access token every 90 days."})
+    assert plain["results"] == [] or plain["results"][0]["heading"] != "Authentication > Tokens"
+    assert guessed["results"][0]["heading"] == "Authentication > Tokens"
+    bare = session.ok("search_docs", {"query": "svc", "mode": "keyword", "expected_answer": "Tokens rotate."})
+    assert bare["results"][0]["path"] == "docs/runbook.md" and "expected answer was not used" in bare["note"]
 
 
 def test_filter_that_selects_nothing_is_told_apart_from_no_match(session: McpSession) -> None:

@@ -359,3 +359,46 @@ def test_bare_slash_reindex_runs_scree_reindex_and_the_model_gets_its_output(ins
     # session's MCP server holds the writer lock and the model is told so.
     synced = (f"{installed.project}: 1 added", f"{installed.project}: 0 added, 0 updated, 0 removed, 1 unchanged")
     assert any(s in text for s in synced) or "is being written by" in text, text[-2000:]
+
+
+# ----- what the model is taught about expected_answer (issue 28) -------------------------------------
+
+
+class SkillLoadingAPI(FakeMessagesAPI):
+    """Answers the session's first turn by loading the scree skill (the Skill tool), then "ok"."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = False
+
+    def reply(self, body: dict) -> tuple[dict, dict, str]:
+        if self.asked or not any(t.get("name") == "Skill" for t in body.get("tools") or []):
+            return super().reply(body)  # a side request of Claude Code's, or the turn after the skill loaded
+        self.asked = True
+        block = {"type": "tool_use", "id": "toolu_skill_1", "name": "Skill", "input": {}}
+        return block, {"type": "input_json_delta", "partial_json": json.dumps({"skill": "scree:scree"})}, "tool_use"
+
+
+def test_the_model_is_taught_expected_answer_by_the_tool_schema_the_skill_and_the_session_line(installed) -> None:
+    api = SkillLoadingAPI()
+    api.thread.start()
+    try:
+        events = run_session(installed, "where are retries described?", api.url, until="result")
+    finally:
+        api.server.shutdown()
+        api.server.server_close()
+    assert events[-1]["is_error"] is False and api.asked, events[-1]
+    first = next(r for r in api.requests if any(t.get("name") == "Skill" for t in r.get("tools") or []))
+    (tool,) = [t for t in first["tools"] if t["name"] == "mcp__plugin_scree_scree__search_docs"]
+    param = tool["input_schema"]["properties"]["expected_answer"]
+    assert "expected_answer" not in tool["input_schema"].get("required", [])
+    assert "question in plain language" in param["description"] and "Leave it out for a bare name" in param["description"]
+    assert "expected_answer" in tool["description"]
+    sent = json.dumps(first["messages"])
+    listing = sent[sent.index("- scree:scree: "):][:600]  # the skill list the model chooses from
+    assert "expected_answer" in listing.split("\\n")[0], listing
+    assert "SessionStart hook additional context: " in sent and "pass expected_answer too" in sent
+    # The model loaded the skill: its body teaches when to fill the parameter, with an example.
+    loaded = json.dumps(api.requests[-1]["messages"])
+    assert "Base directory for this skill" in loaded, loaded[-2000:]
+    assert "Add your guess at the answer (`expected_answer`)" in loaded and 'expected_answer=\\"Failed uploads' in loaded

@@ -33,7 +33,7 @@ SESSION_A = [
     _ev("2026-11-27T10:00:00.000Z", "sess-aaaa1111", P1, "hint", "t1", 700, tool="Bash", reason="docs", results=2),
     _ev("2026-11-27T10:00:01.000Z", "sess-aaaa1111", P1, "grep", "t1", 9000, tool="Bash", grep="grep", results=40),
     _ev("2026-11-27T10:00:05.000Z", "sess-aaaa1111", P1, "search", "t2", 1200,
-        tool="mcp__plugin_scree_scree__search_docs", mode="semantic", results=3),
+        tool="mcp__plugin_scree_scree__search_docs", mode="semantic", results=3, expanded=True),
     _ev("2026-11-27T10:00:09.000Z", "sess-aaaa1111", P1, "read", "t3", 3000, tool="mcp__plugin_scree_scree__read_doc"),
     _ev("2026-11-27T10:00:12.000Z", "sess-aaaa1111", P1, "grep", "t4", 500, tool="Bash", grep="rg", results=2),
 ]
@@ -84,6 +84,8 @@ def test_json_report_counts_follows_and_medians_per_project_and_session(home, ca
     assert code == 0 and len(report["files"]) == 2
     total = report["total"]
     assert (total["searches"], total["reads"], total["greps"]) == (2, 1, 6)
+    assert total["searches_expanded"] == 1  # session A's search carried an expected answer, B's did not
+    assert report["projects"][P1]["searches_expanded"] == 1 and report["projects"][P2]["searches_expanded"] == 0
     assert (total["hints_shown"], total["hints_followed"], total["grep_after_search"]) == (2, 1, 1)
     assert total["median_bytes_scree"] == 1200 and total["median_bytes_grep"] == 350
     assert report["projects"][P1]["hints_followed"] == 1 and report["projects"][P2]["hints_followed"] == 0
@@ -97,9 +99,10 @@ def test_terminal_report_has_tables_and_a_bar_per_day(home, capsys) -> None:
     text = usage_report.render(report)
     lines = text.splitlines()
     header = next(line for line in lines if "searches" in line and "followed" in line)
-    assert "grep after search" in header and "median bytes scree / grep" in header
+    assert "with answer" in header and "grep after search" in header and "median bytes scree / grep" in header
     (total,) = [line for line in lines if line.startswith("all projects")]
-    assert total.split()[2:6] == ["2", "6", "2", "1"] and "1 (50%)" in total and "1.2 kB / 350 B" in total
+    # searches, with an expected answer (share), greps, hints, followed (share), grep after search
+    assert total.split()[2:10] == ["2", "1", "(50%)", "6", "2", "1", "(50%)", "1"] and "1.2 kB / 350 B" in total
     assert any(line.startswith("2026-11-28 08:00  sess-bbb") and line.endswith(P2) for line in lines)
     days = {line[:10]: line for line in lines if line[:4] == "2026" and "scree" in line and "grep" in line}
     assert list(days) == ["2026-11-26", "2026-11-27", "2026-11-28"]

@@ -46,6 +46,14 @@ DEFAULT_FIRST_SYNC_WAIT = 100.0  # seconds; below the 120 s per-call timeouts cl
 MAX_READ_BYTES = 100_000
 MAX_LISTED_PATHS = 30
 MAX_QUERY_CHARS = 2000  # search.MAX_QUERY_CHARS (not imported: search pulls numpy in before the handshake)
+MAX_GUESS_CHARS = 2000  # search.expansion.MAX_GUESS_CHARS, likewise
+# The parameter's description is what the model reads in the tool list: when to fill it, when not.
+EXPECTED_ANSWER = (
+    "with a question in plain language: one to three sentences you expect the answer to say, in the words "
+    "the docs would use (names you know from the code are welcome), e.g. for 'how are failed uploads "
+    "retried': 'Failed uploads are retried three times with exponential backoff.' It widens the search; the "
+    "query stays primary. Leave it out for a bare name, flag, setting or error string. Past "
+    f"{MAX_GUESS_CHARS} characters it is cut")
 ENGINE_OPEN_TIMEOUT = 60.0  # how long a tool waits for the background start (imports + open)
 
 Mode = Literal["auto", "semantic", "keyword", "hybrid"]
@@ -255,11 +263,15 @@ def build_server(handle: IndexHandle) -> MCPServer:
                                 "only adds results after the same first ones")] = 5,
         mode: Mode = "auto",
         path: Annotated[str | list[str] | None, Field(description="glob(s) to search within, e.g. 'docs/**'")] = None,
+        expected_answer: Annotated[str | None, Field(description=EXPECTED_ANSWER)] = None,
     ) -> SearchOut:
         """Search this repo's Markdown notes and docs by meaning and keywords; returns the best
-        sections (path, heading trail, lines, text). Ask a question or name what you look for."""
+        sections (path, heading trail, lines, text). Ask a question (and pass expected_answer, your
+        guess at the answer) or name what you look for."""
         globs = (path,) if isinstance(path, str) else tuple(path or ())
         check_text("query", query)
+        if expected_answer is not None:
+            check_text("expected_answer", expected_answer)
         for glob in globs:
             check_text("path", glob)
         live = handle.get()
@@ -274,7 +286,7 @@ def build_server(handle: IndexHandle) -> MCPServer:
         except BadPattern as exc:
             raise ToolError(str(exc)) from None
         handle.wait_first_sync(live, handle.options.first_sync_wait)
-        result = live.search(Query(query, k=k, mode=mode, paths=globs))
+        result = live.search(Query(query, k=k, mode=mode, paths=globs, expected_answer=expected_answer or ""))
         status = live.status()
         return search_output(result.hits, result.mode, result.notes, status, result.names)
 

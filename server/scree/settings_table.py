@@ -104,7 +104,7 @@ HOOKS_DEBUG = Setting(
     owner="hookkit/runtime.py")
 USAGE = Setting("SCREE_USAGE", None, "str", "", "`on`", "`off` stops the local usage log", owner="hookkit/runtime.py")
 USAGE_TEXT = Setting(
-    "SCREE_USAGE_TEXT", None, "str", "", "`0`", "`1` records query and grep pattern text in the usage log",
+    "SCREE_USAGE_TEXT", None, "str", "", "`0`", "`1` records query, expected answer and grep pattern text in the usage log",
     owner="hookkit/runtime.py")
 SYNC_COMMAND = Setting(
     "SCREE_SYNC_COMMAND", None, "str", "", "`uv run ... scree reindex --quiet`",

@@ -36,6 +36,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-k", type=int, help="number of results (default 5); a larger k only adds results after the same first ones")
     p.add_argument("--path", action="append", default=[], metavar="GLOB",
                    help="only notes matching this gitignore-style glob (repeatable)")
+    p.add_argument("--expect", metavar="TEXT", default="",
+                   help="for a question in plain words: a sentence or two you expect the answer to say, in the "
+                   "docs' words (widens the search; the query stays primary; not for a bare name or flag)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
     p.add_argument("--no-sync", action="store_true", help="search what is indexed without syncing first")
 
@@ -53,7 +56,8 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
         index, synced = ws.open_index(create=False), False
     else:
         index, synced = open_synced(ws, policy, embedder, cfg)
-    query = Query(" ".join(args.query), k=cfg.k, mode=cfg.mode, paths=tuple(args.path))
+    query = Query(" ".join(args.query), k=cfg.k, mode=cfg.mode, paths=tuple(args.path),
+                  expected_answer=args.expect)
     try:
         # A sync checked the rows (and rebuilt what it condemned); a reader can only say what it sees.
         damage = None if synced else out_of_step(index.conn)

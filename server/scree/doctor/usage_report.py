@@ -84,12 +84,20 @@ def _followed(s: Mapping[str, object]) -> str:
     return f"{followed} ({followed * 100 // shown}%)" if shown else "-"
 
 
+def _expanded(s: Mapping[str, object]) -> str:
+    """Searches sent with an expected answer, and their share of all searches."""
+    searches, expanded = _count(s.get("searches")), _count(s.get("searches_expanded"))
+    return f"{expanded} ({expanded * 100 // searches}%)" if searches else "-"
+
+
 def _row(label: str, s: Mapping[str, object]) -> list[str]:
-    return [label, str(s.get("searches", 0)), str(s.get("greps", 0)), str(s.get("hints_shown", 0)), _followed(s),
-            str(s.get("grep_after_search", 0)), f"{_size(s.get('median_bytes_scree'))} / {_size(s.get('median_bytes_grep'))}"]
+    return [label, str(s.get("searches", 0)), _expanded(s), str(s.get("greps", 0)), str(s.get("hints_shown", 0)),
+            _followed(s), str(s.get("grep_after_search", 0)),
+            f"{_size(s.get('median_bytes_scree'))} / {_size(s.get('median_bytes_grep'))}"]
 
 
-HEADER = ["", "searches", "greps", "hints", "followed", "grep after search", "median bytes scree / grep"]
+HEADER = ["", "searches", "with answer", "greps", "hints", "followed", "grep after search",
+          "median bytes scree / grep"]
 
 
 def _table(rows: list[list[str]], left: tuple[int, ...] = (0,)) -> list[str]:
@@ -137,7 +145,8 @@ def render(report: Mapping[str, object]) -> str:
             s, g = int(d["scree"]), int(d["grep"])  # type: ignore[call-overload]
             lines.append(f"{d['day']}  scree {s:>{width}} {bar(s, peak).ljust(BAR_WIDTH)}  "
                          f"grep {g:>{width}} {bar(g, peak)}".rstrip())
-    lines += ["", f"hints followed: a scree search within {report['follow_window']} tool calls after a hint; "
+    lines += ["", f"with answer: searches sent with an expected_answer (the agent's guess at the answer); "
+              f"hints followed: a scree search within {report['follow_window']} tool calls after a hint; "
               f"grep after search: a grep within {report['follow_window']} calls after a scree search."]
     return "\n".join(lines)
 
@@ -157,5 +166,6 @@ def usage_check(env: Mapping[str, str] | None = None) -> Check:
         return Check("usage", INFO, "no usage logged yet" + off, details)
     t = summarize(events)["total"]
     details["total"] = t
-    return Check("usage", INFO, f"{t['searches']} scree searches, {t['greps']} greps, {t['hints_shown']} hints "
+    return Check("usage", INFO, f"{t['searches']} scree searches ({t['searches_expanded']} with an expected answer), "
+                 f"{t['greps']} greps, {t['hints_shown']} hints "
                  f"({t['hints_followed']} followed) in {t['sessions']} sessions; `scree usage` for more" + off, details)

@@ -37,8 +37,9 @@ UV_INSTALL = ("curl -LsSf https://astral.sh/uv/install.sh | sh (it puts uv in ~/
 
 CONTEXT_LINE = (
     f"scree indexes this repo's Markdown notes (docs, ADRs, READMEs): for a question about what they say, "
-    f"call {SEARCH_TOOL} first (meaning + keyword search, returns sections with path:lines); "
-    f"use grep/rg for exact strings in code."
+    f"call {SEARCH_TOOL} first (meaning + keyword search, returns sections with path:lines), and with a "
+    f"question in plain words pass expected_answer too: a sentence or two the answer might say, in the docs' "
+    f"words (none for a bare name or flag); use grep/rg for exact strings in code."
 )
 NO_UV_LINE = (
     f"scree's notes search ({SEARCH_TOOL}) cannot start: it needs uv, which is not installed. "

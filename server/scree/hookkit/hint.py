@@ -15,9 +15,11 @@ from collections import namedtuple
 from ..notes.sectiontext import mostly_list, titled_by
 from . import SEARCH_TOOL
 from .grepparse import GrepCall
-from .patterns import pattern_words
+from .patterns import is_plain_language, pattern_words
 
 MAX_HINT_CHARS = 700
+# search_docs' expected_answer, as the hint shows it for a query in plain words.
+EXPECT_ARG = ', expected_answer="<a sentence the answer might say>"'
 MAX_SECTIONS = 3
 RANK_CAP = 500  # most matches worth ranking by bm25 within the hook's time budget
 # bm25 column weights (heading, text, names), as scree.db.schema.FTS_WEIGHTS; not imported to keep the hook light.
@@ -123,18 +125,19 @@ def render(query: str, reason: str, sections: Sequence[Section], folder: str, sh
     the pattern as the agent wrote it (defaults to the query)."""
     q = _clip(query, 80).replace('"', "'")
     x = _clip(shown or query, 80).replace('"', "'")
+    # Words in plain language get the agent's guess at the answer too (the skill's rule); a name does not.
+    call = f'{SEARCH_TOOL}(query="{q}"' + (EXPECT_ARG if is_plain_language(query) else "") + ")"
     verbatim = any(s.literal for s in sections)
     if sections and verbatim:
         head = f'scree: the indexed notes mention "{x}":'
-        tail = (f"Read those lines first (the Read tool opens path:start-end); {SEARCH_TOOL}"
-                f'(query="{q}") finds notes worded differently.')
+        tail = f"Read those lines first (the Read tool opens path:start-end); {call} finds notes worded differently."
     elif sections:
         head = f'scree: indexed notes related to "{x}" (not verbatim):'
-        tail = f'Call {SEARCH_TOOL}(query="{q}") for the sections that answer it, ranked by meaning and keyword.'
+        tail = f"Call {call} for the sections that answer it, ranked by meaning and keyword."
     else:
         what = "searches the repo's Markdown notes" if reason == "docs" else "reads like a question for the notes"
         head = f"scree: this {what}, which scree has indexed."
-        tail = f'Call {SEARCH_TOOL}(query="{q}") to get the sections that answer it, with path:lines.'
+        tail = f"Call {call} to get the sections that answer it, with path:lines."
     root = folder.rstrip("/")
     for trail_limit in (70, 40, 0):
         lines = []

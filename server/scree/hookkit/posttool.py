@@ -125,6 +125,11 @@ def event_for(payload: Mapping[str, object], call: GrepCall | None, with_text: b
         if with_text and isinstance(tool_input, dict):
             text = tool_input.get("query") or tool_input.get("path")
             event["text"] = text if isinstance(text, str) else None
+        if event["event"] == "search" and isinstance(tool_input, dict):  # did the agent send its guess?
+            guess = tool_input.get("expected_answer")
+            event["expanded"] = isinstance(guess, str) and bool(guess.strip())
+            if with_text and event["expanded"]:
+                event["expected_answer"] = guess
     elif call is not None:
         results, size = grep_stats(tool, response)
         event = {"event": "grep", "tool": tool, "grep": call.tool, "mode": None, "results": results, "bytes": size}

@@ -10,8 +10,9 @@ MAX_FIELD_CHARS, and a whole line at MAX_LINE_BYTES (`capped_line`).
 An event: `time` (ISO 8601 UTC), `session`, `project` (scree.locate.folder_key), `event`
 (`search`, `read`, `reindex`, `grep`, `hint`, `other`), `tool`, `call` (tool_use_id),
 `mode`, `results`, `bytes`, `duration_ms`; a `grep` event also names the program (`grep`: rg,
-git-grep...), a `hint` event its `reason` (match, docs, prose). The query or pattern is kept
-only as `text`, and only when the user opted in with SCREE_USAGE_TEXT=1.
+git-grep...), a `hint` event its `reason` (match, docs, prose), a `search` event whether the agent
+sent its guess at the answer (`expanded`). The query or pattern is kept only as `text` (the guess as
+`expected_answer`), and only when the user opted in with SCREE_USAGE_TEXT=1.
 """
 
 from __future__ import annotations
@@ -168,6 +169,7 @@ def _stats(events: list[dict]) -> dict:
     out = {
         "events": len(events),
         "searches": kinds.count("search"),
+        "searches_expanded": sum(1 for e in events if e.get("event") == "search" and e.get("expanded") is True),
         "reads": kinds.count("read"),
         "reindexes": kinds.count("reindex"),
         "greps": kinds.count("grep"),
@@ -193,7 +195,7 @@ def _bytes(events: Iterable[dict], kinds: frozenset[str]) -> list[float]:
     return [b for e in events if e.get("event") in kinds and (b := _number(e.get("bytes"))) is not None]
 
 
-_COUNTERS = ("events", "searches", "reads", "reindexes", "greps", "hints_shown", "hints_followed",
+_COUNTERS = ("events", "searches", "searches_expanded", "reads", "reindexes", "greps", "hints_shown", "hints_followed",
              "grep_after_search")
 
 
@@ -220,9 +222,10 @@ def _summary(events: list[dict]) -> dict:
 def summarize(events: Iterable[Mapping[str, object]]) -> dict:
     """Usage figures: `total`, the same per `projects` and per `sessions`, and event counts per `days`.
 
-    Per group: events, searches, reads, reindexes, greps, hints_shown, hints_followed (a scree
-    search within the next 3 tool calls after a hint), grep_after_search (a grep within the next 3
-    tool calls after a scree search), sessions, median_bytes_scree vs median_bytes_grep, first/last.
+    Per group: events, searches, searches_expanded (sent with an expected answer), reads, reindexes,
+    greps, hints_shown, hints_followed (a scree search within the next 3 tool calls after a hint),
+    grep_after_search (a grep within the next 3 tool calls after a scree search), sessions,
+    median_bytes_scree vs median_bytes_grep, first/last.
     """
     ordered = sorted((dict(e) for e in events), key=lambda e: str(e.get("time", "")))
     days: dict[str, dict[str, int]] = {}

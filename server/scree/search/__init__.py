@@ -4,7 +4,8 @@ Modules: `search` (the query, both halves, fusion, the policy re-check of every 
 (which query words are the repo's names; `search_with_names` is what the CLI and server call),
 `route` (the mode for `auto`), `ftsquery` (safe FTS5 MATCH strings), `fusion` (DBSF, RRF),
 `ranking` (pure ranking steps around fusion), `languages` (the query's language first, copies of one page
-in other languages folded into one result).
+in other languages folded into one result), `expansion` (how the caller's guess at the answer,
+`expected_answer`, widens a question's search).
 
 Imports nothing: importing one module never loads the others.
 """

@@ -18,6 +18,8 @@ Ranking choices, each measured on both dev sets with benchmarks/quality.py (see 
   rank alone: a half that is sure of its first hit outweighs one whose scores are all alike.
 - While stage two of a sync embeds, hybrid fuses the vectors there are with keyword for the rest: a
   section without vectors keeps the place BM25 gives it (`fusion.keep_places`); `auto` stays on keyword.
+- The caller's guess at the answer (`Query.expected_answer`) widens both halves of a question, never a
+  lookup's; routing and names read the question alone (`expansion.py`).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from ..errors import EmbedderError, EmbedderUnavailable
 from .fusion import RRF_K, collapse, dbsf, dbsf_imputed, keep_places, rrf_grouped
 from .ftsquery import search_match
 from ..index.indexstatus import stage_two_note
-from . import ranking
+from . import expansion, ranking
 from ..notes.policy import NotesPolicy
 from ..records import Hit, SearchResult
 from .route import common_words_only, is_lookup, named_identifiers, route
@@ -113,6 +115,7 @@ class Query:
     k: int = 5
     mode: str = "auto"
     paths: tuple[str, ...] = ()
+    expected_answer: str = ""  # the caller's guess at the answer: widens a question's search (expansion.py)
 
 
 def matching_file_ids(files: Sequence[tuple[int, str]], globs: Sequence[str]) -> list[int]:
@@ -199,14 +202,20 @@ def _names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
 
 
 def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int] | None,
-                    vocabulary: AbstractSet[str] = frozenset()) -> list[tuple[int, float]]:
-    """(chunk id, BM25 score) best first, chunks spelling the query's names verbatim first."""
+                    vocabulary: AbstractSet[str] = frozenset(), guess: str = "") -> list[tuple[int, float]]:
+    """(chunk id, BM25 score) best first, chunks spelling the query's names verbatim first. A `guess`
+    at the answer widens the BM25 ranking before the names tier is applied (`expansion.keyword`)."""
     match = search_match(text)
     if match is None:
         return []
     names = named_identifiers(text, vocabulary)
     pool = max(2 * depth, NAME_POOL) if names else 2 * depth
-    ranked = queries.keyword_search(index.conn, match, pool, file_ids)
+    deeper = max(pool, expansion.GUESS_POOL) if guess else pool
+    ranked = queries.keyword_search(index.conn, match, deeper, file_ids)
+    if guess:
+        ranked = expansion.keyword(text, guess, ranked,
+                                   lambda m: queries.keyword_search(index.conn, m, deeper, file_ids))
+    ranked = ranked[:pool]
     if names and ranked:
         ranked = _names_first(ranked, queries.chunk_texts(index.conn, [cid for cid, _ in ranked]), names,
                               lookup=is_lookup(text))
@@ -262,23 +271,37 @@ class _Ranker:
 
     def __init__(self, index: Index, embedder: Embedder, text: str, asked: str, file_ids: Sequence[int] | None,
                  vocabulary: AbstractSet[str], notes: list[str], symbols_only: bool = False,
-                 coverage: float = 1.0) -> None:
+                 coverage: float = 1.0, guess: str = "") -> None:
         self.index, self.embedder, self.text, self.asked = index, embedder, text, asked
+        self.guess = guess  # the caller's guess at the answer, when it applies to this query
+        self.vectors: dict[str, np.ndarray] = {}  # other texts' vectors (the guess), embedded once
         self.file_ids, self.vocabulary, self.notes = file_ids, vocabulary, notes
         self.symbols_only = symbols_only
         self.coverage = coverage  # the share of chunks with vectors (below 1 while stage two runs)
         self.qvec: np.ndarray | None = None
 
     def _semantic(self, depth: int) -> list[tuple[int, float]]:
+        if self.guess:
+            return expansion.semantic(self.text, self.guess, self._question_vector, self._embed,
+                                      lambda vec: semantic_ranking(self.index, self.embedder, "", depth,
+                                                                   self.file_ids, vec))
+        return semantic_ranking(self.index, self.embedder, self.text, depth, self.file_ids, self._question_vector())
+
+    def _question_vector(self) -> np.ndarray:
         if self.qvec is None:
             self.qvec = np.asarray(self.embedder.embed_query(self.text), dtype="<f4")
-        return semantic_ranking(self.index, self.embedder, self.text, depth, self.file_ids, self.qvec)
+        return self.qvec
+
+    def _embed(self, text: str) -> np.ndarray:
+        if text not in self.vectors:
+            self.vectors[text] = np.asarray(self.embedder.embed_query(text), dtype="<f4")
+        return self.vectors[text]
 
     def _keyword(self, depth: int) -> list[tuple[int, float]]:
         if self.symbols_only:  # the keyword index drops symbols: look for them verbatim
             needle = self.text.strip(_ASCII_PUNCTUATION) or self.text  # `🚀?` asks for the rocket
             return queries.verbatim_search(self.index.conn, needle, depth, self.file_ids)
-        return keyword_ranking(self.index, self.text, depth, self.file_ids, self.vocabulary)
+        return keyword_ranking(self.index, self.text, depth, self.file_ids, self.vocabulary, self.guess)
 
     def rank(self, mode: str, depth: int) -> _Ranked:
         """The ranking with `depth` sections per half, in the mode that answered."""
@@ -366,7 +389,11 @@ class _Ranker:
         # After the histories have moved: a subsection "close behind" its parent is counted among the hits
         # that stay, so changelog entries demoted from between them no longer hide it (measured: one more
         # plain top1 on the starlette set, the others unchanged).
-        return ranking.specific_first(ranked, section, ranking.SPECIFIC_WINDOW)
+        ranked = ranking.specific_first(ranked, section, ranking.SPECIFIC_WINDOW)
+        if self.guess:  # the guess reorders the sections the question's names pick: the name's own stays first
+            heading = lambda item: rows[item[0]].heading if item[0] in rows else ""  # noqa: E731
+            ranked = expansion.titled_first(ranked, heading, expansion.title_names(text))
+        return ranked
 
 
 def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
@@ -432,8 +459,11 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
             mode = "hybrid"  # the vectors alone would never find the chunks they do not have yet
         usable = usable and vectors.embedded > 0
 
+    guess = q.expected_answer.strip() if expansion.applies(text, q.expected_answer) and not symbols_only else ""
+    if q.expected_answer.strip() and not guess:
+        notes.append(expansion.unused_note())
     ranker = _Ranker(index, embedder, text, asked, file_ids, vocabulary, notes, symbols_only,
-                     coverage=vectors.embedded / vectors.total if stage is not None else 1.0)
+                     coverage=vectors.embedded / vectors.total if stage is not None else 1.0, guess=guess)
     fixed = ranker.rank(mode, CANDIDATE_SECTIONS)
     mode = fixed.mode
     check = _PolicyCheck(policy)
@@ -487,9 +517,12 @@ def embedded_ahead(embedder: Embedder, q: Query) -> Embedder:
     might not have asked), and only for a mode that embeds: a lookup in `auto` runs keyword first.
     """
     text = cap_query(q.text)[0].strip()
-    if len(text) < EMBED_AHEAD_CHARS or getattr(embedder, "loaded", False) is not True:
-        return embedder
     if q.mode == "keyword" or (q.mode == "auto" and is_lookup(text)):
+        return embedder
+    guess = cap_query(q.expected_answer, expansion.MAX_GUESS_CHARS)[0].strip()
+    if expansion.applies(text, guess):  # what the semantic half will embed: the question with the guess
+        text = expansion.embedded_text(text, guess)
+    if len(text) < EMBED_AHEAD_CHARS or getattr(embedder, "loaded", False) is not True:
         return embedder
     try:
         vector, error = embedder.embed_query(text), None
