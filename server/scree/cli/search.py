@@ -1,6 +1,9 @@
-"""`scree search`: sync first (unless a writer keeps the index fresh), then print the best chunks.
+"""`scree search`: stage one of a sync first (unless a writer keeps the index fresh), then the best chunks.
 
-Results go to stdout; progress, notes and errors go to stderr.
+The search answers at once: it commits the changed notes' text and keyword rows (stage one, at most
+`STAGE_ONE_BUDGET` seconds of it), answers from what is there, and leaves the vectors (stage two) to
+a detached `scree reindex` it starts, as the plugin's session start does; `scree reindex` builds
+everything in the foreground. Results go to stdout; progress, notes and errors go to stderr.
 """
 
 from __future__ import annotations
@@ -8,7 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
+import subprocess
 import sys
+import time
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
@@ -23,6 +29,14 @@ if TYPE_CHECKING:
     from ..workspace import Workspace
 
 log = logging.getLogger("scree")
+
+# Seconds of stage one a search spends in the foreground before it answers from what is committed and
+# leaves the rest to the background writer: stage one takes about a second per 100 notes, so most
+# folders finish within it (issue 29: a cold search of 1,000+ notes answers within 10 s).
+STAGE_ONE_BUDGET = 6.0
+# Stage two runs in the foreground too when its estimate (this, for starting the model, plus the missing
+# chunks at the index's recorded rate) fits what is left of the budget: a few changed notes.
+MODEL_START = 2.0
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -47,18 +61,24 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
     ws = Workspace.from_config(cfg)
     # --no-sync only reads: open read-only, so a read-only disk or data dir still answers.
     index = ws.open_index(create=not args.no_sync)
+    background: str | None = None
     try:
         policy = ws.policy()
         embedder = ws.embedder()
+        left: str | None = None
         if not args.no_sync:
-            sync_if_no_writer(ws, index, policy, embedder, cfg)
+            left = sync_if_no_writer(ws, index, policy, embedder, cfg)
         result = search_with_names(index, policy, embedder, Query(" ".join(args.query), k=cfg.k,
                                                                   mode=cfg.mode, paths=tuple(args.path)))
+        if left is not None:  # after the answer is ready: the writer's start must not slow it down
+            background = start_background_sync(ws, left)
         building = _being_built(ws, index)
     finally:
         index.close()
     if building is not None:  # said instead of "the index is empty"
         result.notes[:] = [building] + [n for n in result.notes if not n.startswith("the index is empty")]
+    if background is not None:
+        result.notes.append(background)
     for note in result.notes:
         print(f"scree: {note}", file=sys.stderr)
     if args.json:
@@ -75,25 +95,90 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
     return 0
 
 
-def sync_if_no_writer(ws: Workspace, index: Index, policy: NotesPolicy, embedder: Embedder, cfg: Config) -> None:
-    """Sync before searching, unless a writer (scree serve / watch) holds the lock: it keeps the index fresh."""
+def sync_if_no_writer(ws: Workspace, index: Index, policy: NotesPolicy, embedder: Embedder, cfg: Config,
+                      budget: float | None = None) -> str | None:
+    """Sync before searching, within `budget` seconds (STAGE_ONE_BUDGET), unless a writer (scree serve,
+    watch, reindex) holds the lock: it keeps the index fresh.
+
+    Stage one (text and keyword rows) runs first; stage two (vectors) runs here only when its estimate
+    fits what is left of the budget (a few changed notes), else it is left to a background writer.
+    Returns what is left for one: "notes" when stage one ran out of time, "vectors" when chunks lack
+    their vectors, or None."""
+    from ..db import queries
+    from ..index.indexstatus import recorded_rate
     from ..live.lock import WriterLock
     from ..index.progress import progress_for_stderr
-    from ..index.sync import sync
+    from ..index.sync import embed_stage_two, sync
 
     lock = WriterLock(ws.location.lock)
     if not lock.try_acquire():
         log.info("another process writes this index; searching what it has committed")
-        return
+        return None
+    deadline = time.monotonic() + (STAGE_ONE_BUDGET if budget is None else budget)
+    cut: list[bool] = []
+
+    def out_of_time() -> bool:
+        if time.monotonic() > deadline:
+            cut.append(True)
+        return bool(cut)
+
+    progress = progress_for_stderr()
     try:
-        report = sync(index, policy, embedder, max_file_bytes=cfg.max_file_bytes, progress=progress_for_stderr())
+        report = sync(index, policy, embedder, max_file_bytes=cfg.max_file_bytes, progress=progress,
+                      should_stop=out_of_time, embed=False)
+        vectors = queries.vector_progress(index.conn)
+        missing = vectors.total - vectors.embedded
+        fits = MODEL_START + missing / recorded_rate(index.meta()) < deadline - time.monotonic()
+        if missing and not cut and fits:
+            embed_stage_two(index, embedder, report, progress)
+            missing = report.vectors_missing
     except EmbedderError as exc:
-        # Changed notes cannot be embedded, but what is indexed can still be searched.
-        print(f"scree: warning: changed notes were not indexed: {exc}", file=sys.stderr)
-        return
+        # A model that cannot load, an API refusing the key: the notes are keyword-searchable (stage
+        # one committed them), their vectors wait for the fix.
+        print(f"scree: warning: the vectors of new and changed notes were not made: {exc}", file=sys.stderr)
+        return None
     finally:
         lock.release()
     print_notices(report)
+    if cut:
+        print(f"scree: stage one is taking longer than {STAGE_ONE_BUDGET if budget is None else budget:g} s: "
+              "answering from the notes indexed so far", file=sys.stderr)
+        return "notes"  # the background writer finishes it
+    return "vectors" if missing else None
+
+
+def start_background_sync(ws: Workspace, left: str = "vectors") -> str:
+    """Start `scree reindex --quiet` for this index, detached (its own session, no terminal, stdin and
+    stdout on /dev/null, stderr to the index's sync log), as the plugin's SessionStart hook does; it
+    outlives this process, makes the missing vectors (and finishes stage one if the search cut it
+    short), and exits quietly when another writer got the lock first. Returns the note to show."""
+    cfg = ws.config
+    env = dict(os.environ)
+    # The child syncs exactly this index: the folder found here, with this command's flags (an index
+    # file named by --db as such: SCREE_DB=<the default place> would name another writer lock).
+    env.update(SCREE_NOTES=str(ws.folder), SCREE_EMBEDDER=cfg.embedder, SCREE_NOTE_EXTENSIONS=cfg.note_extensions)
+    if cfg.db is not None:
+        env["SCREE_DB"] = str(ws.location.db)
+    log_path = ws.location.sync_log
+    cmd = [sys.executable, "-m", "scree.cli", "reindex", "--quiet"]
+    try:
+        log_fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError:
+        log_fd = os.open(os.devnull, os.O_WRONLY)
+        log_path = None
+    try:
+        os.write(log_fd, f"{time.strftime('%Y-%m-%dT%H:%M:%S')} scree search started: {' '.join(cmd)}\n".encode())
+        proc = subprocess.Popen(cmd, env=env, cwd=str(ws.folder), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=log_fd, close_fds=True, start_new_session=True)
+    except OSError as exc:
+        return (f"could not start the background sync ({exc.strerror or exc}): run `scree reindex` to make "
+                "the vectors; until then searches answer by keyword")
+    finally:
+        os.close(log_fd)
+    what = "the remaining notes and then the vectors are" if left == "notes" else "the vectors are"
+    where = f"; log: {log_path}" if log_path is not None else ""
+    return (f"{what} being indexed in the background (pid {proc.pid}, `scree reindex`; `scree status` shows how "
+            f"far): until every chunk has its vectors, auto searches answer by keyword{where}")
 
 
 def _being_built(ws: Workspace, index: Index) -> str | None:

@@ -18,6 +18,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
     from ..db import queries
     from ..index.indexstatus import recorded_rate, stage_two_note
+    from ..live.lock import describe_writer, read_holder
     from ..workspace import Workspace
 
     ws = Workspace.from_config(cfg)
@@ -39,6 +40,10 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
                         or "done: every chunk has its vectors")
         finally:
             index.close()
+        # Who is writing the index now, e.g. the background `scree reindex` a search started for stage two.
+        holder = read_holder(ws.location.lock)
+        data["writer"] = None if holder is None else describe_writer(holder)
+        data["writer_pid"] = None if holder is None else holder.pid
     if args.json:
         print(json.dumps(data, indent=2))
     else:
@@ -50,6 +55,9 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
             data["exists"] = "no (built by the first `scree search`, `scree reindex` or the plugin's session sync)"
         elif data["exists"] is True:
             data["exists"] = "yes"
+        data.pop("writer_pid", None)  # said in `writer`
+        if data.get("exists") == "yes" and data.get("writer") is None:
+            data["writer"] = "none"
         for key, value in data.items():
             print(f"{key:17} {'-' if value is None else value}")
     return 0
