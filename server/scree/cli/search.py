@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from dataclasses import asdict
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..config import MODES, Config, add_embedder_flag
@@ -159,7 +160,7 @@ def start_background_sync(ws: Workspace, left: str = "vectors") -> str:
     env.update(SCREE_NOTES=str(ws.folder), SCREE_EMBEDDER=cfg.embedder, SCREE_NOTE_EXTENSIONS=cfg.note_extensions)
     if cfg.db is not None:
         env["SCREE_DB"] = str(ws.location.db)
-    log_path = ws.location.sync_log
+    log_path: Path | None = ws.location.sync_log
     cmd = [sys.executable, "-m", "scree.cli", "reindex", "--quiet"]
     try:
         log_fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o600)
