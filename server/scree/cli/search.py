@@ -163,8 +163,9 @@ def start_background_sync(ws: Workspace, left: str = "vectors") -> str:
     log_path: Path | None = ws.location.sync_log
     cmd = [sys.executable, "-m", "scree.cli", "reindex", "--quiet"]
     try:
-        log_fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o600)
-    except OSError:
+        log_fd = os.open(ws.location.sync_log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0),
+                         0o600)
+    except OSError:  # a read-only index folder: the sync still runs (and reports its own failure)
         log_fd = os.open(os.devnull, os.O_WRONLY)
         log_path = None
     try:
