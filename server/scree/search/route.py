@@ -100,14 +100,22 @@ def embedder_kind(embedder_id: str) -> str:
     return embedder_id.split(":", 1)[0]
 
 
+# How `auto` routes a lookup (`is_lookup`: 1-3 words, no question), measured on every set and its short
+# phrases (docs/benchmarks.md, "Short phrases"):
+#   "keyword" - every lookup runs keyword;
+#   "names"   - a lookup naming something (an identifier or a vocabulary word) runs keyword; one of plain
+#               words ("static files", "CORS") is routed as a question.
+LOOKUP_ROUTE = "keyword"
+
+
 def route(query: str, vocabulary: AbstractSet[str] = frozenset(), embedder: str = "local") -> str:
-    """`keyword` for a lookup (a bare name or keyword phrase); for a question, what the embedder's
-    rule in QUESTION_ROUTE says: `hybrid`, or `semantic` when it names nothing.
+    """`keyword` for a lookup (a bare name or keyword phrase: see LOOKUP_ROUTE); for a question, what
+    the embedder's rule in QUESTION_ROUTE says: `hybrid`, or `semantic` when it names nothing.
 
     `embedder` is the embedder's kind or id (`local`, `api`). Never `semantic` for a query naming an
     identifier or a `vocabulary` word: dense vectors blur names, BM25 needs to see them.
     """
-    if is_lookup(query):
+    if is_lookup(query) and (LOOKUP_ROUTE == "keyword" or named_identifiers(query, vocabulary)):
         return "keyword"
     rule = QUESTION_ROUTE.get(embedder_kind(embedder), DEFAULT_QUESTION_ROUTE)
     if rule == "names" and not named_identifiers(query, vocabulary):
