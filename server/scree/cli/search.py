@@ -41,7 +41,8 @@ MODEL_START = 2.0
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("search", help="search the notes (syncs first when the index is missing or stale)")
+    p = sub.add_parser("search", help="search the notes at once (indexes new and changed notes first; "
+                       "vectors that take longer are made by a background `scree reindex`)")
     add_common(p)
     add_embedder_flag(p)
     p.add_argument("query", nargs="*", help="what you look for, in words or names (a query starting with '-' "
