@@ -124,7 +124,7 @@ def _isolated_env(home: Path, tmp: Path) -> dict[str, str]:
     uv_cache = subprocess.run([UV, "cache", "dir"], capture_output=True, text=True, check=True).stdout.strip()
     drop = ("CLAUDE", "ANTHROPIC", "SCREE_", "MCP_", "UV_", "VIRTUAL_ENV")
     env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
-    if shutil.which("uv") is None:  # the plugin runs `uv` by name: give the session this one alone
+    if shutil.which("uv") is None:  # the plugin finds uv on PATH (or in ~/.local/bin...): give the session this one
         assert UV is not None
         (tmp / "uv-bin").mkdir(exist_ok=True)
         if not (tmp / "uv-bin" / "uv").exists():
