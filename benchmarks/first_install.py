@@ -9,9 +9,10 @@ session has no scree tools. This script times, in a fresh venv directory each ru
 1. build: `uv sync --frozen` into the new venv (what the first `uv run` does), from this machine's
    uv cache, so downloads are not counted (a real first install adds the ~250 MB download);
    with and without `UV_COMPILE_BYTECODE=1` (the SessionStart build sets it);
-2. first connect: spawn the server exactly as `.mcp.json` does (`uv run --quiet --frozen --project
-   <root> scree-mcp`) and time process start -> `initialize` result (what the second session waits
-   for), then the same again (a warm connect, .pyc files written by the first).
+2. first connect: spawn the server exactly as `.mcp.json` does (`sh <root>/bin/scree serve`, which runs
+   `uv run --quiet --frozen --project <root> scree serve` in $CLAUDE_PLUGIN_DATA/venv) and time process
+   start -> `initialize` result (what the second session waits for), then the same again (a warm
+   connect, .pyc files written by the first).
 
 Each figure is the median of `--runs`. Prints one line per figure.
 """
@@ -59,7 +60,9 @@ def one_run(uv: str, compile_bytecode: bool, work: Path) -> tuple[float, float, 
                    cwd=notes, timeout=1800)
     build = time.perf_counter() - started
     env.pop("UV_COMPILE_BYTECODE", None)  # the server's own `uv run` as .mcp.json starts it
-    argv = [uv, "run", "--quiet", "--frozen", "--project", str(ROOT), "scree-mcp"]
+    # As .mcp.json starts it: the launcher finds uv (this one first on PATH) and the venv in the data dir.
+    env.update(CLAUDE_PLUGIN_DATA=str(work), PATH=os.pathsep.join([str(Path(uv).parent), env.get("PATH", "")]))
+    argv = ["sh", str(ROOT / "bin" / "scree"), "serve"]
     first = asyncio.run(_handshake(argv, env, notes))
     warm = asyncio.run(_handshake(argv, env, notes))
     return build, first, warm

@@ -3,6 +3,7 @@
     uv run --frozen python benchmarks/quality.py [--sets dev httpx starlette] [--modes auto hybrid]
         [--embedder local] [--cache /tmp/scree-quality] [--show-misses auto] [--json out.json]
         [--set MODULE.NAME=VALUE ...] [--expand none all skill] [--expansions DIR]
+        [--queries-from benchmarks/sets/short-phrases] [--add-set NAME=CORPUS:QUERIES ...]
         [--embedded-fraction 0.25 0.5 0.75 [--drop-order random|tail] [--seeds 18 ...]
          [--partial keyword places impute shrink]]
 
@@ -24,7 +25,9 @@ benchmarks/expansions/README.md), a set without one is scored without. Below eac
 questions each way ranks better and worse than without guesses.
 
 `--set` overrides a module constant for one run (`--set search.ranking.SPECIFICITY=0`), to measure an idea
-before it is made the default; the value is a Python literal.
+before it is made the default; the value is a Python literal. `--queries-from DIR` scores DIR/<set>.json
+over each set's corpus and cached index instead of its own queries (the short phrases of issue 29:
+`benchmarks/sets/short-phrases/`); `--add-set` adds a set whose corpus lives outside the repository.
 
 `--embedded-fraction F ...` scores `auto` as it runs mid stage two of a sync (issue 18): on a copy of
 each set's cached index (the cache itself is never written), vectors are dropped
@@ -423,6 +426,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="score each mode without guesses (none), with one for every query (all), and as the skill asks")
     ap.add_argument("--no-vocabulary", action="store_true",
                     help="search without the repo's names from code and manifests (issue 9's comparison)")
+    ap.add_argument("--queries-from", type=Path, metavar="DIR",
+                    help="score DIR/<set>.json instead of each set's own queries (sets without one are left out), "
+                         "e.g. benchmarks/sets/short-phrases")
+    ap.add_argument("--add-set", action="append", default=[], metavar="NAME=CORPUS:QUERIES",
+                    help="one more set: a corpus folder and its labelled queries (score.py's format)")
     args = ap.parse_args(argv)
 
     apply_overrides(args.overrides)
@@ -431,12 +439,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     inner = make_embedder(args.embedder, config=load_config())  # `api`: the SCREE_API_* settings
     embedder = CachedEmbedder(inner, args.cache / f"vectors-{hashlib.sha256(inner.id.encode()).hexdigest()[:10]}.pkl")
     sets = dev_sets(args.bench, args.cache, args.sets)
+    for spec in args.add_set:
+        name, _, paths = spec.partition("=")
+        corpus, _, queries = paths.partition(":")
+        sets[name] = DevSet(name, Path(queries), Path(corpus))
+        if name not in args.sets:
+            args.sets.append(name)
     out: dict[str, Any] = {}
     try:
         for name in args.sets:
             if name not in sets:
                 raise SystemExit(f"no dev set {name!r}: choose from dev, httpx, myst, mdx and benchmarks/sets/*")
             ds = sets[name]
+            if args.queries_from is not None:
+                if not (args.queries_from / f"{name}.json").exists():
+                    continue
+                ds = DevSet(ds.name, args.queries_from / f"{name}.json", ds.corpus)
             cases = scorer.load_queries(ds.queries)
             index = open_set_index(ds, args.cache, embedder)
             embedder.save()  # a later failure must not cost the embedding just done

@@ -6,7 +6,9 @@ Starts `uv run --quiet --frozen --project $CLAUDE_PLUGIN_ROOT scree reindex --qu
 the project folder) and returns at once: it re-runs this script as a detached helper
 (`--background`), which skips the sync when a scree writer already holds the index's lock and
 otherwise execs it (see scree.hookkit.bgsync). Adds one line of context naming scree's search tool
-and when to use it first, or, when uv is missing, how to install it (and starts nothing).
+and when to use it first, or, when the server will not be connected in this session, says so and what
+to do, naming no scree tool: uv is missing (how to install it; nothing starts), Claude Code skips the
+server after a failed start, or the user disabled it (scree.hookkit.mcpstate).
 SCREE_SYNC_COMMAND (a JSON list) replaces the sync command; SCREE_HOOKS=off drops the context
 line. On a first install (no plugin venv yet) the line says instead that the environment is being
 built and when search arrives, and the sync compiles the new environment's bytecode. Always exits 0.
@@ -40,7 +42,15 @@ def start_sync(payload: dict) -> str:
     bgsync.launch_detached([sys.executable, "-I", "-S", os.path.realpath(__file__), "--background", json.dumps(job)])
     if first:
         return bgsync.BUILDING_LINE
-    from scree.hookkit import project
+    from scree.hookkit import mcpstate, project
+
+    # Claude Code will not start the server in this session: say so, and name no tool it lacks.
+    skipped = mcpstate.skipped_since()
+    if skipped is not None:
+        return mcpstate.skipped_line(*skipped)
+    cwd = payload.get("cwd")
+    if mcpstate.disabled_in({job["project_dir"], *([cwd] if isinstance(cwd, str) else [])}):
+        return mcpstate.disabled_line()
 
     try:  # the stage the index is at: the helper finds the same (cached) location
         where = project.cached(job["session"], job["project_dir"])

@@ -166,11 +166,15 @@ def test_search_with_a_broken_model_warns_and_still_answers_from_the_index(notes
         bad = tmp_path / "model.onnx"
         bad.write_bytes(b"garbage")
         broken = LocalMiniLM(model_path=bad)
-        index, synced = open_synced(ws, ws.policy(), broken, ws.config)
-        assert synced
-        assert "changed notes were not indexed" in capsys.readouterr().err
+        index, synced, left = open_synced(ws, ws.policy(), broken, ws.config)
+        assert synced and left is None  # nothing to hand a background writer whose model cannot load either
+        err = capsys.readouterr().err
+        assert "the vectors of new and changed notes were not made" in err and "could not be loaded" in err
         result = search(index, ws.policy(), broken, Query("when do tokens expire"))
         assert result.hits and result.hits[0].path == "api.md"
+        # Stage one committed the new note: keyword search finds it although its vectors are missing.
+        new = search(index, ws.policy(), broken, Query("broken model cannot embed", mode="keyword"))
+        assert new.hits and new.hits[0].path == "new.md"
         index.close()
     finally:
         (notes / "new.md").unlink()

@@ -310,12 +310,22 @@ def test_uv_where_the_quickstart_or_the_plugin_data_dir_put_it_is_found(tmp_path
     uv = _fake_uv((plugin if place == ".uv/bin" else tmp_path) / place)
     env = {"PATH": str(tmp_path / "empty"), "HOME": str(tmp_path)}
     check = doctor.check_uv(doctor.PluginContext(plugin, data), env)
-    # Found and working for the CLI and hooks, so not a failure; Claude Code starts the MCP server
-    # as plain `uv`, so the check says how to put this one on PATH.
-    assert check.status == doctor.WARN and check.details["path"] == str(uv), check
-    assert "uv 0.0.0-test" in check.summary and f"ln -s {uv} ~/.local/bin/uv" in check.fix
+    # Inside the plugin (its data dir known), every place the hooks look is one its MCP server looks
+    # too (it starts through bin/scree): fine.
+    assert check.status == doctor.OK and check.details["path"] == str(uv), check
+    assert "uv 0.0.0-test" in check.summary
     on_path = doctor.check_uv(doctor.PluginContext(plugin, data), {**env, "PATH": str(uv.parent)})
     assert on_path.status == doctor.OK and on_path.details["found_in"] == "PATH"
+
+
+def test_uv_only_in_the_quickstarts_folder_is_fine_for_the_cli_and_says_what_the_plugin_needs(tmp_path: Path) -> None:
+    clone = tmp_path / "clone"
+    uv = _fake_uv(clone / ".uv" / "bin")
+    env = {"PATH": str(tmp_path / "empty"), "HOME": str(tmp_path)}
+    check = doctor.check_uv(doctor.PluginContext(clone, None), env)  # the Quickstart's clone, outside Claude Code
+    assert check.status == doctor.INFO, check  # a correct Quickstart gets no warning
+    assert "fine for the CLI" in check.summary and "a plugin installed from another clone" in check.summary
+    assert f"ln -s {uv} ~/.local/bin/uv" in check.fix
 
 
 def _mcp_log(home: Path, cwd: Path, *entries: dict) -> Path:
@@ -353,6 +363,7 @@ def test_mcp_server_that_failed_shows_its_error_and_claude_codes_retry_pause(tmp
     paused = doctor.check_mcp(doctor.PluginContext(REPO_ROOT, None), env, tmp_path)
     assert paused.status == doctor.FAIL and "skips it in new sessions until" in paused.summary
     assert str(skip) in paused.fix and "claude mcp get plugin:scree:scree" in paused.fix
+    assert "/mcp reconnect plugin:scree:scree" in paused.fix
     assert doctor.check_mcp(doctor.PluginContext(REPO_ROOT, None), env, tmp_path / "elsewhere").status == doctor.FAIL
     assert doctor.check_mcp(doctor.PluginContext(None, None), env, tmp_path).status == doctor.INFO
 
@@ -412,3 +423,11 @@ def test_a_failed_check_exits_nonzero_with_its_fix_in_text_and_json(notes: Path,
     assert code == 1 and report["ok"] is False
     (failed,) = [c for c in report["checks"] if c["status"] == "fail"]
     assert failed["name"] == "embedder" and "valid names are local" in failed["fix"]
+
+
+def test_mcp_server_disabled_for_this_folder_says_how_to_enable_it(tmp_path: Path) -> None:
+    _mcp_log(tmp_path, tmp_path, *CONNECTED)
+    (tmp_path / ".claude.json").write_text(json.dumps(
+        {"projects": {str(tmp_path.resolve()): {"disabledMcpServers": ["plugin:scree:scree"]}}}))
+    check = doctor.check_mcp(doctor.PluginContext(REPO_ROOT, None), {"HOME": str(tmp_path)}, tmp_path)
+    assert check.status == doctor.WARN and "/mcp enable plugin:scree:scree" in check.fix

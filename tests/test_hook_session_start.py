@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "hooks"))
 
 from hookrun import REPO_ROOT, Project, context_of, make_project, payload  # noqa: E402
 
-from scree.hookkit import SEARCH_TOOL, bgsync  # noqa: E402
+from scree.hookkit import SEARCH_TOOL, TOOL_PREFIX, bgsync, mcpstate  # noqa: E402
 from scree.live.lock import WriterLock  # noqa: E402
 
 # The stand-in sync: waits until the test creates `go` (at most 30 s), then records what it saw.
@@ -136,6 +136,7 @@ def test_without_uv_nothing_starts_and_the_model_learns_how_to_install_it(projec
     proc = start(project, PATH=str(empty), CLAUDE_PLUGIN_ROOT=str(empty))
     text = context_of(proc, "SessionStart")
     assert "curl -LsSf https://astral.sh/uv/install.sh | sh" in text and "pipx install uv" in text
+    assert TOOL_PREFIX not in text  # the server cannot start without uv: no scree tool is named
     assert not sync_log(project).exists()
 
 
@@ -253,7 +254,8 @@ def test_the_first_session_says_once_that_the_environment_is_being_built_and_whe
     proc = start(project, SCREE_SYNC_COMMAND=json.dumps([sys.executable, "-c", ENV_RECORDER, str(marker)]))
     text = context_of(proc, "SessionStart")
     assert text == bgsync.BUILDING_LINE and text.count("\n") == 0
-    assert "being built" in text and "next session" in text and "/mcp" in text and SEARCH_TOOL in text
+    assert "being built" in text and "next session" in text and "/mcp reconnect plugin:scree:scree" in text
+    assert TOOL_PREFIX not in text  # the model has no scree tool in this session: none is named
     assert "250 MB" in text and "minute" in text  # what is built and how long it takes
     wait_for(marker)
     # The new environment's bytecode is compiled in the background, so the next connect is a warm one.
@@ -284,3 +286,58 @@ def test_the_line_says_how_far_the_index_is(tmp_path: Path) -> None:
     conn.close()
     line = context_of(start(built, SCREE_SYNC_COMMAND=marker_command(tmp_path / "m3")), "SessionStart")
     assert line.endswith(f"vectors for {built.chunks - 1:,} of {built.chunks:,} chunks (embedding in the background).")
+
+
+# ----- the server will not be connected: the line says so and names no tool (issue 29) --------------
+
+
+def _skip_entry(project: Project, failed_ms: float) -> None:
+    """What Claude Code records after the plugin's server failed to start (2.1.197 through 2.1.332)."""
+    config = project.home / ".claude"
+    config.mkdir(exist_ok=True)
+    (config / "mcp-needs-auth-cache.json").write_text(json.dumps(
+        {"plugin:scree:scree": {"timestamp": int(failed_ms), "id": "d10fc51018e69731"}, "other": {"timestamp": 1}}))
+
+
+def test_while_claude_code_skips_the_failed_server_the_line_says_so_and_names_no_tool(
+        project: Project, tmp_path: Path) -> None:
+    _skip_entry(project, (time.time() - 60) * 1000)
+    marker = tmp_path / "synced"
+    text = context_of(start(project, SCREE_SYNC_COMMAND=marker_command(marker)), "SessionStart")
+    assert text.startswith("scree's notes search is not connected in this session: its MCP server failed to start")
+    assert TOOL_PREFIX not in text and "/mcp reconnect plugin:scree:scree" in text and "scree doctor" in text
+    assert 'scree search "<question>"' in text  # the CLI on the Bash tool's PATH still searches
+    wait_for(marker)  # the index is still kept fresh for it
+
+
+def test_after_the_pause_the_line_names_the_tool_again(project: Project, tmp_path: Path) -> None:
+    _skip_entry(project, (time.time() - 16 * 60) * 1000)
+    text = context_of(start(project, SCREE_SYNC_COMMAND=marker_command(tmp_path / "m")), "SessionStart")
+    assert text == bgsync.CONTEXT_LINE
+
+
+def test_a_server_disabled_for_this_project_gets_a_line_naming_no_tool(project: Project, tmp_path: Path) -> None:
+    other = {"disabledMcpServers": ["plugin:scree:scree"]}
+    (project.home / ".claude.json").write_text(json.dumps(
+        {"projects": {"/elsewhere": other, str(project.folder): {"disabledMcpServers": ["plugin:x:y"]}}}))
+    text = context_of(start(project, SCREE_SYNC_COMMAND=marker_command(tmp_path / "m1")), "SessionStart")
+    assert text == bgsync.CONTEXT_LINE  # disabled elsewhere only
+    (project.home / ".claude.json").write_text(json.dumps({"projects": {str(project.folder): other}}))
+    text = context_of(start(project, SCREE_SYNC_COMMAND=marker_command(tmp_path / "m2")), "SessionStart")
+    assert text == mcpstate.disabled_line() and TOOL_PREFIX not in text
+    assert "/mcp enable plugin:scree:scree" in text
+
+
+def test_claude_config_dir_moves_both_files(tmp_path: Path) -> None:
+    config = tmp_path / "cfg"
+    config.mkdir()
+    (config / "mcp-needs-auth-cache.json").write_text(json.dumps(
+        {"plugin:scree:scree": {"timestamp": time.time() * 1000, "ttlMs": 3_600_000}}))
+    (config / ".claude.json").write_text(json.dumps({"projects": {"/p": {"disabledMcpServers": ["plugin:scree:scree"]}}}))
+    env = {"CLAUDE_CONFIG_DIR": str(config), "HOME": str(tmp_path / "home")}
+    failed, until = mcpstate.skipped_since(env)
+    assert 3599 < until - failed < 3601  # the entry's own ttl wins over the 15-minute default
+    assert mcpstate.disabled_in(["/p"], env) and not mcpstate.disabled_in(["/q"], env)
+    assert mcpstate.skipped_since({"HOME": str(tmp_path / "home")}) is None  # no files: nothing skipped
+    (config / "mcp-needs-auth-cache.json").write_text("{not json")
+    assert mcpstate.skipped_since(env) is None

@@ -57,16 +57,30 @@ def test_repo_is_its_own_marketplace_for_scree_at_scree_tools() -> None:
     assert entry.get("version", PLUGIN["version"]) == PLUGIN["version"]
 
 
-def test_mcp_server_runs_the_locked_project_with_its_venv_in_the_plugin_data() -> None:
+def test_mcp_server_starts_through_the_launcher_that_finds_uv_off_path() -> None:
     (name, server), = MCP["mcpServers"].items()
     assert name == "scree"  # -> tools named mcp__plugin_scree_scree__*
     assert TOOL_PREFIX == f"mcp__plugin_{PLUGIN['name']}_{name}__"
-    assert server["command"] == "uv"
-    assert server["args"] == ["run", "--quiet", "--frozen", "--project", "${CLAUDE_PLUGIN_ROOT}", "scree-mcp"]
-    assert server["env"] == {"UV_PROJECT_ENVIRONMENT": "${CLAUDE_PLUGIN_DATA}/venv"}
+    # Not a bare `uv` (Claude Code would look for it on its PATH only, issue 29): bin/scree finds uv
+    # where the hooks do and runs `uv run --frozen` with the venv in the plugin's data dir.
+    assert server["command"] == "sh"
+    assert server["args"] == ["${CLAUDE_PLUGIN_ROOT}/bin/scree", "serve"]
+    assert server["env"] == {"CLAUDE_PLUGIN_DATA": "${CLAUDE_PLUGIN_DATA}"}
     assert server["alwaysLoad"] is True
-    assert PYPROJECT["project"]["scripts"]["scree-mcp"] == "scree.cli:serve_main"
     assert (REPO_ROOT / "uv.lock").is_file()  # --frozen needs it
+
+
+def test_the_server_command_runs_scree_serve_in_the_plugin_venv(tmp_path: Path, fake_uv: Path) -> None:
+    (server,) = MCP["mcpServers"].values()
+    data = tmp_path / "data"
+    args = [a.replace("${CLAUDE_PLUGIN_ROOT}", str(REPO_ROOT)).replace("${CLAUDE_PLUGIN_DATA}", str(data))
+            for a in server["args"]]
+    env = {**base_env(tmp_path, fake_uv), **{k: v.replace("${CLAUDE_PLUGIN_DATA}", str(data))
+                                             for k, v in server["env"].items()}}
+    proc = subprocess.run([server["command"], *args], env=env, capture_output=True, text=True, timeout=10)
+    venv, got_data, argv = parsed(proc)
+    assert venv == f"{data}/venv" and got_data == str(data)
+    assert argv == ["run", "--quiet", "--frozen", "--project", str(REPO_ROOT), "scree", "serve"]
 
 
 # ----- skills ---------------------------------------------------------------------------------------

@@ -124,7 +124,7 @@ def _isolated_env(home: Path, tmp: Path) -> dict[str, str]:
     uv_cache = subprocess.run([UV, "cache", "dir"], capture_output=True, text=True, check=True).stdout.strip()
     drop = ("CLAUDE", "ANTHROPIC", "SCREE_", "MCP_", "UV_", "VIRTUAL_ENV")
     env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
-    if shutil.which("uv") is None:  # the plugin runs `uv` by name: give the session this one alone
+    if shutil.which("uv") is None:  # the plugin finds uv on PATH (or in ~/.local/bin...): give the session this one
         assert UV is not None
         (tmp / "uv-bin").mkdir(exist_ok=True)
         if not (tmp / "uv-bin" / "uv").exists():
@@ -402,3 +402,67 @@ def test_the_model_is_taught_expected_answer_by_the_tool_schema_the_skill_and_th
     loaded = json.dumps(api.requests[-1]["messages"])
     assert "Base directory for this skill" in loaded, loaded[-2000:]
     assert "Add your guess at the answer (`expected_answer`)" in loaded and 'expected_answer=\\"Failed uploads' in loaded
+
+
+# ----- uv off PATH, and a server Claude Code does not connect (issue 29) ---------------------------
+
+
+def _session_start_line(events: list[dict]) -> str:
+    (response,) = [e for e in events if e.get("subtype") == "hook_response" and e.get("hook_event") == "SessionStart"]
+    return json.loads(response["output"])["hookSpecificOutput"]["additionalContext"]
+
+
+def _path_without_uv(path: str) -> str:
+    """PATH minus every folder holding a `uv`: the session's Claude Code cannot find it there."""
+    return os.pathsep.join(d for d in path.split(os.pathsep) if d and not os.access(os.path.join(d, "uv"), os.X_OK))
+
+
+def _init_session(installed: Installed, env: dict[str, str]) -> list[dict]:
+    closed = _closed_port()
+    saved, installed.env = installed.env, env
+    try:
+        return run_session(installed, "x", f"http://127.0.0.1:{closed.getsockname()[1]}", until="init")
+    finally:
+        installed.env = saved
+        closed.close()
+
+
+def _server_status(events: list[dict]) -> list[str]:
+    return [s["status"] for s in events[-1]["mcp_servers"] if s["name"] == SERVER]
+
+
+def test_a_session_whose_path_lacks_uv_connects_the_server_through_uv_in_local_bin(
+        tmp_path: Path, claude_bin: str) -> None:
+    plugin = Installed(tmp_path, claude_bin)
+    plugin.install()
+    env = {**plugin.env, "PATH": _path_without_uv(plugin.env["PATH"])}
+    if shutil.which("uv", path=env["PATH"]):
+        pytest.skip("uv is installed where every PATH has it")
+    (plugin.home / ".local" / "bin").mkdir(parents=True)
+    (plugin.home / ".local" / "bin" / "uv").symlink_to(UV)  # where uv's own installer puts it
+    events = _init_session(plugin, env)
+    assert _server_status(events) == ["connected"]
+    assert "mcp__plugin_scree_scree__search_docs" in events[-1]["tools"]
+    assert "mcp__plugin_scree_scree__search_docs" in _session_start_line(events)
+
+
+def test_a_server_claude_code_reports_failed_or_skipped_gets_a_session_line_naming_no_scree_tool(
+        tmp_path: Path, claude_bin: str) -> None:
+    plugin = Installed(tmp_path, claude_bin)
+    plugin.install()
+    no_uv = {k: v for k, v in plugin.env.items() if k != "SCREE_SYNC_COMMAND"}  # the hook looks for uv itself
+    no_uv["PATH"] = _path_without_uv(plugin.env["PATH"])
+    if shutil.which("uv", path=no_uv["PATH"]):
+        pytest.skip("uv is installed where every PATH has it")
+    # No uv anywhere the launcher looks: the server fails, and the hook (which looks in the same places) says so.
+    failed = _init_session(plugin, no_uv)
+    assert _server_status(failed) == ["failed"]
+    line = _session_start_line(failed)
+    assert "uv" in line and "not installed" in line and "mcp__plugin_scree_scree__" not in line
+    # uv is back, but Claude Code skips a server that failed (15 minutes): it reports it failed at once.
+    skipped = _init_session(plugin, plugin.env)
+    assert _server_status(skipped) == ["failed"]
+    assert not any(t.startswith("mcp__plugin_scree_scree__") for t in skipped[-1]["tools"])
+    line = _session_start_line(skipped)
+    assert line.startswith("scree's notes search is not connected in this session")
+    assert "mcp__plugin_scree_scree__" not in line and "/mcp reconnect plugin:scree:scree" in line

@@ -60,6 +60,11 @@ class IndexLocation:
     root_file: Path
     managed: bool = False  # True for the default place under the data dir, a folder only scree writes in
 
+    @property
+    def sync_log(self) -> Path:
+        """Where a background sync started by `scree search` writes its stderr (beside the index)."""
+        return self.dir / "sync.log" if self.managed else self.dir / f"{self.db.name}.sync.log"
+
 
 def xdg_base(env: Mapping[str, str], name: str, default: Path) -> Path:
     """An XDG base directory (`XDG_DATA_HOME`, `XDG_CACHE_HOME`...) from `env`, else `default`.

@@ -45,8 +45,8 @@ DATA_DIR = Setting(
     "where indexes live")
 MODE = Setting(
     "SCREE_MODE", "mode", "str", "--mode", "`auto`",
-    "default search mode: `auto` runs keyword for a bare name or short keyword phrase, hybrid (vectors + BM25) "
-    "for everything else")
+    "default search mode: `auto` runs keyword for a bare name, a single word or a short phrase naming something, "
+    "hybrid (vectors + BM25) for everything else: questions, and phrases of plain words such as `serve static files`")
 K = Setting("SCREE_K", "k", "int", "-k", "`5`", "results per search (1..100)")
 EMBEDDER = Setting(
     "SCREE_EMBEDDER", "embedder", "str", "--embedder", "`local`",

@@ -1,6 +1,9 @@
-"""`scree search`: sync first (unless a writer keeps the index fresh), then print the best chunks.
+"""`scree search`: stage one of a sync first (unless a writer keeps the index fresh), then the best chunks.
 
-Results go to stdout; progress, notes and errors go to stderr.
+The search answers at once: it commits the changed notes' text and keyword rows (stage one, at most
+`STAGE_ONE_BUDGET` seconds of it), answers from what is there, and leaves the vectors (stage two) to
+a detached `scree reindex` it starts, as the plugin's session start does; `scree reindex` builds
+everything in the foreground. Results go to stdout; progress, notes and errors go to stderr.
 """
 
 from __future__ import annotations
@@ -8,8 +11,12 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
+import subprocess
 import sys
+import time
 from dataclasses import asdict
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..config import MODES, Config, add_embedder_flag
@@ -25,9 +32,18 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("scree")
 
+# Seconds of stage one a search spends in the foreground before it answers from what is committed and
+# leaves the rest to the background writer: stage one takes about a second per 100 notes, so most
+# folders finish within it (issue 29: a cold search of 1,000+ notes answers within 10 s).
+STAGE_ONE_BUDGET = 6.0
+# Stage two runs in the foreground too when its estimate (this, for starting the model, plus the missing
+# chunks at the index's recorded rate) fits what is left of the budget: a few changed notes.
+MODEL_START = 2.0
+
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("search", help="search the notes (syncs first when the index is missing or stale)")
+    p = sub.add_parser("search", help="search the notes at once (indexes new and changed notes first; "
+                       "vectors that take longer are made by a background `scree reindex`)")
     add_common(p)
     add_embedder_flag(p)
     p.add_argument("query", nargs="*", help="what you look for, in words or names (a query starting with '-' "
@@ -52,12 +68,14 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
     ws = Workspace.from_config(cfg)
     policy = ws.policy()
     embedder = ws.embedder()
+    left: str | None = None
     if args.no_sync:  # only reads: open read-only, so a read-only disk or data dir still answers
         index, synced = ws.open_index(create=False), False
     else:
-        index, synced = open_synced(ws, policy, embedder, cfg)
+        index, synced, left = open_synced(ws, policy, embedder, cfg)
     query = Query(" ".join(args.query), k=cfg.k, mode=cfg.mode, paths=tuple(args.path),
                   expected_answer=args.expect)
+    background: str | None = None
     try:
         # A sync checked the rows (and rebuilt what it condemned); a reader can only say what it sees.
         damage = None if synced else out_of_step(index.conn)
@@ -69,8 +87,10 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
             rebuilt = None if args.no_sync else rebuild_met_damage(ws, index, exc, policy, embedder, cfg)
             if rebuilt is None:
                 raise
-            index = rebuilt
+            index, left = rebuilt
             result = search_with_names(index, policy, embedder, query)
+        if left is not None:  # after the answer is ready: the writer's start must not slow it down
+            background = start_background_sync(ws, left)
         building = _being_built(ws, index)
     finally:
         index.close()
@@ -79,6 +99,8 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
     if damage is not None:
         result.notes.insert(0, f"the index is damaged ({damage}): results may be incomplete; run "
                                "`scree reindex` to rebuild it (your notes are not touched)")
+    if background is not None:
+        result.notes.append(background)
     for note in result.notes:
         print(f"scree: {note}", file=sys.stderr)
     if args.json:
@@ -96,48 +118,42 @@ def cmd_search(args: argparse.Namespace, cfg: Config) -> int:
     return 0
 
 
-def open_synced(ws: Workspace, policy: NotesPolicy, embedder: Embedder, cfg: Config) -> tuple[Index, bool]:
-    """The index to search, synced first unless a writer (scree serve / watch) holds the lock: it keeps
-    the index fresh (and repairs it). Holding the lock, a damaged index (rows out of step, a schema its
-    version does not hold; no quick_check, which may take seconds) is rebuilt from the notes, as `scree
-    reindex` does. Returns the index and whether this process synced it."""
+def open_synced(ws: Workspace, policy: NotesPolicy, embedder: Embedder, cfg: Config,
+                budget: float | None = None) -> tuple[Index, bool, str | None]:
+    """The index to search, synced first unless a writer (scree serve, watch, reindex) holds the lock: it
+    keeps the index fresh (and repairs it). Holding the lock, a damaged index (rows out of step, a schema
+    its version does not hold; no quick_check, which may take seconds) is rebuilt from the notes, as
+    `scree reindex` does. The sync keeps to `budget` seconds (`_sync_within`). Returns the index, whether
+    this process synced it, and what is left for a background writer ("notes", "vectors" or None)."""
     from ..live.lock import WriterLock
     from ..live.writeindex import open_checked
-    from ..index.progress import progress_for_stderr
-    from ..index.sync import sync
 
     lock = WriterLock(ws.location.lock)
     if not lock.try_acquire():
         log.info("another process writes this index; searching what it has committed")
-        return ws.open_index(), False
+        return ws.open_index(), False, None
     try:
         index, damage = open_checked(ws, quick_check_seconds=0)
         if damage is not None:
             print(f"scree: {damage}; rebuilding it from the notes (they are not touched)", file=sys.stderr)
         try:
-            report = sync(index, policy, embedder, max_file_bytes=cfg.max_file_bytes, progress=progress_for_stderr())
-        except EmbedderError as exc:
-            # Changed notes cannot be embedded, but what is indexed can still be searched.
-            print(f"scree: warning: changed notes were not indexed: {exc}", file=sys.stderr)
-            return index, True
+            left = _sync_within(index, policy, embedder, cfg, budget)
         except BaseException:
             index.close()
             raise
     finally:
         lock.release()
-    print_notices(report)
-    return index, True
+    return index, True, left
 
 
 def rebuild_met_damage(ws: Workspace, index: Index, exc: Exception, policy: NotesPolicy, embedder: Embedder,
-                       cfg: Config) -> Index | None:
-    """After a search met damage (`exc`): with the writer lock, delete the index, build it anew and
-    return it (`index` is closed); None when `exc` is no damage or another process writes."""
+                       cfg: Config) -> tuple[Index, str | None] | None:
+    """After a search met damage (`exc`): with the writer lock, delete the index, build it anew (within
+    the search's budget, as `open_synced`) and return it (`index` is closed) with what is left for a
+    background writer; None when `exc` is no damage or another process writes."""
     from ..db.connect import is_damage, is_db_error
     from ..live.lock import WriterLock
     from ..live.writeindex import rebuild_damaged
-    from ..index.progress import progress_for_stderr
-    from ..index.sync import sync
 
     if not (is_db_error(exc, index.driver) and is_damage(exc)):
         return None
@@ -150,17 +166,93 @@ def rebuild_met_damage(ws: Workspace, index: Index, exc: Exception, policy: Note
         index.close()
         index = rebuild_damaged(ws)
         try:
-            report = sync(index, policy, embedder, max_file_bytes=cfg.max_file_bytes, progress=progress_for_stderr())
-        except EmbedderError as err:
-            print(f"scree: warning: changed notes were not indexed: {err}", file=sys.stderr)
-            return index
+            left = _sync_within(index, policy, embedder, cfg)
         except BaseException:
             index.close()
             raise
     finally:
         lock.release()
+    return index, left
+
+
+def _sync_within(index: Index, policy: NotesPolicy, embedder: Embedder, cfg: Config,
+                 budget: float | None = None) -> str | None:
+    """Sync (the caller holds the writer lock) within `budget` seconds (STAGE_ONE_BUDGET).
+
+    Stage one (text and keyword rows) runs first; stage two (vectors) runs here only when its estimate
+    fits what is left of the budget (a few changed notes), else it is left to a background writer.
+    Returns what is left for one: "notes" when stage one ran out of time, "vectors" when chunks lack
+    their vectors, or None."""
+    from ..db import queries
+    from ..index.indexstatus import recorded_rate
+    from ..index.progress import progress_for_stderr
+    from ..index.sync import embed_stage_two, sync
+
+    limit = STAGE_ONE_BUDGET if budget is None else budget
+    deadline = time.monotonic() + limit
+    cut: list[bool] = []
+
+    def out_of_time() -> bool:
+        if time.monotonic() > deadline:
+            cut.append(True)
+        return bool(cut)
+
+    progress = progress_for_stderr()
+    report = sync(index, policy, embedder, max_file_bytes=cfg.max_file_bytes, progress=progress,
+                  should_stop=out_of_time, embed=False)
+    vectors = queries.vector_progress(index.conn)
+    missing = vectors.total - vectors.embedded
+    fits = MODEL_START + missing / recorded_rate(index.meta()) < deadline - time.monotonic()
+    try:
+        if missing and not cut and fits:
+            embed_stage_two(index, embedder, report, progress)
+            missing = report.vectors_missing
+    except EmbedderError as exc:
+        # A model that cannot load, an API refusing the key: the notes are keyword-searchable (stage
+        # one committed them), their vectors wait for the fix.
+        print(f"scree: warning: the vectors of new and changed notes were not made: {exc}", file=sys.stderr)
+        return None
     print_notices(report)
-    return index
+    if cut:
+        print(f"scree: stage one is taking longer than {limit:g} s: answering from the notes indexed so far",
+              file=sys.stderr)
+        return "notes"  # the background writer finishes it
+    return "vectors" if missing else None
+
+
+def start_background_sync(ws: Workspace, left: str = "vectors") -> str:
+    """Start `scree reindex --quiet` for this index, detached (its own session, no terminal, stdin and
+    stdout on /dev/null, stderr to the index's sync log), as the plugin's SessionStart hook does; it
+    outlives this process, makes the missing vectors (and finishes stage one if the search cut it
+    short), and exits quietly when another writer got the lock first. Returns the note to show."""
+    cfg = ws.config
+    env = dict(os.environ)
+    # The child syncs exactly this index: the folder found here, with this command's flags (an index
+    # file named by --db as such: SCREE_DB=<the default place> would name another writer lock).
+    env.update(SCREE_NOTES=str(ws.folder), SCREE_EMBEDDER=cfg.embedder, SCREE_NOTE_EXTENSIONS=cfg.note_extensions)
+    if cfg.db is not None:
+        env["SCREE_DB"] = str(ws.location.db)
+    log_path: Path | None = ws.location.sync_log
+    cmd = [sys.executable, "-m", "scree.cli", "reindex", "--quiet"]
+    try:
+        log_fd = os.open(ws.location.sync_log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0),
+                         0o600)
+    except OSError:  # a read-only index folder: the sync still runs (and reports its own failure)
+        log_fd = os.open(os.devnull, os.O_WRONLY)
+        log_path = None
+    try:
+        os.write(log_fd, f"{time.strftime('%Y-%m-%dT%H:%M:%S')} scree search started: {' '.join(cmd)}\n".encode())
+        proc = subprocess.Popen(cmd, env=env, cwd=str(ws.folder), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=log_fd, close_fds=True, start_new_session=True)
+    except OSError as exc:
+        return (f"could not start the background sync ({exc.strerror or exc}): run `scree reindex` to make "
+                "the vectors; until then searches answer by keyword")
+    finally:
+        os.close(log_fd)
+    what = "the remaining notes and then the vectors are" if left == "notes" else "the vectors are"
+    where = f"; log: {log_path}" if log_path is not None else ""
+    return (f"{what} being indexed in the background (pid {proc.pid}, `scree reindex`; `scree status` shows how "
+            f"far): until every chunk has its vectors, auto searches answer by keyword{where}")
 
 
 def _being_built(ws: Workspace, index: Index) -> str | None:

@@ -26,6 +26,7 @@ DAMAGE_FIX = ("the index is a cache of your notes: `scree reindex` rebuilds it (
 
 def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
     from ..errors import IndexDamaged
+    from ..live.lock import describe_writer, read_holder
     from ..workspace import Workspace
 
     ws = Workspace.from_config(cfg)
@@ -37,6 +38,10 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
             damage = _describe(ws, data, args.json)
         except IndexDamaged as exc:  # a file whose schema or pages cannot be trusted: named, not a traceback
             damage = exc.detail
+        # Who is writing the index now, e.g. the background `scree reindex` a search started for stage two.
+        holder = read_holder(ws.location.lock)
+        data["writer"] = None if holder is None else describe_writer(holder)
+        data["writer_pid"] = None if holder is None else holder.pid
     if damage is not None:
         data.update(damage=damage, fix=DAMAGE_FIX)
     if args.json:
@@ -50,6 +55,9 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
             data["exists"] = "no (built by the first `scree search`, `scree reindex` or the plugin's session sync)"
         elif data["exists"] is True:
             data["exists"] = "yes"
+        data.pop("writer_pid", None)  # said in `writer`
+        if data.get("exists") == "yes" and data.get("writer") is None:
+            data["writer"] = "none"
         for key, value in data.items():
             print(f"{key:17} {'-' if value is None else value}")
     return 1 if damage is not None else 0

@@ -28,6 +28,7 @@ from ..config import Config
 from .hooks import check_hooks
 from ..errors import ScreeError
 from ..humantime import age as _age
+from ..hookkit.mcpstate import disabled_in, skipped_since
 from ..locate import xdg_base
 from ..humantime import when as _iso
 
@@ -37,7 +38,6 @@ MIN_PYTHON = (3, 11)
 PROBE_TEXT = "scree doctor probe: how are the notes indexed?"
 MCP_SERVER = "plugin:scree:scree"  # Claude Code's name for the plugin's server ("scree" in .mcp.json)
 MCP_LOG_NAME = "plugin-scree-scree"
-MCP_RETRY_SECONDS = 15 * 60  # Claude Code 2.1.197 skips a failed plugin stdio server this long
 
 
 def plugin_context(env: Mapping[str, str] | None = None) -> PluginContext:
@@ -425,9 +425,9 @@ def check_watcher(lock_path: Path, folder: Path) -> Check:
 
 
 def check_uv(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Check:
-    """uv, which the plugin runs scree through (MCP server, session sync, bin/scree): found where the
-    hooks and bin/scree look (PATH, the installers' folders, the Quickstart's `.uv/bin`, the plugin's
-    data dir). Claude Code starts the MCP server as plain `uv`, so only PATH serves it."""
+    """uv, which the plugin runs scree through (MCP server, session sync, bin/scree): found where all
+    three look (PATH, the installers' folders, the plugin folder's `.uv/bin`, the plugin's data dir:
+    `bgsync.uv_candidates`; the MCP server starts through bin/scree)."""
     from ..hookkit.bgsync import UV_INSTALL, find_uv_where
 
     env = os.environ if env is None else env
@@ -451,13 +451,14 @@ def check_uv(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Check:
     details: dict[str, object] = {"path": uv, "found_in": where, "version": version or None, "venv": venv}
     summary = f"{version or 'uv'} at {uv}" + (f" ({where})" if where != "PATH" else "") + (
         f", venv {venv}" if venv else "")
-    if where == "PATH" or root is None:
-        return Check("uv", OK, summary, details)
-    # The CLI, hooks and session sync use it; the MCP server would not start. Not a failure of this
-    # setup (the Quickstart is complete), but the plugin needs one more step.
-    return Check("uv", WARN, summary + "; not on PATH, where Claude Code looks for it to start scree's MCP server",
-                 details, f"for the Claude Code plugin, put it on PATH: `ln -s {uv} ~/.local/bin/uv` (with "
-                 f"~/.local/bin on PATH), or install it: {UV_INSTALL}")
+    if not where.startswith("the Quickstart") or ctx.data is not None:
+        return Check("uv", OK, summary, details)  # where the plugin (run from this folder too) finds it
+    # A clone where the Quickstart put uv in .uv/bin, run outside Claude Code: complete for the CLI; a
+    # plugin installed from another (clean) clone has no .uv/ of its own and looks elsewhere.
+    return Check("uv", INFO, summary + ": fine for the CLI here (`.uv/bin/uv run --frozen scree ...`) and for a "
+                 "plugin run from this folder; a plugin installed from another clone looks on PATH, in ~/.local/bin, "
+                 "~/.cargo/bin and its data dir", details,
+                 f"for such a plugin, link this uv where it looks: `mkdir -p ~/.local/bin && ln -s {uv} ~/.local/bin/uv`")
 
 
 def _claude_dirs(env: Mapping[str, str]) -> tuple[Path, list[Path]]:
@@ -511,19 +512,22 @@ def check_mcp(ctx: PluginContext, env: Mapping[str, str] | None = None, cwd: Pat
                   key=lambda p: p.name)
     details: dict[str, object] = {"server": MCP_SERVER, "log": str(logs[-1]) if logs else None}
     skip_file = config / "mcp-needs-auth-cache.json"
-    try:
-        entry = json.loads(skip_file.read_text(encoding="utf-8")).get(MCP_SERVER)
-        failed_at = float(entry["timestamp"]) / 1000 if isinstance(entry, dict) else None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        failed_at = None
+    skipped = skipped_since({**env, "CLAUDE_CONFIG_DIR": str(config)})
     connected, error = _last_connection(logs[-1]) if logs else (None, None)
     details.update(connected=connected, error=error)
-    if failed_at is not None and time.time() - failed_at < MCP_RETRY_SECONDS:
-        details["skipped_until"] = _iso(failed_at + MCP_RETRY_SECONDS)
+    if skipped is not None:
+        failed_at, until = skipped
+        details["skipped_until"] = _iso(until)
         return Check("mcp", FAIL, f"Claude Code marked the scree MCP server failed at {_iso(failed_at)} and skips it "
                      f"in new sessions until {details['skipped_until']}" + (f"; last error: {error}" if error else ""),
-                     details, f"fix the cause above, then delete the \"{MCP_SERVER}\" entry of {skip_file} (or wait) "
-                     f"and start a new session; `claude mcp get {MCP_SERVER}` tests the server now")
+                     details, f"fix the cause above, then in Claude Code run `/mcp reconnect {MCP_SERVER}` (it connects "
+                     f"the server now and ends the pause), or delete the \"{MCP_SERVER}\" entry of {skip_file} (or "
+                     f"wait) and start a new session; `claude mcp get {MCP_SERVER}` tests the server now")
+    here = str((cwd or Path.cwd()).resolve())
+    if disabled_in([here], {**env, "CLAUDE_CONFIG_DIR": env.get("CLAUDE_CONFIG_DIR", "")}):
+        details["disabled"] = True
+        return Check("mcp", WARN, f"scree's MCP server is disabled for {here} in Claude Code (/mcp)", details,
+                     f"in Claude Code, run `/mcp enable {MCP_SERVER}`")
     if connected is None:
         return Check("mcp", INFO, "no Claude Code session has started scree's MCP server in this folder yet", details)
     when = _iso(logs[-1].stat().st_mtime)

@@ -41,9 +41,13 @@ CONTEXT_LINE = (
     f"question in plain words pass expected_answer too: a sentence or two the answer might say, in the docs' "
     f"words (none for a bare name or flag); use grep/rg for exact strings in code."
 )
+# The lines for a session without the server (issue 29): they say what is true and what to do, and name
+# no scree tool, since the model would not have it (the connected line, CONTEXT_LINE, names it).
 NO_UV_LINE = (
-    f"scree's notes search ({SEARCH_TOOL}) cannot start: it needs uv, which is not installed. "
-    f"Ask the user to install it ({UV_INSTALL}) and restart Claude Code; until then search notes with grep."
+    "scree's notes search is not available in this session: its MCP server needs uv, which is not installed "
+    "(scree looked on PATH, in ~/.local/bin, ~/.cargo/bin and the plugin's folders). Ask the user to install it "
+    f"({UV_INSTALL}), then to run `/mcp reconnect plugin:scree:scree` (or start a new session). Until then, "
+    "search notes with grep."
 )
 
 # The first session after an install: the plugin's environment does not exist yet. Claude Code starts
@@ -54,9 +58,9 @@ BUILDING_LINE = (
     "scree's notes search is not available in this session: its Python environment is being built in "
     "the background for the first time (uv downloads and installs about 250 MB: onnxruntime, numpy, the "
     "embedding model; a minute or two on a fast connection), then the repo's Markdown notes are indexed. "
-    f"Its {SEARCH_TOOL} tool arrives in the next session, or in this one once the user reconnects the "
-    "scree server with /mcp after the build. Until then, search notes with grep; if the user asks why "
-    "scree is missing, say this."
+    "Its search tools arrive in the next session, or in this one once the user runs "
+    "`/mcp reconnect plugin:scree:scree` after the build. Until then, search notes with grep; if the user "
+    "asks why scree is missing, say this."
 )
 
 

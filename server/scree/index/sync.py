@@ -239,6 +239,13 @@ def follow_languages(index: Index, embedder: Embedder) -> None:
     writes.set_meta(index.conn, {"embed_languages": shown})
 
 
+def embed_stage_two(index: Index, embedder: Embedder, report: SyncReport, progress: SyncProgress | None = None,
+                    should_stop: Callable[[], bool] = lambda: False) -> None:
+    """Stage two on its own, after a `sync(embed=False)` (what `sync` runs next when `embed` is set):
+    embed every chunk still lacking vectors, adding to `report`."""
+    _stage_two(index, embedder, report, progress or NoProgress(), should_stop)
+
+
 def _stage_two(index: Index, embedder: Embedder, report: SyncReport, progress: SyncProgress,
                should_stop: Callable[[], bool]) -> None:
     shown = progress if hasattr(progress, "embedding") else None

@@ -1,0 +1,158 @@
+"""`scree search` answers at once (issue 29): stage one in the foreground, the vectors in a detached
+background `scree reindex` it starts, and `scree reindex` still builds everything in the foreground.
+
+Real processes and folders, the fake embedder (conftest sets SCREE_EMBEDDER=fake for every child).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import eventually, write
+
+QUESTION = "how do we roll back a failed deploy"
+
+
+def scree(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scree.cli", *args], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, timeout=120)
+
+
+def status(notes: Path) -> dict:
+    out = scree("status", "--json", "--notes", str(notes))
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def end_writer(notes: Path) -> None:
+    """Kill the background writer the search started (it hangs on purpose), and wait for it to go."""
+    pid = status(notes)["writer_pid"]
+    if pid is None:
+        return
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return
+    assert eventually(lambda: not Path(f"/proc/{pid}").exists() or _zombie(pid), timeout=30)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+@pytest.fixture()
+def big_notes(tmp_path: Path) -> Path:
+    """A fresh folder of 1,000 notes (2 chunks each); one of them answers QUESTION."""
+    root = tmp_path / "notes"
+    for i in range(1000):
+        write(root, f"area{i % 10}/note{i:04}.md",
+              f"# Service {i}\n\nThe service number {i} keeps its settings in a file.\n\n"
+              f"## Limits\n\nService {i} accepts up to {i} requests at once.\n")
+    write(root, "runbooks/rollback.md", "# Rollback\n\nTo roll back a failed deploy, run the previous "
+          "release's image again and watch the health checks.\n")
+    return root
+
+
+@pytest.mark.timeout(240)
+def test_a_cold_search_of_1000_notes_answers_at_once_and_leaves_the_vectors_to_a_background_writer(big_notes):
+    # The background writer embeds three batches and then hangs: stage two is caught in progress.
+    first = scree("search", "--json", "--notes", str(big_notes), QUESTION,
+                  env={"SCREE_FAKE_EMBEDDER_HANG_AFTER": "3"})
+    try:
+        assert first.returncode == 0, first.stderr
+        answer = json.loads(first.stdout)
+        assert answer["results"][0]["path"] == "runbooks/rollback.md"
+        assert answer["mode"] == "keyword"  # auto answers by keyword until every vector exists
+        assert any(n.startswith("vectors for 0 of 2,001 chunks; keyword covers all") for n in answer["notes"])
+        started = [n for n in answer["notes"] if "being indexed in the background (pid " in n]
+        assert started and "`scree status` shows how far" in started[0], answer["notes"]
+        pid = int(started[0].split("(pid ")[1].split(",")[0])
+        # `scree status` shows stage two progressing, and who is doing it.
+        assert eventually(lambda: (s := status(big_notes))["vectors"] > 0 and s["writer_pid"] == pid, timeout=60)
+        now = status(big_notes)
+        assert now["vectors"] < 2001 and now["stage_two"].startswith(f"vectors for {now['vectors']:,} of 2,001")
+        assert f"pid {pid} (scree reindex)" in now["writer"]
+    finally:
+        end_writer(big_notes)
+    # The killed writer's batches are kept; the next search starts another writer, which finishes.
+    second = scree("search", "--json", "--notes", str(big_notes), QUESTION)
+    assert second.returncode == 0 and "being indexed in the background" in second.stderr, second.stderr
+    assert eventually(lambda: status(big_notes)["stage_two"] == "done: every chunk has its vectors"
+                      and status(big_notes)["writer"] is None, timeout=120)
+    # A later search uses the vectors: auto runs hybrid for a question, with no note on vectors.
+    third = scree("search", "--json", "--notes", str(big_notes), QUESTION)
+    later = json.loads(third.stdout)
+    assert later["mode"] == "hybrid" and "notes" not in later, third.stderr
+    assert later["results"][0]["path"] == "runbooks/rollback.md"
+    assert "background" not in third.stderr
+
+
+def test_a_few_changed_notes_are_embedded_in_the_foreground_with_no_background_writer(tmp_path):
+    notes = tmp_path / "notes"
+    write(notes, "a.md", "# Deploys\n\nDeploys happen on Tuesdays.\n")
+    out = scree("search", "--json", "--notes", str(notes), "when do deploys happen")
+    answer = json.loads(out.stdout)
+    assert answer["mode"] == "hybrid" and "notes" not in answer, out.stderr
+    assert "background" not in out.stderr and status(notes)["writer"] is None
+
+
+def test_reindex_builds_every_vector_in_the_foreground(big_notes):
+    out = scree("reindex", "--notes", str(big_notes))
+    assert out.returncode == 0, out.stderr
+    now = status(big_notes)
+    assert now["vectors"] == 2001 and now["writer"] is None
+
+
+def test_stage_one_out_of_time_answers_from_what_is_indexed_and_the_background_finishes(tmp_path):
+    from scree.cli.search import open_synced, start_background_sync
+    from scree.config import load_config
+    from scree.workspace import Workspace
+
+    notes = tmp_path / "notes"
+    for i in range(20):
+        write(notes, f"n{i:02}.md", f"# Note {i}\n\nword{i} is here.\n")
+    ws = Workspace.from_config(load_config().with_overrides(notes=notes))
+    index, synced, left = open_synced(ws, ws.policy(), ws.embedder(), ws.config, budget=0.0)
+    try:
+        assert synced and left == "notes"
+        assert index.conn.execute("select count(*) from files").fetchone()[0] < 20
+        note = start_background_sync(ws, left)
+        assert note.startswith("the remaining notes and then the vectors are being indexed in the background")
+    finally:
+        index.close()
+    assert eventually(lambda: status(notes)["files"] == 20 and status(notes)["vectors"] == 20
+                      and status(notes)["writer"] is None, timeout=60)
+
+
+def test_the_background_writer_of_a_db_given_by_flag_takes_that_index_s_lock(tmp_path):
+    notes = tmp_path / "notes"
+    for i in range(200):  # 400 chunks: more than the foreground's budget at the assumed rate
+        write(notes, f"n{i:03}.md", f"# Note {i}\n\nword{i} is here.\n\n## More\n\nmore{i} words.\n")
+    db = tmp_path / "elsewhere" / "my.db"
+    first = scree("search", "--json", "--db", str(db), "--notes", str(notes), "word7",
+                  env={"SCREE_FAKE_EMBEDDER_HANG_AFTER": "1"})
+    assert first.returncode == 0 and "being indexed in the background" in first.stderr, first.stderr
+    try:
+        def writer() -> int | None:
+            out = scree("status", "--json", "--db", str(db), "--notes", str(notes))
+            return json.loads(out.stdout)["writer_pid"]
+
+        assert eventually(lambda: writer() is not None, timeout=60)
+        refused = scree("reindex", "--db", str(db), "--notes", str(notes))  # the same lock: refused, named
+        assert refused.returncode == 1 and str(writer()) in refused.stderr
+        assert (tmp_path / "elsewhere" / "my.db.sync.log").exists()
+    finally:
+        pid = writer()
+        if pid is not None:
+            os.kill(pid, signal.SIGKILL)
+            assert eventually(lambda: not Path(f"/proc/{pid}").exists() or _zombie(pid), timeout=30)
