@@ -127,12 +127,14 @@ def _assert_clean_end(folder: Path, code: int, expected: int, text: str) -> None
         index.close()
 
 
-CLI = {"reindex": ["reindex"], "search": ["search", "how long are nightly logs kept"]}
+# `scree search` no longer embeds a folder's worth in the foreground (issue 29: it leaves stage two to a
+# background `scree reindex`, this very command); a signal during its own stage one is
+# tests/test_cli_search_background.py's.
+CLI = {"reindex": ["reindex"]}
 
 
-@pytest.mark.parametrize("command,signals", [("reindex", (signal.SIGTERM,)), ("reindex", (signal.SIGINT, signal.SIGINT)),
-                                             ("search", (signal.SIGINT,))],
-                         ids=["reindex-SIGTERM", "reindex-SIGINT-twice", "search-SIGINT"])
+@pytest.mark.parametrize("command,signals", [("reindex", (signal.SIGTERM,)), ("reindex", (signal.SIGINT, signal.SIGINT))],
+                         ids=["reindex-SIGTERM", "reindex-SIGINT-twice"])
 def test_a_signal_while_the_cli_embeds_ends_it_with_128_plus_the_signal(tmp_path: Path, command: str,
                                                                          signals: tuple[int, ...]) -> None:
     # Twice: a terminal's Ctrl-C reaches `uv run` too, which forwards it, so one key press is often two.
