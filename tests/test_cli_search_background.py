@@ -167,10 +167,8 @@ def test_a_signal_during_a_search_s_stage_one_ends_it_with_128_plus_the_signal(t
     """Ctrl-C while a cold search commits its notes: a clean exit, the lock free, the index whole (a
     file is committed with all its rows or not at all), and no background writer left behind."""
     from scree.config import Config
-    from scree.db import invariants
-    from scree.index.store import open_index
-    from scree.live.lock import WriterLock
     from scree.locate import index_location
+    from test_signals_mid_embedding import _assert_clean_end
 
     notes = tmp_path / "notes"
     for i in range(3000):
@@ -187,18 +185,8 @@ def test_a_signal_during_a_search_s_stage_one_ends_it_with_128_plus_the_signal(t
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 128 + signum, err[-2000:]
-    assert "scree: interrupted" in err and "Traceback" not in err and "background" not in err, err[-2000:]
-    lock = WriterLock(index_location(notes, Config()).lock)
-    try:
-        assert lock.try_acquire()
-    finally:
-        lock.release()
-    index = open_index(index_location(notes, Config()), notes)
-    try:
-        assert invariants.problems(index.conn) == [] and invariants.out_of_step(index.conn) is None
-    finally:
-        index.close()
+    _assert_clean_end(notes.resolve(), proc.returncode, 128 + signum, out + err)
+    assert "scree: interrupted" in err and "background" not in err, err[-2000:]
 
 
 def _files_committed(db: Path) -> int:
