@@ -27,36 +27,52 @@ HOOK = "session_start"
 
 def start_sync(payload: dict) -> str:
     """Start the detached helper (unless uv is missing); return the context line to show."""
+    line, via = _start_sync(payload)
+    _remember_via(payload, via)
+    return line
+
+
+def _remember_via(payload: dict, via: str) -> None:
+    """Record for the grep hints of this session how they may name a search (scree.hookkit.VIA_*):
+    a hint never names a tool this session lacks."""
+    from scree.hookkit import runtime, state
+
+    state.update(runtime.session_id(payload), lambda s: s.__setitem__("via", via))
+
+
+def _start_sync(payload: dict) -> tuple[str, str]:
+    """Start the detached helper (unless uv is missing); the context line, and how hints name a search."""
     from scree.hookkit import bgsync, runtime
+    from scree.hookkit import VIA_CLI, VIA_NONE, VIA_TOOL
 
     cmd = bgsync.command_override()
     if cmd is None:
         uv = bgsync.find_uv(plugin_root=os.environ.get("CLAUDE_PLUGIN_ROOT") or PLUGIN_ROOT,
                             plugin_data=runtime.data_root())
         if uv is None:
-            return bgsync.NO_UV_LINE
+            return bgsync.NO_UV_LINE, VIA_NONE
         cmd = bgsync.sync_command(uv, os.environ.get("CLAUDE_PLUGIN_ROOT") or PLUGIN_ROOT)
     first = not bgsync.environment_ready(runtime.data_root())
     job = {"cmd": cmd, "session": runtime.session_id(payload), "project_dir": runtime.project_dir(payload),
            "first": first}
     bgsync.launch_detached([sys.executable, "-I", "-S", os.path.realpath(__file__), "--background", json.dumps(job)])
     if first:
-        return bgsync.BUILDING_LINE
+        return bgsync.BUILDING_LINE, VIA_CLI
     from scree.hookkit import mcpstate, project
 
     # Claude Code will not start the server in this session: say so, and name no tool it lacks.
     skipped = mcpstate.skipped_since()
     if skipped is not None:
-        return mcpstate.skipped_line(*skipped)
+        return mcpstate.skipped_line(*skipped), VIA_CLI
     cwd = payload.get("cwd")
     if mcpstate.disabled_in({job["project_dir"], *([cwd] if isinstance(cwd, str) else [])}):
-        return mcpstate.disabled_line()
+        return mcpstate.disabled_line(), VIA_CLI
 
     try:  # the stage the index is at: the helper finds the same (cached) location
         where = project.cached(job["session"], job["project_dir"])
     except Exception:  # noqa: BLE001 - the line is still worth showing
-        return bgsync.CONTEXT_LINE
-    return bgsync.CONTEXT_LINE + bgsync.stage_line(where.db)
+        return bgsync.CONTEXT_LINE, VIA_TOOL
+    return bgsync.CONTEXT_LINE + bgsync.stage_line(where.db), VIA_TOOL
 
 
 def main() -> None:

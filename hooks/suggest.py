@@ -64,7 +64,7 @@ def main(raw: bytes) -> None:
         return quiet("other-tool")
     if over_budget():
         return quiet("time-budget", step="parse")
-    from scree.hookkit import hint, project, state
+    from scree.hookkit import VIA_CLI, VIA_NONE, VIA_TOOL, hint, project, state
 
     call = hint.choose_call(calls)
     if call is None:
@@ -89,7 +89,8 @@ def main(raw: bytes) -> None:
         from scree.hookkit.decide import decide
 
         cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
-        decision = decide(call, where.folder, cwd, notes, os.environ.get("HOME"))
+        via = known.get("via") if known.get("via") in (VIA_CLI, VIA_NONE) else VIA_TOOL
+        decision = decide(call, where.folder, cwd, notes, os.environ.get("HOME"), via)
     finally:
         notes.close()
     if debug:

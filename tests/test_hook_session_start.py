@@ -341,3 +341,24 @@ def test_claude_config_dir_moves_both_files(tmp_path: Path) -> None:
     assert mcpstate.skipped_since({"HOME": str(tmp_path / "home")}) is None  # no files: nothing skipped
     (config / "mcp-needs-auth-cache.json").write_text("{not json")
     assert mcpstate.skipped_since(env) is None
+
+
+def test_a_grep_hint_never_names_a_tool_the_session_lacks(project: Project, tmp_path: Path) -> None:
+    """While Claude Code skips the failed server, the session's grep hints suggest the scree command in
+    Bash; once a session start finds the server connectable again, they name the tool."""
+    def grep(pattern: str) -> str | None:
+        data = payload("pretool_bash", tool_input={"command": f"grep -rn '{pattern}' .", "description": "search"},
+                       session_id="no-tools", cwd=str(project.folder))
+        return context_of(project.run("suggest.py", data), "PreToolUse")
+
+    _skip_entry(project, (time.time() - 60) * 1000)
+    project.run("session_start.py", payload("session_start", cwd=str(project.folder), session_id="no-tools"),
+                SCREE_SYNC_COMMAND=marker_command(tmp_path / "m1"))
+    text = grep("retention_days")
+    assert text is not None and TOOL_PREFIX not in text, text
+    assert '`scree search "retention_days"` (in Bash)' in text
+    (project.home / ".claude" / "mcp-needs-auth-cache.json").unlink()  # `/mcp reconnect`, or the pause ended
+    project.run("session_start.py", payload("session_start", cwd=str(project.folder), session_id="no-tools"),
+                SCREE_SYNC_COMMAND=marker_command(tmp_path / "m2"))
+    text = grep("signing keys")
+    assert text is not None and f'{SEARCH_TOOL}(query="signing keys"' in text, text

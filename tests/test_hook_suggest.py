@@ -355,6 +355,19 @@ def test_the_suggested_call_asks_for_a_guess_only_for_plain_words() -> None:
         assert "expected_answer" not in hint.render(name, "words", sections, "/repo"), name
 
 
+def test_without_the_tool_the_hint_suggests_the_command_or_only_the_lines() -> None:
+    sections = [hint.Section("docs/uploads.md", 3, 9, "Uploads > Retries")]
+    for reason, found in (("mention", [sections[0]._replace(literal="x")]), ("words", sections), ("prose", [])):
+        cli = hint.render("how are failed uploads retried", reason, found, "/repo", via=hint.VIA_CLI)
+        assert '`scree search --expect "<a sentence the answer might say>" "how are failed uploads retried"`' in cli
+        none = hint.render("how are failed uploads retried", reason, found, "/repo", via=hint.VIA_NONE)
+        for text in (cli, none):
+            assert "mcp__" not in text and "search_docs" not in text, text
+        assert "scree search" not in none
+    assert '`scree search "RETRY_LIMIT"` (in Bash)' in hint.render("RETRY_LIMIT", "words", sections, "/repo",
+                                                                     via=hint.VIA_CLI)
+
+
 def test_render_stays_under_the_limit_with_long_trails() -> None:
     sections = [hint.Section("docs/" + "x" * 200 + f"{i}.md", 1, 9, "Trail " * 60) for i in range(3)]
     text = hint.render("q" * 300, "words", sections, "/repo/" + "y" * 100)

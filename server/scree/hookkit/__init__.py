@@ -9,3 +9,8 @@ cheap to load: no `dataclasses` (it imports `inspect`), no `json` or `re` (`json
 # The MCP tool names Claude Code gives scree's server (plugin "scree", server key "scree").
 TOOL_PREFIX = "mcp__plugin_scree_scree__"
 SEARCH_TOOL = TOOL_PREFIX + "search_docs"
+# How a grep hint names the search it suggests, by what the session has (the SessionStart hook records
+# it in the session's state): the MCP tool; the scree command in Bash, when Claude Code will not connect
+# the server in this session (it failed and is paused, is disabled, or its environment is being built);
+# nothing, when not even the command can run (no uv). A hint never names a tool the model lacks.
+VIA_TOOL, VIA_CLI, VIA_NONE = "tool", "cli", "none"

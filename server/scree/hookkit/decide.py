@@ -16,6 +16,7 @@ from collections import namedtuple
 
 from .terms import to_match
 from .aim import Aim, aim_of
+from . import VIA_TOOL
 from .codeshape import code_reason
 from .grepparse import GrepCall
 from .hint import MAX_SECTIONS, Hint, NotesIndex, Section, hint_key, phrase, render, targets_docs
@@ -131,8 +132,10 @@ def suggested_query(call: GrepCall, literals: Sequence[str], words: Sequence[str
     return " ".join(out)
 
 
-def decide(call: GrepCall, folder: str, cwd: str | None, notes: NotesIndex, home: str | None = None) -> Decision:
-    """The hint for this search over the notes in `folder` (index `notes`), or a quiet reason."""
+def decide(call: GrepCall, folder: str, cwd: str | None, notes: NotesIndex, home: str | None = None,
+           via: str = VIA_TOOL) -> Decision:
+    """The hint for this search over the notes in `folder` (index `notes`), or a quiet reason; `via`:
+    how the hint names the search it suggests (`hookkit.VIA_*`)."""
     words = pattern_words(call.patterns, call.syntax)
     if not words or sum(len(w) for w in words) < 2:
         return Decision(None, "no-words", None)
@@ -170,7 +173,7 @@ def decide(call: GrepCall, folder: str, cwd: str | None, notes: NotesIndex, home
             return Decision(None, "no-match", aim)
         loose = to_match(" ".join(words))
         sections = notes.rank([(loose, False)], literals, scope) if loose else []
-    text = render(query, reason, sections, folder, shown)
+    text = render(query, reason, sections, folder, shown, via)
     return Decision(Hint(hint_key(call), reason, text, tuple(sections)), reason, aim, tuple(sections))
 
 

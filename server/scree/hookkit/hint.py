@@ -13,7 +13,7 @@ import _sqlite3 as sqlite3  # `sqlite3` itself also imports datetime, which the 
 from collections import namedtuple
 
 from ..notes.sectiontext import mostly_list, titled_by
-from . import SEARCH_TOOL
+from . import SEARCH_TOOL, VIA_CLI, VIA_NONE, VIA_TOOL
 from .grepparse import GrepCall
 from .patterns import is_plain_language, pattern_words
 
@@ -120,24 +120,39 @@ def _clip_trail(trail: str, limit: int) -> str:
     return trail if len(trail) <= limit else "…" + trail[len(trail) - limit + 1:].lstrip()
 
 
-def render(query: str, reason: str, sections: Sequence[Section], folder: str, shown: str | None = None) -> str:
+CLI_EXPECT_ARG = ' --expect "<a sentence the answer might say>"'
+
+
+def _suggested_call(q: str, plain: bool, via: str) -> str | None:
+    if via == VIA_NONE:
+        return None
+    if via == VIA_CLI:
+        return f'`scree search{CLI_EXPECT_ARG if plain else ""} "{q}"` (in Bash)'
+    return f'{SEARCH_TOOL}(query="{q}"' + (EXPECT_ARG if plain else "") + ")"
+
+
+def render(query: str, reason: str, sections: Sequence[Section], folder: str, shown: str | None = None,
+           via: str = VIA_TOOL) -> str:
     """The hint text (at most MAX_HINT_CHARS). `query` is the suggested search_docs query; `shown`
-    the pattern as the agent wrote it (defaults to the query)."""
+    the pattern as the agent wrote it (defaults to the query); `via` how the search is named (VIA_*)."""
     q = _clip(query, 80).replace('"', "'")
     x = _clip(shown or query, 80).replace('"', "'")
     # Words in plain language get the agent's guess at the answer too (the skill's rule); a name does not.
-    call = f'{SEARCH_TOOL}(query="{q}"' + (EXPECT_ARG if is_plain_language(query) else "") + ")"
+    call = _suggested_call(q, is_plain_language(query), via)
     verbatim = any(s.literal for s in sections)
     if sections and verbatim:
         head = f'scree: the indexed notes mention "{x}":'
-        tail = f"Read those lines first (the Read tool opens path:start-end); {call} finds notes worded differently."
+        tail = "Read those lines first (the Read tool opens path:start-end)" + (
+            f"; {call} finds notes worded differently." if call else ".")
     elif sections:
         head = f'scree: indexed notes related to "{x}" (not verbatim):'
-        tail = f"Call {call} for the sections that answer it, ranked by meaning and keyword."
+        tail = (f"Call {call} for the sections that answer it, ranked by meaning and keyword." if call
+                else "Read those lines (the Read tool opens path:start-end).")
     else:
         what = "searches the repo's Markdown notes" if reason == "docs" else "reads like a question for the notes"
         head = f"scree: this {what}, which scree has indexed."
-        tail = f"Call {call} to get the sections that answer it, with path:lines."
+        tail = (f"Call {call} to get the sections that answer it, with path:lines." if call
+                else "Its notes are Markdown files: grep them with words the answer would use.")
     root = folder.rstrip("/")
     for trail_limit in (70, 40, 0):
         lines = []
