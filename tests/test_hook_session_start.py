@@ -362,3 +362,26 @@ def test_a_grep_hint_never_names_a_tool_the_session_lacks(project: Project, tmp_
                 SCREE_SYNC_COMMAND=marker_command(tmp_path / "m2"))
     text = grep("signing keys")
     assert text is not None and f'{SEARCH_TOOL}(query="signing keys"' in text, text
+
+
+def test_a_state_read_while_another_hook_rewrites_the_file_sees_the_whole_state(tmp_path: Path) -> None:
+    """`state.update` empties the file before writing it again; a reader must never see that gap (the
+    grep hint then read no `via` while SessionStart's helper cached the index location beside it)."""
+    env = {**os.environ, "CLAUDE_PLUGIN_DATA": str(tmp_path / "data")}
+    writer = ("import sys; sys.path.insert(0, sys.argv[1]); from scree.hookkit import state\n"
+              "state.update('s', lambda s: s.__setitem__('via', 'cli'))\n"
+              "for i in range(3000): state.update('s', lambda s: s.__setitem__('loc', {'n': i, 'pad': 'x' * 2000}))\n")
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from scree.hookkit import state\n"
+            "import os, time\n"
+            "while not os.path.exists(sys.argv[2]): time.sleep(0.001)\n"  # the writer's first update sets via
+            "seen = [state.load('s').get('via') for _ in range(3000)]\n"
+            "print(sum(v != 'cli' for v in seen))\n")
+    server = str(REPO_ROOT / "server")
+    ready = tmp_path / "data" / "state" / "s.json"
+    w = subprocess.Popen([sys.executable, "-c", writer, server], env=env)
+    try:
+        out = subprocess.run([sys.executable, "-c", code, server, str(ready)], env=env, capture_output=True,
+                             text=True, timeout=120)
+    finally:
+        w.wait(timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "0", out.stdout + out.stderr

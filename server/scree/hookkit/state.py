@@ -46,9 +46,13 @@ def _decode(data: bytes) -> dict:
 
 
 def load(session: str) -> dict:
-    """The session's state ({} when there is none yet or it is unreadable); takes no lock."""
+    """The session's state ({} when there is none yet or it is unreadable), read under a shared lock:
+    `update` empties the file before it writes it again, and a reader in between would see nothing (the
+    session's hints then named a tool the session lacks: `via`, as SessionStart's helper wrote beside it)."""
     try:
         with open(state_path(session), "rb") as fh:
+            if fcntl is not None:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_SH)
             return _decode(fh.read(MAX_STATE_BYTES))
     except OSError:
         return {}
