@@ -373,14 +373,13 @@ def test_a_state_read_while_another_hook_rewrites_the_file_sees_the_whole_state(
               "for i in range(3000): state.update('s', lambda s: s.__setitem__('loc', {'n': i, 'pad': 'x' * 2000}))\n")
     code = ("import sys; sys.path.insert(0, sys.argv[1]); from scree.hookkit import state\n"
             "import os, time\n"
-            "while not os.path.exists(sys.argv[2]): time.sleep(0.001)\n"  # the writer's first update sets via
+            "while state.load('s').get('via') != 'cli': time.sleep(0.001)\n"  # the writer's first update
             "seen = [state.load('s').get('via') for _ in range(3000)]\n"
             "print(sum(v != 'cli' for v in seen))\n")
     server = str(REPO_ROOT / "server")
-    ready = tmp_path / "data" / "state" / "s.json"
     w = subprocess.Popen([sys.executable, "-c", writer, server], env=env)
     try:
-        out = subprocess.run([sys.executable, "-c", code, server, str(ready)], env=env, capture_output=True,
+        out = subprocess.run([sys.executable, "-c", code, server], env=env, capture_output=True,
                              text=True, timeout=120)
     finally:
         w.wait(timeout=120)
