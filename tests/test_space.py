@@ -128,3 +128,54 @@ def test_the_embedding_cache_holds_its_vectors_without_overflow_pages_of_their_o
     data = index.conn.execute("select sum(length(vectors) + length(key) + length(model)) from embed_cache").fetchone()[0]
     index.close()
     assert pages < 2 * data, (pages, data)  # 1.56 here; 2.67 as a WITHOUT ROWID table
+
+
+def test_a_live_writer_gives_space_back_after_a_sync_that_removed_most_notes(tmp_path, embedder):
+    """The live writer checks for space to give back only after a sync that dropped rows (measuring
+    reads every chunk), and then shrinks as the CLI does."""
+    from scree.live.live import LiveIndex
+    from scree.workspace import Workspace
+
+    folder = tmp_path / "notes"
+    _fill(folder, 200)
+    live = LiveIndex(Workspace.from_config(load_config().with_overrides(notes=folder)), embedder=embedder,
+                     watch=False)
+    try:
+        live.start()
+        assert live.wait_until(lambda st: st.state == "complete", 120)
+        db = live.workspace.location.db
+        live.reindex()  # nothing dropped: no shrink, the file as it was
+        full = _file_bytes(db)
+        for p in sorted(folder.rglob("*.md"))[:180]:
+            p.unlink()
+        live.reindex()
+        assert _file_bytes(db) < full / 3
+        assert live.status().state == "complete"
+    finally:
+        assert live.stop(timeout=5.0)
+
+
+def test_a_search_never_shrinks_in_the_foreground_and_the_reindex_after_it_does(tmp_path, embedder):
+    """`scree search` answers at once: a branch switch that removed most notes leaves the shrink to the
+    explicit (or session's background) `scree reindex`, which checks whatever it changed itself."""
+    folder = tmp_path / "notes"
+    _fill(folder, 200)
+    env = {"SCREE_DATA_DIR": str(tmp_path / "data")}
+
+    def scree(*args: str) -> subprocess.CompletedProcess:
+        import os
+
+        return subprocess.run([sys.executable, "-m", "scree.cli", *args, "--notes", str(folder)], text=True,
+                              capture_output=True, env={**os.environ, **env}, timeout=120)
+
+    assert scree("reindex").returncode == 0
+    db = Path(json.loads(scree("status", "--json").stdout)["index"])
+    full = _file_bytes(db)
+    for p in sorted(folder.rglob("*.md"))[:180]:
+        p.unlink()
+    out = scree("search", "request handler")
+    assert out.returncode == 0, out.stderr
+    assert _file_bytes(db) > full / 2, "the search shrank the file in the foreground"
+    out = scree("reindex")
+    assert out.returncode == 0 and "the index gave" in out.stdout, out.stdout + out.stderr
+    assert _file_bytes(db) < full / 3

@@ -72,8 +72,10 @@ def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
         try:
             if args.rebuild:
                 rebuild_in_place(index, embedder.id, embedder.dimensions, embedder.max_windows)
+            # An explicit reindex (the session's background one too) checks for space to give back
+            # whatever it changed: a search's own sync may have removed notes and left the vectors to it.
             report = sync(index, ws.policy(), embedder, max_file_bytes=cfg.max_file_bytes,
-                          progress=progress_for_stderr())
+                          progress=progress_for_stderr(), shrink=True)
         finally:
             index.close()
     finally:

@@ -203,9 +203,12 @@ def _sync_within(index: Index, policy: NotesPolicy, embedder: Embedder, cfg: Con
     vectors = queries.vector_progress(index.conn)
     missing = vectors.total - vectors.embedded
     fits = MODEL_START + missing / recorded_rate(index.meta()) < deadline - time.monotonic()
+    foreground = bool(missing and not cut and fits)
     try:
-        if missing and not cut and fits:
-            embed_stage_two(index, embedder, report, progress)
+        if foreground:
+            # Held to the budget between batches (the estimate may be wrong on a loaded box); what is left
+            # goes to the background writer. Never a shrink here: the explicit reindex checks for one.
+            embed_stage_two(index, embedder, report, progress, should_stop=out_of_time, shrink=False)
             missing = report.vectors_missing
     except EmbedderError as exc:
         # A model that cannot load, an API refusing the key: the notes are keyword-searchable (stage
@@ -213,7 +216,7 @@ def _sync_within(index: Index, policy: NotesPolicy, embedder: Embedder, cfg: Con
         print(f"scree: warning: the vectors of new and changed notes were not made: {exc}", file=sys.stderr)
         return None
     print_notices(report)
-    if cut:
+    if cut and not foreground:
         print(f"scree: stage one is taking longer than {limit:g} s: answering from the notes indexed so far",
               file=sys.stderr)
         return "notes"  # the background writer finishes it

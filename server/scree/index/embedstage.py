@@ -134,7 +134,10 @@ def embed_pending(index: Index, embedder: Embedder, *, should_stop: Callable[[],
             now = time.time()
             clock = clock.after_batch(now, stored)
             report.clock = clock
-            writes.set_meta(index.conn, {"stage_two": clock.encode()})
+            meta = {"stage_two": clock.encode()}
+            if clock.rate > 0:  # a measured rate outlives this run's clock (the next run restarts it) for planning
+                meta["embed_rate"] = f"{clock.rate:.3f}"
+            writes.set_meta(index.conn, meta)
             if progress is not None:
                 progress.embedding(start.embedded + report.chunks, start.total)
     finally:

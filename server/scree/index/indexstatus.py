@@ -161,7 +161,7 @@ def recorded_rate(meta: dict[str, str]) -> float:
     rate = clock.rate if clock is not None else 0.0
     if rate <= 0:
         try:
-            rate = float(meta.get("embed_rate", ""))  # what an earlier scree recorded
+            rate = float(meta.get("embed_rate", ""))  # the last rate a run measured (embedstage)
         except ValueError:
             rate = 0.0
     return rate if rate > 0 else ASSUMED_RATE

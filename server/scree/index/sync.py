@@ -90,6 +90,8 @@ class SyncReport:
         tail = f"; {self.chunks} chunks embedded in {self.seconds:.1f}s"
         if self.vectors_missing:
             tail += f" ({self.vectors_missing} still without vectors: keyword search covers them)"
+        if self.shrunk:
+            tail += f"; {self.shrunk}"
         return ", ".join(parts) + tail
 
 
@@ -103,6 +105,7 @@ class Plan:
     unchanged: int
     skipped: list[Skipped]
     layout: language.Layout = language.Layout.of(())  # the notes there are, for language markers in paths
+    # (only built when there is something to read: `todo`)
 
 
 def plan_sync(index: Index, policy: NotesPolicy, *, max_file_bytes: int,
@@ -144,8 +147,11 @@ def plan_sync(index: Index, policy: NotesPolicy, *, max_file_bytes: int,
             new.add(item)
     scope = stored.keys() if only is None else [p for p in only if p in stored]
     remove = sorted(p for p in scope if p not in seen and not p.startswith(tuple(kept_dirs)))
+    if not todo:  # the layout only serves the notes read again: none (most syncs before a search)
+        return Plan(todo=todo, new=new, remove=remove, unchanged=unchanged, skipped=skipped)
     # A stored note counts for the layout only while it stays (with `only`, the others are not walked).
-    layout = language.Layout.of(seen | {p for p in stored if p not in remove})
+    gone = set(remove)
+    layout = language.Layout.of(seen | {p for p in stored if p not in gone})
     return Plan(todo=todo, new=new, remove=remove, unchanged=unchanged, skipped=skipped, layout=layout)
 
 
@@ -166,6 +172,7 @@ def sync(
     progress: SyncProgress | None = None,
     should_stop: Callable[[], bool] = lambda: False,
     embed: bool = True,
+    shrink: bool | None = None,
 ) -> SyncReport:
     """Index new and changed notes, drop deleted or newly ignored ones. `only` limits it to some paths.
 
@@ -174,7 +181,9 @@ def sync(
     as lacking them), so a kill leaves at most the file in hand unmatched and the next sync redoes it.
     Keyword search answers from the end of stage one. With `embed`, stage two (embedstage.py) then
     embeds every chunk still lacking vectors, this sync's or an earlier, interrupted one's; an
-    embeddings API that is down ends it with a warning, the vectors known missing.
+    embeddings API that is down ends it with a warning, the vectors known missing. Once every chunk has
+    its vectors, the file may give space back (`space.give_space_back`): `shrink` None checks after a
+    sync that removed or replaced rows, True always (an explicit reindex), False never.
 
     Raises IndexDamaged, before writing anything, when the rows are out of step (`invariants.out_of_step`).
     """
@@ -221,7 +230,7 @@ def sync(
         writes.set_meta(index.conn, {"last_sync": str(time.time()), "chunker": CHUNKER_VERSION})
     report.keyword_seconds = time.perf_counter() - t0
     if embed and completed:
-        _stage_two(index, embedder, report, progress, should_stop)
+        _stage_two(index, embedder, report, progress, should_stop, shrink)
     report.seconds = time.perf_counter() - t0
     return report
 
@@ -240,14 +249,15 @@ def follow_languages(index: Index, embedder: Embedder) -> None:
 
 
 def embed_stage_two(index: Index, embedder: Embedder, report: SyncReport, progress: SyncProgress | None = None,
-                    should_stop: Callable[[], bool] = lambda: False) -> None:
+                    should_stop: Callable[[], bool] = lambda: False, shrink: bool | None = None) -> None:
     """Stage two on its own, after a `sync(embed=False)` (what `sync` runs next when `embed` is set):
-    embed every chunk still lacking vectors, adding to `report`."""
-    _stage_two(index, embedder, report, progress or NoProgress(), should_stop)
+    embed every chunk still lacking vectors (until `should_stop()`, checked between batches), adding to
+    `report`; `shrink` as `sync`'s."""
+    _stage_two(index, embedder, report, progress or NoProgress(), should_stop, shrink)
 
 
 def _stage_two(index: Index, embedder: Embedder, report: SyncReport, progress: SyncProgress,
-               should_stop: Callable[[], bool]) -> None:
+               should_stop: Callable[[], bool], shrink: bool | None = None) -> None:
     shown = progress if hasattr(progress, "embedding") else None
     try:
         done = embed_pending(index, embedder, should_stop=should_stop, progress=shown)  # type: ignore[arg-type]
@@ -260,10 +270,11 @@ def _stage_two(index: Index, embedder: Embedder, report: SyncReport, progress: S
     report.chunks += done.chunks
     report.embed_seconds += done.embed_seconds
     report.vectors_missing = done.remaining
-    if done.remaining == 0 and (report.removed or report.updated or report.reset or report.left_out):
+    dropped = bool(report.removed or report.updated or report.reset or report.left_out)
+    if done.remaining == 0 and (shrink or (shrink is None and dropped)):
         # A sync that dropped many notes or vectors leaves the file as big as before.
-        shrink = give_space_back(index, embedder.id, embedder.dimensions)
-        report.shrunk = shrink.describe() if shrink else None
+        shrunk = give_space_back(index, embedder.id, embedder.dimensions)
+        report.shrunk = shrunk.describe() if shrunk else None
     if done.chunks:
         trim = getattr(embedder, "trim", None)  # the batches' working memory is not needed any more
         if trim is not None:

@@ -64,6 +64,7 @@ class StageTwo:
         self._clock: StageTwoClock | None = None
         self._problem: str | None = None
         self._full: tuple[int, float] | None = None  # after a full disk: (free bytes, when)
+        self._dropped = False  # a sync removed or replaced rows since the last check for space to give back
 
     def note_hits(self, paths: Iterable[str]) -> None:
         with self._mu:
@@ -133,6 +134,23 @@ class StageTwo:
             self._clock = report.clock if report.remaining else None
             if report.chunks:
                 self._problem = self._full = None
-        if report.remaining == 0 and not should_yield():  # after a sync that dropped many notes or vectors
-            give_space_back(index, self._embedder.id, self._embedder.dimensions)
+        with self._mu:
+            shrink, self._dropped = self._dropped and report.remaining == 0 and not should_yield(), False
+        if shrink:
+            self._give_space_back(index)
         return report
+
+    def dropped_rows(self) -> None:
+        """A sync removed or replaced notes (or vectors): once nothing is missing, the file may give
+        space back. Measuring that reads every chunk, so it waits for a sync that dropped something."""
+        with self._mu:
+            self._dropped = True
+
+    def _give_space_back(self, index: Index) -> None:
+        # The shrink is housekeeping: a failure (a full disk cannot VACUUM) is logged, never a stage-two
+        # failure that every answer would report until a batch is stored (none is left to store).
+        try:
+            give_space_back(index, self._embedder.id, self._embedder.dimensions)
+        except Exception as exc:  # noqa: BLE001 - the index stays as it was: a shrink is one transaction a step
+            log.warning("%s: could not give space back (%s); the index keeps its size until the next removal",
+                        self._label, exc)

@@ -20,14 +20,14 @@ Everything here is pure: the search hands in how to rank a vector and how to run
 
 from __future__ import annotations
 
-from typing import Callable, Sequence, TypeVar
+from typing import AbstractSet, Callable, Sequence, TypeVar
 
 import numpy as np
 
 from .ftsquery import STOPWORDS, query_terms, search_match
 from .fusion import dbsf, rrf
 from ..notes.sectiontext import titled_by
-from .route import is_lookup, named_identifiers
+from .route import is_lookup, named_identifiers, routed_as_lookup
 
 T = TypeVar("T")
 
@@ -67,11 +67,13 @@ TITLED_WINDOW = 2
 GUESS_POOL = 100
 
 
-def applies(question: str, guess: str) -> bool:
-    """True when a guess is given and the question is not a lookup (a bare name, a flag, a short
-    keyword phrase: `route.is_lookup`). A lookup is answered from its own words alone, whatever the
-    mode: the guess would only blur the name (issue 28: identifier top1 100% -> 75% when it did)."""
-    return bool(guess.strip()) and bool(question.strip()) and not is_lookup(question.strip())
+def applies(question: str, guess: str, vocabulary: AbstractSet[str] = frozenset()) -> bool:
+    """True when a guess is given and the question is not a lookup `auto` answers from its own words (a
+    bare name, a flag, a short phrase naming something, a single word: `route.routed_as_lookup`). A
+    lookup is answered from its own words alone, whatever the mode: the guess would only blur the name
+    (issue 28: identifier top1 100% -> 75% when it did). A short phrase of plain words ("retry failed
+    uploads") is routed as a question, and the guess widens it like one."""
+    return bool(guess.strip()) and bool(question.strip()) and not routed_as_lookup(question.strip(), vocabulary)
 
 
 def cut_note(kept: int, given: int, limit: int = MAX_GUESS_CHARS) -> str:

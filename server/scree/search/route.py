@@ -137,15 +137,22 @@ def embedder_kind(embedder_id: str) -> str:
 LOOKUP_ROUTE = "phrases"
 
 
+def routed_as_lookup(query: str, vocabulary: AbstractSet[str] = frozenset()) -> bool:
+    """True for a lookup `auto` answers from its own words (keyword): a bare name or short keyword
+    phrase that names something, or a single word (LOOKUP_ROUTE). A short phrase of plain words is
+    routed as a question, and like one may be widened by the caller's guess (search/expansion.py)."""
+    return is_lookup(query) and (LOOKUP_ROUTE == "keyword" or bool(named_identifiers(query, vocabulary))
+                                 or (LOOKUP_ROUTE == "phrases" and len(query.split()) == 1))
+
+
 def route(query: str, vocabulary: AbstractSet[str] = frozenset(), embedder: str = "local") -> str:
-    """`keyword` for a lookup (a bare name or keyword phrase: see LOOKUP_ROUTE); for a question, what
+    """`keyword` for a lookup (a bare name or keyword phrase: `routed_as_lookup`); for a question, what
     the embedder's rule in QUESTION_ROUTE says: `hybrid`, or `semantic` when it names nothing.
 
     `embedder` is the embedder's kind or id (`local`, `api`). Never `semantic` for a query naming an
     identifier or a `vocabulary` word: dense vectors blur names, BM25 needs to see them.
     """
-    if is_lookup(query) and (LOOKUP_ROUTE == "keyword" or named_identifiers(query, vocabulary)
-                             or (LOOKUP_ROUTE == "phrases" and len(query.split()) == 1)):
+    if routed_as_lookup(query, vocabulary):
         return "keyword"
     rule = QUESTION_ROUTE.get(embedder_kind(embedder), DEFAULT_QUESTION_ROUTE)
     if rule == "names" and not named_identifiers(query, vocabulary):
