@@ -15,7 +15,7 @@ from collections import namedtuple
 from ..notes.sectiontext import mostly_list, titled_by
 from . import SEARCH_TOOL, VIA_CLI, VIA_NONE, VIA_TOOL
 from .grepparse import GrepCall
-from .patterns import is_plain_language, pattern_words
+from .patterns import asks_for_guess, pattern_words
 
 MAX_HINT_CHARS = 700
 # search_docs' expected_answer, as the hint shows it for a query in plain words.
@@ -137,8 +137,9 @@ def render(query: str, reason: str, sections: Sequence[Section], folder: str, sh
     the pattern as the agent wrote it (defaults to the query); `via` how the search is named (VIA_*)."""
     q = _clip(query, 80).replace('"', "'")
     x = _clip(shown or query, 80).replace('"', "'")
-    # Words in plain language get the agent's guess at the answer too (the skill's rule); a name does not.
-    call = _suggested_call(q, is_plain_language(query), via)
+    # A question in plain words gets the agent's guess at the answer too (the skill's rule); a name or a
+    # short keyword phrase does not (search would not use it).
+    call = _suggested_call(q, asks_for_guess(query), via)
     verbatim = any(s.literal for s in sections)
     if sections and verbatim:
         head = f'scree: the indexed notes mention "{x}":'

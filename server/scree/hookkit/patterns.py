@@ -239,3 +239,20 @@ def is_plain_language(pattern: str) -> bool:
         if any(ch.isupper() for ch in core[1:]):  # camelCase, ALLCAPS_ish names
             return False
     return True
+
+
+# Stripped from a word's ends before it is looked up among the stopwords (as scree.search.route's).
+_EDGE_PUNCT = "\"'`“”‘’()[]{}<>,;:!?."
+
+
+def asks_for_guess(query: str) -> bool:
+    """True when the suggested search_docs query takes the agent's guess at the answer: plain language
+    (`is_plain_language`) that search does not treat as a lookup. As scree.search.route.is_lookup (a test
+    keeps them in step): up to three words with no function word and no question mark are matched by
+    their own words, and a guess sent with them is not used."""
+    if not is_plain_language(query):
+        return False
+    words = query.split()
+    lookup = len(words) <= 3 and not query.rstrip().endswith("?") and \
+        not any(w.strip(_EDGE_PUNCT).lower() in STOPWORDS for w in words)
+    return not lookup

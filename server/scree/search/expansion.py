@@ -20,14 +20,14 @@ Everything here is pure: the search hands in how to rank a vector and how to run
 
 from __future__ import annotations
 
-from typing import AbstractSet, Callable, Sequence, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 import numpy as np
 
 from .ftsquery import STOPWORDS, query_terms, search_match
 from .fusion import dbsf, rrf
 from ..notes.sectiontext import titled_by
-from .route import is_lookup, named_identifiers, routed_as_lookup
+from .route import is_lookup, named_identifiers
 
 T = TypeVar("T")
 
@@ -67,13 +67,16 @@ TITLED_WINDOW = 2
 GUESS_POOL = 100
 
 
-def applies(question: str, guess: str, vocabulary: AbstractSet[str] = frozenset()) -> bool:
-    """True when a guess is given and the question is not a lookup `auto` answers from its own words (a
-    bare name, a flag, a short phrase naming something, a single word: `route.routed_as_lookup`). A
-    lookup is answered from its own words alone, whatever the mode: the guess would only blur the name
-    (issue 28: identifier top1 100% -> 75% when it did). A short phrase of plain words ("retry failed
-    uploads") is routed as a question, and the guess widens it like one."""
-    return bool(guess.strip()) and bool(question.strip()) and not routed_as_lookup(question.strip(), vocabulary)
+def applies(question: str, guess: str) -> bool:
+    """True when a guess is given and the question is not a lookup (a bare name, a flag, a short
+    keyword phrase: `route.is_lookup`). A lookup is answered from its own words alone, whatever the
+    mode: the guess would only blur the name (issue 28: identifier top1 100% -> 75% when it did).
+
+    That includes a 2-3 word phrase of plain words, which `auto` routes as a question since issue 29
+    (`route.routed_as_lookup`): widened by blind guesses, such phrases rose on mdx, starlette and Platen
+    and fell on dev, myst and fastapi (docs/benchmarks.md, "Short phrases"), so a phrase keeps its own
+    words; the grep hint asks for a guess only where it is used (`hookkit.patterns.asks_for_guess`)."""
+    return bool(guess.strip()) and bool(question.strip()) and not is_lookup(question.strip())
 
 
 def cut_note(kept: int, given: int, limit: int = MAX_GUESS_CHARS) -> str:
@@ -84,7 +87,8 @@ def cut_note(kept: int, given: int, limit: int = MAX_GUESS_CHARS) -> str:
 
 def unused_note() -> str:
     """The answer's note when a guess came with a lookup (see `applies`)."""
-    return "the expected answer was not used: a bare name or keyword lookup is matched by its own words"
+    return ("the expected answer was not used: a bare name, a flag or a phrase of up to three words is matched "
+            "by its own words")
 
 
 # ----- the semantic half ---------------------------------------------------------------------------

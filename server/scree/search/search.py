@@ -459,8 +459,7 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
             mode = "hybrid"  # the vectors alone would never find the chunks they do not have yet
         usable = usable and vectors.embedded > 0
 
-    guess = (q.expected_answer.strip() if expansion.applies(text, q.expected_answer, vocabulary) and not symbols_only
-             else "")
+    guess = q.expected_answer.strip() if expansion.applies(text, q.expected_answer) and not symbols_only else ""
     if q.expected_answer.strip() and not guess:
         notes.append(expansion.unused_note())
     ranker = _Ranker(index, embedder, text, asked, file_ids, vocabulary, notes, symbols_only,
