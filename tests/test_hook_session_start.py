@@ -356,7 +356,7 @@ def test_a_grep_hint_never_names_a_tool_the_session_lacks(project: Project, tmp_
                 SCREE_SYNC_COMMAND=marker_command(tmp_path / "m1"))
     text = grep("retention_days")
     assert text is not None and TOOL_PREFIX not in text, text
-    assert '`scree search "retention_days"` (in Bash)' in text
+    assert "`scree search 'retention_days'` (in Bash)" in text
     (project.home / ".claude" / "mcp-needs-auth-cache.json").unlink()  # `/mcp reconnect`, or the pause ended
     project.run("session_start.py", payload("session_start", cwd=str(project.folder), session_id="no-tools"),
                 SCREE_SYNC_COMMAND=marker_command(tmp_path / "m2"))

@@ -359,12 +359,12 @@ def test_without_the_tool_the_hint_suggests_the_command_or_only_the_lines() -> N
     sections = [hint.Section("docs/uploads.md", 3, 9, "Uploads > Retries")]
     for reason, found in (("mention", [sections[0]._replace(literal="x")]), ("words", sections), ("prose", [])):
         cli = hint.render("how are failed uploads retried", reason, found, "/repo", via=hint.VIA_CLI)
-        assert '`scree search --expect "<a sentence the answer might say>" "how are failed uploads retried"`' in cli
+        assert '`scree search --expect "<a sentence the answer might say>" \'how are failed uploads retried\'`' in cli
         none = hint.render("how are failed uploads retried", reason, found, "/repo", via=hint.VIA_NONE)
         for text in (cli, none):
             assert "mcp__" not in text and "search_docs" not in text, text
         assert "scree search" not in none
-    assert '`scree search "RETRY_LIMIT"` (in Bash)' in hint.render("RETRY_LIMIT", "words", sections, "/repo",
+    assert "`scree search 'RETRY_LIMIT'` (in Bash)" in hint.render("RETRY_LIMIT", "words", sections, "/repo",
                                                                      via=hint.VIA_CLI)
 
 

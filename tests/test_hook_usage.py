@@ -3,6 +3,8 @@ rotated, safe under concurrent writers), and the reader/summary API `scree usage
 
 from __future__ import annotations
 
+import json
+
 import os
 import stat
 import subprocess
@@ -167,6 +169,16 @@ def test_a_huge_pattern_or_query_is_logged_as_one_capped_line(project: Project) 
     assert grep_event["event"] == "grep" and grep_event["text"].startswith("retention_days retention_days")
     assert grep_event["text"].endswith(f"({len('retention_days ') * 700_000 - usagelog.MAX_TEXT_CHARS} more characters)")
     assert search_event["event"] == "search" and search_event["text"].startswith("how long do we keep logs")
+
+
+def test_an_opted_in_expected_answer_is_kept_like_the_query_text(tmp_path: Path) -> None:
+    """What the user typed (SCREE_USAGE_TEXT=1) keeps MAX_TEXT_CHARS, the guess as much as the query;
+    other strings are cut at MAX_FIELD_CHARS."""
+    guess = "Failed uploads are retried with backoff. " * 15
+    line = usagelog.capped_line({"event": "search", "text": "q", "expected_answer": guess, "tool": "t" * 1000})
+    event = json.loads(line)
+    assert event["expected_answer"] == guess and len(guess) > usagelog.MAX_FIELD_CHARS
+    assert event["tool"].startswith("t" * usagelog.MAX_FIELD_CHARS + "... (")
 
 
 def test_no_line_or_file_outgrows_its_cap_whatever_the_events(tmp_path: Path) -> None:

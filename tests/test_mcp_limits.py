@@ -65,6 +65,9 @@ def test_the_cap_cuts_at_a_word_boundary_and_the_tool_describes_the_same_cap() -
     from scree.search.search import MAX_QUERY_CHARS, cap_query
 
     assert mcpserver.MAX_QUERY_CHARS == MAX_QUERY_CHARS  # the tool's description says the real cap
+    from scree.search.expansion import MAX_GUESS_CHARS
+
+    assert mcpserver.MAX_GUESS_CHARS == MAX_GUESS_CHARS  # and the guess's
     assert cap_query("short question") == ("short question", None)
     text, note = cap_query("alpha beta gamma", limit=8)
     assert text == "alpha" and note is not None and "it had 16" in note

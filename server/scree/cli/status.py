@@ -20,11 +20,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the same as JSON")
 
 
-DAMAGE_FIX = ("the index is a cache of your notes: `scree reindex` rebuilds it (a running `scree serve`/`scree "
-              "watch` does by itself); your notes are not touched")
-
-
 def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
+    from ..doctor.doctor import DAMAGED_FIX
     from ..errors import IndexDamaged
     from ..live.lock import describe_writer, read_holder
     from ..workspace import Workspace
@@ -43,7 +40,7 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
         data["writer"] = None if holder is None else describe_writer(holder)
         data["writer_pid"] = None if holder is None else holder.pid
     if damage is not None:
-        data.update(damage=damage, fix=DAMAGE_FIX)
+        data.update(damage=damage, fix=DAMAGED_FIX)
     if args.json:
         print(json.dumps(data, indent=2))
     else:
@@ -98,18 +95,15 @@ def _describe(ws: Workspace, data: dict[str, object], as_json: bool) -> str | No
 def language_report(index: Index, meta: dict[str, str], as_json: bool) -> dict[str, object]:
     """Notes per language (indexed, keyword-only, left out by SCREE_LANGUAGES) and what the vectors cover."""
     from ..db import queries
-    from ..notes.language import coverage
+    from ..doctor.doctor import per_language, vectors_cover
 
     counts = queries.language_counts(index.conn)
     if not counts:
         return {}
-    langs = {c.lang or "not decided yet": {"notes": c.files, "keyword_only": c.keyword_only, "left_out": c.left_out}
-             for c in counts}
+    langs = per_language(counts)
     shown = ", ".join(f"{lang} {n['notes']:,}" + (f" ({n['left_out']:,} left out)" if n["left_out"] else "")
                       for lang, n in langs.items())
-    return {"languages": langs if as_json else shown,
-            "vectors_cover": coverage(meta.get("embed_languages"),
-                                      {c.lang: c.keyword_only for c in counts if c.keyword_only})}
+    return {"languages": langs if as_json else shown, "vectors_cover": vectors_cover(meta, counts)}
 
 
 def size_report(index: Index, dimensions: int) -> str:

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from .. import settings_table
 from .checks import (FAIL, INFO, OK, WARN, Check, PluginContext, failed, guarded,  # noqa: F401 - doctor's API too
@@ -28,15 +28,18 @@ from ..config import Config
 from .hooks import check_hooks
 from ..errors import ScreeError
 from ..humantime import age as _age
-from ..hookkit.mcpstate import disabled_in, skipped_since
+from ..hookkit.mcpstate import SERVER, config_dir, disabled_in, skipped_since
 from ..locate import xdg_base
 from ..humantime import when as _iso
+
+if TYPE_CHECKING:
+    from ..db import queries
 
 log = logging.getLogger(__name__)
 
 MIN_PYTHON = (3, 11)
 PROBE_TEXT = "scree doctor probe: how are the notes indexed?"
-MCP_SERVER = "plugin:scree:scree"  # Claude Code's name for the plugin's server ("scree" in .mcp.json)
+MCP_SERVER = SERVER  # Claude Code's name for the plugin's server ("scree" in .mcp.json)
 MCP_LOG_NAME = "plugin-scree-scree"
 
 
@@ -215,6 +218,24 @@ def stage_two_summary(workspace: object, meta: Mapping[str, str], embedded: int,
     return note, None, False
 
 
+# What to do about an index scree cannot trust (doctor's index check and `scree status` say the same).
+DAMAGED_FIX = ("the index is a cache of your notes: `scree reindex` rebuilds it (a running `scree serve`/"
+               "`scree watch` does by itself); your notes are not touched")
+
+
+def per_language(langs: Sequence[queries.LanguageCount]) -> dict[str, dict[str, int]]:
+    """Notes per language: indexed, keyword-only (the embedder does not read it), left out (SCREE_LANGUAGES)."""
+    return {lc.lang or "not decided yet": {"notes": lc.files, "keyword_only": lc.keyword_only, "left_out": lc.left_out}
+            for lc in langs}
+
+
+def vectors_cover(meta: dict[str, str], langs: Sequence[queries.LanguageCount]) -> str:
+    """What the vectors cover ("English notes; 1,497 notes in 12 other languages are keyword-only")."""
+    from ..notes.language import coverage
+
+    return coverage(meta.get("embed_languages"), {lc.lang: lc.keyword_only for lc in langs if lc.keyword_only})
+
+
 def check_index(workspace: object, embedder_id: str | None = None, dimensions: int | None = None,
                 max_windows: int | None = None, *, deep: bool = False) -> Check:
     """The index of this folder: path, size, files, chunks, last sync, embedder, schema.
@@ -234,19 +255,17 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
         return Check("index", WARN, f"no index yet for {workspace.folder}", details,  # type: ignore[attr-defined]
                      "it is built when a Claude Code session starts here (the MCP server syncs it), "
                      "or run `scree reindex` now")
-    damaged_fix = ("the index is a cache of your notes: `scree reindex` rebuilds it (a running `scree serve`/"
-                   "`scree watch` does by itself); your notes are not touched")
     try:
         index = workspace.open_index(create=False)  # type: ignore[attr-defined]
     except IndexDamaged as exc:  # a schema its version does not hold, an unreadable file
-        return Check("index", FAIL, f"the index {loc.db} is damaged: {exc.detail}", details, damaged_fix)
+        return Check("index", FAIL, f"the index {loc.db} is damaged: {exc.detail}", details, DAMAGED_FIX)
     except IndexError_ as exc:
         return Check("index", FAIL, f"the index cannot be opened: {exc}", details, str(exc))
     try:
         # Damaged pages (bounded quick_check), then rows deleted by hand, which pages never show.
         damage = invariants.quick_check(index.conn, 2.0) or invariants.out_of_step(index.conn)
         if damage is not None:
-            return Check("index", FAIL, f"the index {loc.db} is damaged: {damage}", details, damaged_fix)
+            return Check("index", FAIL, f"the index {loc.db} is damaged: {damage}", details, DAMAGED_FIX)
         c = queries.counts(index.conn)
         vectors = queries.vector_progress(index.conn)
         meta = index.meta()
@@ -255,14 +274,14 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
         broken = invariants.problems(index.conn) if deep else []  # under the stride the rows were written with
         keyword = _keyword_rows_checked(loc.db) if deep and not broken else None
         if keyword is not None:
-            return Check("index", FAIL, f"the index {loc.db} is damaged: {keyword}", details, damaged_fix)
+            return Check("index", FAIL, f"the index {loc.db} is damaged: {keyword}", details, DAMAGED_FIX)
         langs = queries.language_counts(index.conn)
     except Exception as exc:  # noqa: BLE001 - damage met while reading
         from ..db.connect import is_damage
 
         if not is_damage(exc):
             raise
-        return Check("index", FAIL, f"the index {loc.db} is damaged: {exc}", details, damaged_fix)
+        return Check("index", FAIL, f"the index {loc.db} is damaged: {exc}", details, DAMAGED_FIX)
     finally:
         index.close()
     if broken:
@@ -280,12 +299,9 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
                f"last sync {_age(time.time() - last) if last else 'never finished'}, "
                f"embedder {meta.get('embedder') or 'none yet'}, schema {meta.get('schema_version')}")
     if len([lc for lc in langs if lc.lang not in ("", "und")]) > 1 or any(lc.left_out for lc in langs):
-        from ..notes.language import coverage
-
-        details["languages"] = {lc.lang or "not decided yet": {"notes": lc.files, "keyword_only": lc.keyword_only,
-                                                               "left_out": lc.left_out} for lc in langs}
+        details["languages"] = per_language(langs)
         summary += ("; notes per language: " + ", ".join(f"{lc.lang or '?'} {lc.files:,}" for lc in langs if lc.files)
-                    + f"; vectors: {coverage(meta.get('embed_languages'), {lc.lang: lc.keyword_only for lc in langs if lc.keyword_only})}")
+                    + f"; vectors: {vectors_cover(meta, langs)}")
         if c.left_out:
             summary += f"; {c.left_out:,} notes left out by SCREE_LANGUAGES"
     if meta.get("embedder") and not usable:
@@ -464,7 +480,7 @@ def check_uv(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Check:
 def _claude_dirs(env: Mapping[str, str]) -> tuple[Path, list[Path]]:
     """Claude Code's config dir and the places its per-project logs may be (XDG cache, macOS caches)."""
     home = Path(env.get("HOME") or os.path.expanduser("~"))
-    config = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR", "").strip() else home / ".claude"
+    config = Path(config_dir(env))
     xdg = xdg_base(env, "XDG_CACHE_HOME", home / ".cache")
     return config, [xdg / "claude-cli-nodejs", home / "Library" / "Caches" / "claude-cli-nodejs"]
 
@@ -512,7 +528,7 @@ def check_mcp(ctx: PluginContext, env: Mapping[str, str] | None = None, cwd: Pat
                   key=lambda p: p.name)
     details: dict[str, object] = {"server": MCP_SERVER, "log": str(logs[-1]) if logs else None}
     skip_file = config / "mcp-needs-auth-cache.json"
-    skipped = skipped_since({**env, "CLAUDE_CONFIG_DIR": str(config)})
+    skipped = skipped_since(env)
     connected, error = _last_connection(logs[-1]) if logs else (None, None)
     details.update(connected=connected, error=error)
     if skipped is not None:
@@ -524,7 +540,7 @@ def check_mcp(ctx: PluginContext, env: Mapping[str, str] | None = None, cwd: Pat
                      f"the server now and ends the pause), or delete the \"{MCP_SERVER}\" entry of {skip_file} (or "
                      f"wait) and start a new session; `claude mcp get {MCP_SERVER}` tests the server now")
     here = str((cwd or Path.cwd()).resolve())
-    if disabled_in([here], {**env, "CLAUDE_CONFIG_DIR": env.get("CLAUDE_CONFIG_DIR", "")}):
+    if disabled_in([here], env):
         details["disabled"] = True
         return Check("mcp", WARN, f"scree's MCP server is disabled for {here} in Claude Code (/mcp)", details,
                      f"in Claude Code, run `/mcp enable {MCP_SERVER}`")

@@ -126,8 +126,9 @@ CLI_EXPECT_ARG = ' --expect "<a sentence the answer might say>"'
 def _suggested_call(q: str, plain: bool, via: str) -> str | None:
     if via == VIA_NONE:
         return None
-    if via == VIA_CLI:
-        return f'`scree search{CLI_EXPECT_ARG if plain else ""} "{q}"` (in Bash)'
+    if via == VIA_CLI:  # single-quoted: a pattern's `$` or backquote must not reach the shell
+        quoted = "'" + q.replace("'", "'\\''") + "'"
+        return f'`scree search{CLI_EXPECT_ARG if plain else ""} {quoted}` (in Bash)'
     return f'{SEARCH_TOOL}(query="{q}"' + (EXPECT_ARG if plain else "") + ")"
 
 

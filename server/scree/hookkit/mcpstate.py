@@ -40,6 +40,14 @@ def config_dir(env: Mapping[str, str] | None = None) -> str:
     return configured or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".claude")
 
 
+def claude_json(env: Mapping[str, str] | None = None) -> str:
+    """Claude Code's per-user state file: $CLAUDE_CONFIG_DIR/.claude.json, else ~/.claude.json (beside,
+    not inside, ~/.claude)."""
+    env = os.environ if env is None else env
+    configured = env.get("CLAUDE_CONFIG_DIR", "").strip()
+    return os.path.join(configured or env.get("HOME") or os.path.expanduser("~"), ".claude.json")
+
+
 def skipped_since(env: Mapping[str, str] | None = None, now: float | None = None) -> tuple[float, float] | None:
     """(failed at, skipped until) in unix seconds while Claude Code skips the server after a failed
     start; None when it will try it (no entry, an old one, or an unreadable file)."""
@@ -63,10 +71,7 @@ def skipped_since(env: Mapping[str, str] | None = None, now: float | None = None
 def disabled_in(folders: Iterable[str], env: Mapping[str, str] | None = None) -> bool:
     """True when the user disabled the server (`/mcp disable`) for one of `folders` (the session's
     project folder and cwd)."""
-    env = os.environ if env is None else env
-    configured = env.get("CLAUDE_CONFIG_DIR", "").strip()
-    path = (os.path.join(configured, ".claude.json") if configured
-            else os.path.join(env.get("HOME") or os.path.expanduser("~"), ".claude.json"))
+    path = claude_json(env)
     try:
         if os.path.getsize(path) > MAX_CONFIG_BYTES:
             return False

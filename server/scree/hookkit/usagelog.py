@@ -73,6 +73,10 @@ def now_iso() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1000):03d}Z"
 
 
+# The fields holding what the user typed (only with SCREE_USAGE_TEXT=1), kept to MAX_TEXT_CHARS.
+TEXT_FIELDS = frozenset({"text", "expected_answer"})
+
+
 def _cut(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
@@ -82,7 +86,7 @@ def _cut(text: str, limit: int) -> str:
 def capped_line(event: Mapping[str, object]) -> bytes:
     """`event` as one JSON line of at most MAX_LINE_BYTES: strings cut (saying how much was left out),
     and anything that is not a string, a number, a bool or null dropped (a hook only writes those)."""
-    limits = {k: MAX_TEXT_CHARS if k == "text" else MAX_FIELD_CHARS for k in event}
+    limits = {k: MAX_TEXT_CHARS if k in TEXT_FIELDS else MAX_FIELD_CHARS for k in event}
     while True:
         capped = {_cut(str(k), MAX_FIELD_CHARS): _cut(v, limits[k]) if isinstance(v, str) else
                   (v if v is None or isinstance(v, (bool, int, float)) else None) for k, v in event.items()}

@@ -439,7 +439,7 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         wanted = set(within)
         file_ids = sorted(wanted) if file_ids is None else [f for f in file_ids if f in wanted]
         if not file_ids:
-            return SearchResult([], mode, [])
+            return SearchResult([], mode, notes)
     usable = vectors_usable(index, embedder.id, embedder.dimensions, embedder.max_windows)
     if mode in ("semantic", "hybrid") and not usable:
         notes.append("vectors are missing or from another embedder until the next sync: keyword results only")
