@@ -116,14 +116,16 @@ def _name(code: str) -> str:
     return f"the {code} script" if len(code) == 4 and code[:1].isupper() else language.language_name(code)
 
 
-def unmatched_note(langs: Sequence[str], languages: Mapping[str, int], readable: AbstractSet[str] | None) -> str:
+def unmatched_note(langs: Sequence[str], languages: Mapping[str, int], readable: AbstractSet[str] | None,
+                   filtered: bool = False) -> str:
     """What an empty answer to a query in `langs` (one language, or the few its script leaves open), which
-    the embedder does not read, says, and what to do."""
+    the embedder does not read, says, and what to do (`filtered`: a path filter narrowed the search)."""
     name = " or ".join(_name(c) for c in langs)
     fams = {language.family(c) for c in langs}
     mine = sum(n for c, n in languages.items() if c != language.UNDETERMINED and language.family(c) in fams)
-    where = (f"no {name} note matches this query ({mine:,} {name} notes are indexed)" if mine
-             else f"no note matches this query, and no note is in {name}")
+    within = " within the path filter" if filtered else ""
+    where = (f"no {name} note matches this query{within} ({mine:,} {name} notes are indexed)" if mine
+             else f"no note matches this query{within}, and no note is in {name}")
     reads = "" if readable is None else f" (the embedding model reads {' and '.join(_name(c) for c in sorted(readable))})"
     asks = [_name(c) for c in sorted(languages, key=lambda c: -languages[c]) if c != language.UNDETERMINED
             and language.family(c) not in fams and language.reads(readable, c)]
@@ -180,7 +182,7 @@ def search_in_languages(index: Index, policy: NotesPolicy, embedder: Embedder, q
         result = search(index, policy, embedder, q, vocabulary=vocabulary, unread=unread is not None)
         if unread is not None and not result.hits:
             result.notes = [n for n in result.notes if not n.startswith(_NOTHING)] + [
-                unmatched_note([unread], languages, reads)]
+                unmatched_note([unread], languages, reads, bool(q.paths))]
         return result
     families = query_languages(q.text, languages)
     asked = families[0]
@@ -196,7 +198,8 @@ def search_in_languages(index: Index, policy: NotesPolicy, embedder: Embedder, q
     if unread is not None and not hits:
         # Other languages' notes would only share a name or a few characters with it: say so instead.
         asked_in = families if unread in families else [unread]
-        notes = [n for n in notes if not n.startswith(_NOTHING)] + [unmatched_note(asked_in, languages, reads)]
+        notes = [n for n in notes if not n.startswith(_NOTHING)]
+        notes.append(unmatched_note(asked_in, languages, reads, bool(q.paths)))
         return SearchResult([], mode, notes)
     if len(_folded(index, hits, q.k)) < q.k:
         rest = [c for c in languages if c not in mine]
