@@ -147,6 +147,9 @@ def test_an_index_from_before_names_is_migrated_and_rechunked_with_them(tmp_path
     db = index_location(root, load_config()).dir / "index.db"
     index.close()
     conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("drop table chunks_cjk")  # what migration 7 (CJK keyword rows) added
+    conn.execute("drop index chunks_with_cjk")
+    conn.execute("alter table chunks drop column cjk")
     conn.execute("drop table chunks_fts")
     conn.execute(schema.MIGRATIONS[1][-1])  # the FTS table as migration 1 made it: heading, text
     conn.execute("alter table chunks drop column names")

@@ -87,9 +87,10 @@ def rebuild_vectors(conn: Any, dimensions: int) -> None:
 
 
 def optimize_keywords(conn: Any) -> None:
-    """Merge the keyword index's segments into one, dropping the deleted rows' entries."""
+    """Merge the keyword indexes' segments into one each, dropping the deleted rows' entries."""
     with transaction(conn):
         conn.execute("insert into chunks_fts(chunks_fts) values('optimize')")
+        conn.execute("insert into chunks_cjk(chunks_cjk) values('optimize')")
 
 
 def drop_cache_entries(conn: Any, model: str, live: Iterable[bytes], spare: int) -> int:

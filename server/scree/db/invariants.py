@@ -4,7 +4,8 @@
 Every file with a recorded hash has all its chunks, each chunk its FTS row and either all its vectors
 or none (windows = 0: stage one stored its text, stage two has not embedded it yet; known missing,
 never half there; windows = -1: keyword-only, its note's language is not one the embedder reads); no chunk, FTS row or vector belongs to nothing, and a chunk marked as lacking
-vectors has none (a vector left from older text would be stale). A file without a hash (its rows were being written
+vectors has none (a vector left from older text would be stale). A chunk holding Chinese, Japanese or Korean
+text has its second keyword row (`chunks_cjk`, marked `chunks.cjk`), and no other chunk has one. A file without a hash (its rows were being written
 when the writer stopped) may hold any part of its new rows: the next sync redoes it.
 """
 
@@ -15,6 +16,7 @@ import re
 import time
 from typing import Any
 
+from . import cjk
 from .connect import is_damage
 
 log = logging.getLogger(__name__)
@@ -72,6 +74,30 @@ def problems(conn: Any, max_windows: int | None = None) -> list[str]:
     if fts_ids != chunk_ids:
         out.append(f"the keyword index is out of step: {len(chunk_ids - fts_ids)} chunks without a keyword row, "
                    f"{len(fts_ids - chunk_ids)} keyword rows without a chunk")
+    if _has_cjk_table(conn):
+        out.extend(_cjk_problems(conn))
+    return out
+
+
+def _has_cjk_table(conn: Any) -> bool:
+    """The CJK keyword rows exist from schema 7 on (a reader may open an older file as it is)."""
+    return conn.execute("select 1 from sqlite_master where name = 'chunks_cjk_docsize'").fetchone() is not None
+
+
+def _cjk_problems(conn: Any) -> list[str]:
+    """The CJK keyword rows against the chunks: a chunk holding CJK text has one (`cjk.row`, its rules the
+    index's), marked `chunks.cjk`, and no other chunk has one."""
+    rows = conn.execute("select id, heading, text, names, cjk from chunks").fetchall()
+    should = {int(cid) for cid, heading, text, names, _ in rows if cjk.row(heading, text, names) is not None}
+    marked = {int(r[0]) for r in rows if r[4]}
+    have = {int(r[0]) for r in conn.execute("select id from chunks_cjk_docsize").fetchall()}
+    out: list[str] = []
+    rules = conn.execute("select value from meta where key = 'cjk'").fetchone()
+    if rules is not None and rules[0] == cjk.version() and should != marked:
+        out.append(f"{len(should ^ marked)} chunks marked wrongly as holding CJK text (ids {sorted(should ^ marked)[:MAX_LISTED]})")
+    if have != marked:
+        out.append(f"the CJK keyword index is out of step: {len(marked - have)} chunks without their CJK row, "
+                   f"{len(have - marked)} CJK rows without a chunk")
     return out
 
 
@@ -81,7 +107,8 @@ def out_of_step(conn: Any) -> str | None:
 
     Every transaction keeps `chunks`, the keyword index's docsize rows (one per chunk) and each hashed
     file's `chunks` count in step, so in any committed state: as many keyword rows as chunks, up to the
-    same id, and the chunks of hashed files number what those files record (a file without a hash may
+    same id, as many CJK keyword rows as chunks marked as holding CJK text (`chunks.cjk`), up to the same
+    id, and the chunks of hashed files number what those files record (a file without a hash may
     hold any part of its rows: the next sync redoes it). Rows deleted by hand, from `chunks` or from the
     FTS5 shadow tables, break one of these; `quick_check` sees neither, and a sync would otherwise call
     such an index "unchanged" for ever. Vectors are not counted here (their chunks' `windows` need a scan
@@ -99,6 +126,11 @@ def out_of_step(conn: Any) -> str | None:
         (recorded,) = conn.execute("select coalesce(sum(chunks), 0) from files where sha256 is not null").fetchone()
         (unhashed,) = conn.execute("select count(*) from chunks where file_id in "
                                    "(select id from files where sha256 is null)").fetchone()
+        cjk_counts: tuple[int, int] | None = None
+        cjk_rows: tuple[int, int] = (0, 0)
+        if _has_cjk_table(conn):  # one row per chunk marked as holding CJK text, up to the same id
+            cjk_counts = tuple(conn.execute("select count(*), coalesce(max(id), 0) from chunks where cjk = 1").fetchone())
+            cjk_rows = tuple(conn.execute("select count(*), coalesce(max(id), 0) from chunks_cjk_docsize").fetchone())
     except Exception as exc:  # noqa: BLE001 - the driver's error classes vary (stdlib, sqlean)
         if "no such table" in str(exc).lower():
             return f"a table is missing ({exc})"
@@ -109,6 +141,9 @@ def out_of_step(conn: Any) -> str | None:
     if (keyword, keyword_top) != (chunks, top):
         return (f"the keyword index is out of step with the chunks: {keyword:,} keyword rows for {chunks:,} "
                 "chunks")
+    if cjk_counts is not None and cjk_counts != cjk_rows:
+        return (f"the CJK keyword index is out of step with the chunks: {cjk_rows[0]:,} rows for {cjk_counts[0]:,} "
+                "chunks in CJK scripts")
     if chunks - unhashed != recorded:
         return (f"fully indexed notes record {recorded:,} chunks but {chunks - unhashed:,} are stored "
                 "(rows deleted or added by hand)")
@@ -144,6 +179,8 @@ def fts_check(conn: Any, seconds: float | None = None) -> str | None:
         conn.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 10_000)
     try:
         conn.execute("insert into chunks_fts(chunks_fts, rank) values ('integrity-check', 1)")
+        if _has_cjk_table(conn):  # contentless: its own structure only (the rows are checked by `problems`)
+            conn.execute("insert into chunks_cjk(chunks_cjk) values ('integrity-check')")
     except Exception as exc:  # noqa: BLE001 - the driver's error classes vary (stdlib, sqlean)
         if "interrupt" in str(exc).lower():
             return None

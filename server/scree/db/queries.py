@@ -208,14 +208,23 @@ def _in_clause(column: str, ids: Sequence[int] | None) -> tuple[str, list[int]]:
     return f" and {column} in ({','.join('?' * len(ids))})", list(ids)
 
 
-def keyword_search(conn: Any, match: str, limit: int, file_ids: Sequence[int] | None = None) -> list[tuple[int, float]]:
-    """(chunk id, bm25 score as a positive number, higher is better), best first."""
+def keyword_search(conn: Any, match: str, limit: int, file_ids: Sequence[int] | None = None, *,
+                   table: str = "chunks_fts", without_cjk: bool = False) -> list[tuple[int, float]]:
+    """(chunk id, bm25 score as a positive number, higher is better), best first.
+
+    `table` is `chunks_fts` (every chunk, as unicode61 reads it) or `chunks_cjk` (the chunks holding
+    Chinese, Japanese or Korean text, their runs as bigrams: db/cjk.py); `without_cjk` leaves out of a
+    `chunks_fts` search the chunks that have a `chunks_cjk` row (a query in those scripts ranks them there)."""
+    if table not in ("chunks_fts", "chunks_cjk"):
+        raise ValueError(f"no keyword table {table!r}")
     clause, params = _in_clause("c.file_id", file_ids)
+    if without_cjk:
+        clause += " and c.cjk = 0"
     weights = ", ".join(str(w) for w in FTS_WEIGHTS)
     sql = (
-        f"select c.id, -bm25(chunks_fts, {weights}) as score "
-        "from chunks_fts join chunks c on c.id = chunks_fts.rowid "
-        f"where chunks_fts match ?{clause} order by bm25(chunks_fts, {weights}) limit ?"
+        f"select c.id, -bm25({table}, {weights}) as score "
+        f"from {table} join chunks c on c.id = {table}.rowid "
+        f"where {table} match ?{clause} order by bm25({table}, {weights}) limit ?"
     )
     return [(int(i), float(s)) for i, s in conn.execute(sql, [match, *params, limit]).fetchall()]
 

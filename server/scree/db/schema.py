@@ -9,7 +9,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 # FTS5 column weights for bm25(): the heading trail counts above the body, since a trail that names
 # the subject ("Configuration > Retention") is stronger evidence than one mention in a paragraph. The
@@ -140,6 +140,22 @@ MIGRATIONS: dict[int, list[str]] = {
         "alter table embed_cache_rows rename to embed_cache",
         "create unique index embed_cache_by_key on embed_cache(model, key)",
         "create index embed_cache_by_use on embed_cache(used)",
+    ],
+    # Keyword rows for text in Chinese, Japanese and Korean scripts (db/cjk.py, issue 27): unicode61 keeps a
+    # run of those characters as one token, so a chunk holding any gets a second row, its columns with each
+    # run written as overlapping bigrams, in `chunks_cjk`; `chunks_fts` stays as it was, so English BM25 does
+    # not move. Contentless: the rows are made from the chunk's own columns (`cjk.row`), so nothing is stored
+    # twice, and a row is deleted by making it again (FTS5's 'delete' needs the values indexed: cjk.row is
+    # pure, and meta `cjk` names its rules: other rules make every row again before any write).
+    # `chunks.cjk` is 1 for a chunk that has such a row: which rows to delete, and the count every sync
+    # checks (invariants.out_of_step). Existing chunks get their rows from the next sync (sync.follow_cjk).
+    7: [
+        "alter table chunks add column cjk integer not null default 0",
+        "create index chunks_with_cjk on chunks(id) where cjk = 1",
+        """create virtual table chunks_cjk using fts5(
+               heading, text, names, content='',
+               tokenize='unicode61 remove_diacritics 2'
+           )""",
     ],
 }
 

@@ -10,6 +10,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from ..records import Chunk
+from . import cjk
 from .schema import vec_table_sql
 
 
@@ -43,6 +44,7 @@ def reset_vectors(conn: Any, dimensions: int, meta: dict[str, str]) -> None:
         conn.execute("drop table if exists chunks_vec")
         conn.execute(vec_table_sql(dimensions))
         conn.execute("insert into chunks_fts(chunks_fts) values('delete-all')")
+        conn.execute("insert into chunks_cjk(chunks_cjk) values('delete-all')")
         conn.execute("delete from chunks")
         conn.execute("update files set sha256 = null, chunks = 0")
         set_meta(conn, meta)
@@ -77,7 +79,18 @@ def _delete_file_rows(conn: Any, file_id: int, max_windows: int) -> None:
             "select 'delete', id, heading, text, names from chunks where file_id = ?",
             (file_id,),
         )
+        _delete_cjk_rows(conn, conn.execute("select id, heading, text, names from chunks where file_id = ? "
+                                            "and cjk = 1", (file_id,)).fetchall())
         conn.execute("delete from chunks where file_id = ?", (file_id,))
+
+
+def _delete_cjk_rows(conn: Any, chunks: Sequence[tuple[int, str, str, str]]) -> None:
+    """Delete these chunks' `chunks_cjk` rows. The table is contentless: FTS5 deletes a row given the values
+    it indexed, which `cjk.row` makes again from the chunk (its rules are the index's: `sync.follow_cjk`)."""
+    rows = [(cid, *made) for cid, heading, text, names in chunks
+            if (made := cjk.row(heading, text, names)) is not None]
+    conn.executemany("insert into chunks_cjk(chunks_cjk, rowid, heading, text, names) "
+                     "values ('delete', ?, ?, ?, ?)", rows)
 
 
 def replace_file(
@@ -163,15 +176,18 @@ def _insert_chunks(conn: Any, file_id: int, first_seq: int, chunks: Sequence[Chu
         if vecs is not None and not 1 <= n <= max_windows:
             raise ValueError(f"chunk has {n} windows; expected 1..{max_windows}")
         own = names if every or seq == 0 else ""
+        second = cjk.row(chunk.heading, chunk.text, own)  # Chinese, Japanese, Korean: bigrams (db/cjk.py)
         cid = conn.execute(
-            "insert into chunks(file_id, seq, heading, text, start_line, end_line, windows, names) "
-            "values (?, ?, ?, ?, ?, ?, ?, ?)",
-            (file_id, seq, chunk.heading, chunk.text, chunk.start_line, chunk.end_line, n, own),
+            "insert into chunks(file_id, seq, heading, text, start_line, end_line, windows, names, cjk) "
+            "values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (file_id, seq, chunk.heading, chunk.text, chunk.start_line, chunk.end_line, n, own, int(second is not None)),
         ).lastrowid
         conn.execute(
             "insert into chunks_fts(rowid, heading, text, names) values (?, ?, ?, ?)",
             (cid, chunk.heading, chunk.text, own),
         )
+        if second is not None:
+            conn.execute("insert into chunks_cjk(rowid, heading, text, names) values (?, ?, ?, ?)", (cid, *second))
         if vecs is not None:
             _insert_vectors(conn, int(cid), file_id, vecs, max_windows)
 
@@ -260,6 +276,30 @@ def keep_vectors_for(conn: Any, unreadable: Sequence[str], max_windows: int) -> 
         keep = f" and file_id not in (select id from files where lang in ({marks}))" if unreadable else ""
         changed += int(conn.execute(f"update chunks set windows = 0 where windows < 0{keep}", list(unreadable)).rowcount)
     return changed
+
+
+def remake_cjk_rows(conn: Any, rules: str, batch: int = 2000) -> int:
+    """Make every chunk's `chunks_cjk` row again under the current `cjk` rules, and record `rules` in meta
+    (one transaction). For an index made before the table (migration 7) or under other rules: a
+    contentless row can only be deleted with the values it was made from. Returns the chunks with a row."""
+    made = 0
+    with transaction(conn):
+        conn.execute("insert into chunks_cjk(chunks_cjk) values('delete-all')")
+        conn.execute("update chunks set cjk = 0 where cjk = 1")
+        last = 0
+        while True:
+            page = conn.execute("select id, heading, text, names from chunks where id > ? order by id limit ?",
+                                (last, batch)).fetchall()
+            if not page:
+                break
+            last = int(page[-1][0])
+            rows = [(cid, *second) for cid, heading, text, names in page
+                    if (second := cjk.row(heading, text, names)) is not None]
+            conn.executemany("insert into chunks_cjk(rowid, heading, text, names) values (?, ?, ?, ?)", rows)
+            conn.executemany("update chunks set cjk = 1 where id = ?", [(r[0],) for r in rows])
+            made += len(rows)
+        set_meta(conn, {"cjk": rules})
+    return made
 
 
 def delete_file(conn: Any, path: str, max_windows: int) -> bool:

@@ -179,17 +179,18 @@ def keyword(question: str, guess: str, ranked: list[tuple[int, float]],
             search: Callable[[str], list[tuple[int, float]]], way: str | None = None) -> list[tuple[int, float]]:
     """The keyword half of a question widened by `guess`: (chunk id, BM25 score) best first.
 
-    `ranked` is BM25 of the question's own MATCH; `search(match)` runs another FTS5 MATCH.
+    `ranked` is BM25 of the question's own words; `search(text)` ranks another text's words by BM25 (the
+    caller makes its MATCH: `search_match`, and bigrams for Chinese, Japanese or Korean text).
     """
     way = way or KEYWORD_WAY
     if way == "question":
         return ranked
     if way == "concat":
-        match = search_match(question + " " + guess)
-        return search(match) if match else ranked
+        text = question + " " + guess
+        return search(text) if search_match(text) else ranked
     if way == "weighted":
-        match = search_match(guess_terms(question, guess))
-        return add_scores(ranked, search(match), KEYWORD_WEIGHT) if match else ranked
+        text = guess_terms(question, guess)
+        return add_scores(ranked, search(text), KEYWORD_WEIGHT) if search_match(text) else ranked
     raise ValueError(f"unknown KEYWORD_WAY {way!r}")
 
 

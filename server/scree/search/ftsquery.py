@@ -3,11 +3,15 @@
 Every word reaches FTS5 as a quoted term, so FTS5 syntax in a query (`AND`, `NEAR`, `*`, `^`, `col:`,
 an unbalanced quote, `call_me(`) is searched for as words and never parsed as an operator.
 `search_match` is the form search uses: plain words also match their other grammatical number.
+A query holding Chinese, Japanese or Korean text is matched against the chunks' CJK rows by `cjk_match`
+(its runs as bigrams, db/cjk.py), and against the other chunks by `search_match` of its other words.
 """
 
 from __future__ import annotations
 
 import re
+
+from ..db import cjk
 
 # Words that carry no topic; dropped only when something else remains (BM25's IDF would mostly
 # ignore them anyway, but OR-ing them in lets a long section full of "how" and "the" rank).
@@ -90,3 +94,51 @@ def search_match(query: str) -> str | None:
     if not terms:
         return None
     return " OR ".join(_number_forms(t) for t in terms)
+
+
+# How a query's CJK runs are matched (measured on FastAPI's translated docs, docs/benchmarks.md, issue 27):
+# "or" ORs each run's bigrams with the other words, one BM25 over them all; "phrases" adds each run of three
+# or more characters as a phrase of its bigrams (a chunk holding the whole run scores it once more).
+CJK_QUERY = "or"
+
+
+def without_cjk(query: str) -> str:
+    """The query's text with its CJK runs taken out (a word glued to a run is split off it)."""
+    return cjk.split(query)[0]
+
+
+def _content_match(text: str) -> str | None:
+    """`search_match` of `text`'s words that are not stopwords (None when none is left): beside a CJK run,
+    English function words say nothing."""
+    terms = [t for t in query_terms(text) if t.lower() not in STOPWORDS]
+    return " OR ".join(_number_forms(t) for t in terms) if terms else None
+
+
+def cjk_match(query: str) -> str | None:
+    """The MATCH for `chunks_cjk` of a query holding Chinese, Japanese or Korean text, or None for a query
+    without any: each run's bigrams (a lone character as itself) and the query's other words as
+    `search_match` writes them, OR-ed, so BM25 ranks the chunks sharing the most and rarest of them."""
+    rest, runs = cjk.split(query)
+    if not runs:
+        return None
+    parts: list[str] = []
+    other = _content_match(rest)
+    if other:
+        parts.append(other)
+    seen: set[str] = set()
+    for run in runs:
+        for gram in cjk.bigrams(run):
+            if gram not in seen:
+                seen.add(gram)
+                parts.append('"' + gram + '"')
+    if CJK_QUERY == "phrases":
+        parts += ['"' + " ".join(cjk.bigrams(run)) + '"' for run in dict.fromkeys(runs) if len(run) > 2]
+    elif CJK_QUERY != "or":
+        raise ValueError(f"unknown CJK_QUERY {CJK_QUERY!r}")
+    return " OR ".join(parts)
+
+
+def other_words_match(query: str) -> str | None:
+    """The MATCH for the chunks without CJK text of a query holding some: its other words (`search_match`,
+    stopwords dropped), None when it has none."""
+    return _content_match(without_cjk(query))

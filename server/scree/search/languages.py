@@ -16,8 +16,14 @@ did not ask for, and the English page not at all. So when the index holds notes 
   stands for it, its copies in other languages are folded into it (`also_in`, every language the page
   exists in, searched or not), so copies never fill the top k.
 
-An index in one language (every benchmark set) is searched exactly as before. The folding is pure
-(`fold`); the search itself is `search.search`, restricted to the files of each pass.
+A query the embedder cannot read (`unread_language`: most of its words in a script no language the model
+reads is written in, such as a Japanese question for the English-only local model, or, among an index's
+languages, a language it does not read) is not ranked by that model's vectors, which for it are noise:
+`auto` answers it by keyword (Chinese, Japanese and Korean text matched by bigrams: db/cjk.py). When no
+note in its language matches, the answer says so instead of filling the places with other languages' notes.
+
+An index in one language (every benchmark set) is searched exactly as before, English queries included.
+The folding is pure (`fold`); the search itself is `search.search`, restricted to the files of each pass.
 """
 
 from __future__ import annotations
@@ -38,28 +44,93 @@ _NOTHING = ("no note matches", "no note contains")
 MAX_K = 100
 
 
-def query_language(text: str, languages: Mapping[str, int],
-                   identify: Callable[[str, Sequence[str]], tuple[str, float]] = language.identify) -> str:
-    """The language family of the query `text` among the index's `languages` (code -> notes; `und` left
-    out): see the module doc. `identify` is the identifier (a parameter for tests)."""
+def query_languages(text: str, languages: Mapping[str, int],
+                    identify: Callable[[str, Sequence[str]], tuple[str, float]] = language.identify) -> list[str]:
+    """The language families of the query `text` among the index's `languages` (code -> notes; `und` left
+    out), the one it is taken to be in first (see the module doc). A query in a script other than Latin that
+    several of those languages are written in, and that the identifier cannot place (kanji alone: Japanese
+    or Chinese), lists them all: each is searched first. `identify` is the identifier (a parameter for tests)."""
     known = {code: n for code, n in languages.items() if code != language.UNDETERMINED}
     fallback_pool = known
+    also: list[str] = []
     script = language.text_script(text)
     if script is not None:
         same = {c: n for c, n in known.items() if language.script_of(c) == script
                 or (script == "Hani" and language.family(c) == "ja")}  # kanji alone: Japanese or Chinese
         if len({language.family(c) for c in same}) == 1:
-            return language.family(next(iter(same)))
+            return [language.family(next(iter(same)))]
         if same:
             lang, p = identify(text, sorted(same))
             if p >= language.MIN_CONFIDENCE and any(language.same_language(lang, c) for c in same):
-                return language.family(lang)
+                return [language.family(lang)]
             fallback_pool = same
+            if script != "Latn":
+                also = sorted({language.family(c) for c in same})
     if not fallback_pool:
         fallback_pool = known
     if any(language.family(c) == "en" for c in fallback_pool):
-        return "en"
-    return language.family(max(sorted(fallback_pool), key=lambda c: fallback_pool[c])) if fallback_pool else "en"
+        first = "en"
+    else:
+        first = language.family(max(sorted(fallback_pool), key=lambda c: fallback_pool[c])) if fallback_pool else "en"
+    return [first, *(f for f in also if f != first)]
+
+
+def query_language(text: str, languages: Mapping[str, int],
+                   identify: Callable[[str, Sequence[str]], tuple[str, float]] = language.identify) -> str:
+    """The language family the query `text` is taken to be in (`query_languages`' first)."""
+    return query_languages(text, languages, identify)[0]
+
+
+# The language a query is taken to be in when its script is all that says so.
+_SCRIPT_LANGUAGE = {"Jpan": "ja", "Hang": "ko", "Hani": "zh"}
+
+
+def _written_in(code: str, script: str) -> bool:
+    """Whether the language `code` is written in `script` (kanji are Japanese as much as Chinese)."""
+    fam = language.family(code)
+    return language.script_of(code) == script or (script == "Hani" and fam == "ja") or (script == "Jpan" and fam == "ja")
+
+
+def unread_language(text: str, readable: AbstractSet[str] | None, asked: str | None = None) -> str | None:
+    """The language (a code, or a script's code when no language is known) of the query `text` when an
+    embedder reading `readable` (None: any) cannot read it, else None: when the query's `asked` language
+    (among the index's) is not one it reads, or when at least half of its words are written in a script
+    none of its languages is written in (`RateLimiter 미들웨어` is Korean; `what does λ mean` is English)."""
+    if readable is None:
+        return None
+    if asked is not None and asked != language.UNDETERMINED and not language.reads(readable, asked):
+        return asked
+    scripts = [language.text_script(w) for w in text.split()]
+    foreign = [s for s in scripts if s is not None and s != "Latn" and not any(_written_in(c, s) for c in readable)]
+    familiar = sum(1 for s in scripts if s is not None) - len(foreign)
+    if not foreign or len(foreign) < familiar:
+        return None
+    script = max(set(foreign), key=foreign.count)
+    if asked is not None and _written_in(asked, script):
+        return asked
+    return _SCRIPT_LANGUAGE.get(script, script)
+
+
+def _name(code: str) -> str:
+    """A language's name, or a script's (`unread_language` answers a script's code when no language is known)."""
+    return f"the {code} script" if len(code) == 4 and code[:1].isupper() else language.language_name(code)
+
+
+def unmatched_note(langs: Sequence[str], languages: Mapping[str, int], readable: AbstractSet[str] | None,
+                   filtered: bool = False) -> str:
+    """What an empty answer to a query in `langs` (one language, or the few its script leaves open), which
+    the embedder does not read, says, and what to do (`filtered`: a path filter narrowed the search)."""
+    name = " or ".join(_name(c) for c in langs)
+    fams = {language.family(c) for c in langs}
+    mine = sum(n for c, n in languages.items() if c != language.UNDETERMINED and language.family(c) in fams)
+    within = " within the path filter" if filtered else ""
+    where = (f"no {name} note matches this query{within} ({mine:,} {name} notes are indexed)" if mine
+             else f"no note matches this query{within}, and no note is in {name}")
+    reads = "" if readable is None else f" (the embedding model reads {' and '.join(_name(c) for c in sorted(readable))})"
+    asks = [_name(c) for c in sorted(languages, key=lambda c: -languages[c]) if c != language.UNDETERMINED
+            and language.family(c) not in fams and language.reads(readable, c)]
+    ask = f"ask in {asks[0]} to search the {asks[0]} notes, or try other words" if asks else "try other words"
+    return f"{where}: a query in {name} is matched by its words only{reads}; {ask}"
 
 
 def fold(hits: Sequence[Hit], copies: Mapping[str, Sequence[queries.PageCopy]], k: int) -> list[Hit]:
@@ -105,25 +176,39 @@ def search_in_languages(index: Index, policy: NotesPolicy, embedder: Embedder, q
         languages = queries.indexed_languages(index.conn)
     except index.driver.Error:  # an index from before languages (schema 5), read as it is
         languages = {}
+    reads = readable_languages(embedder)
     if len(set(languages) - {language.UNDETERMINED}) <= 1:
-        return search(index, policy, embedder, q, vocabulary=vocabulary)
-    asked = query_language(q.text, languages)
-    mine = sorted(c for c in languages if c == language.UNDETERMINED or language.family(c) == asked)
+        unread = unread_language(q.text, reads)
+        result = search(index, policy, embedder, q, vocabulary=vocabulary, unread=unread is not None)
+        if unread is not None and not result.hits:
+            result.notes = [n for n in result.notes if not n.startswith(_NOTHING)] + [
+                unmatched_note([unread], languages, reads, bool(q.paths))]
+        return result
+    families = query_languages(q.text, languages)
+    asked = families[0]
+    unread = unread_language(q.text, reads, asked)
+    mine = sorted(c for c in languages if c == language.UNDETERMINED or language.family(c) in families)
     first_ids = queries.file_ids_in_languages(index.conn, mine)
     n_mine = sum(1 for c in mine if c != language.UNDETERMINED) or 1
     first = search(index, policy, embedder, replace(q, k=min(MAX_K, q.k * n_mine)), vocabulary=vocabulary,
-                   within=first_ids)
+                   within=first_ids, unread=unread is not None)
     hits = list(first.hits)
     notes = list(first.notes)
     mode = first.mode
+    if unread is not None and not hits:
+        # Other languages' notes would only share a name or a few characters with it: say so instead.
+        asked_in = families if unread in families else [unread]
+        notes = [n for n in notes if not n.startswith(_NOTHING)]
+        notes.append(unmatched_note(asked_in, languages, reads, bool(q.paths)))
+        return SearchResult([], mode, notes)
     if len(_folded(index, hits, q.k)) < q.k:
         rest = [c for c in languages if c not in mine]
-        reads = readable_languages(embedder)
         # Notes the embedder does not read have no vectors: their pass is a keyword search.
-        unread = all(not language.reads(reads, c) for c in rest)
+        none_read = all(not language.reads(reads, c) for c in rest)
         second = search(index, policy, embedder,
-                        replace(q, k=min(MAX_K, q.k * (len(rest) + 1)), mode="keyword" if unread else q.mode),
-                        vocabulary=vocabulary, within=queries.file_ids_in_languages(index.conn, mine, among=False))
+                        replace(q, k=min(MAX_K, q.k * (len(rest) + 1)), mode="keyword" if none_read else q.mode),
+                        vocabulary=vocabulary, within=queries.file_ids_in_languages(index.conn, mine, among=False),
+                        unread=unread is not None)
         if second.hits and not hits:
             mode = second.mode
         hits += second.hits

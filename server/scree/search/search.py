@@ -37,7 +37,7 @@ from ..db import queries
 from ..embed import Embedder
 from ..errors import EmbedderError, EmbedderUnavailable
 from .fusion import RRF_K, collapse, dbsf, dbsf_imputed, keep_places, rrf_grouped
-from .ftsquery import search_match
+from .ftsquery import cjk_match, other_words_match, search_match
 from ..index.indexstatus import stage_two_note
 from . import expansion, ranking
 from ..notes.policy import NotesPolicy
@@ -201,20 +201,40 @@ def _names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     return [(cid, s + counts[cid] * span) for cid, s in ordered]
 
 
+def bm25(index: Index, text: str, limit: int, file_ids: Sequence[int] | None) -> list[tuple[int, float]]:
+    """(chunk id, BM25 score) best first for the words of `text`.
+
+    A text holding Chinese, Japanese or Korean characters is matched by its runs' bigrams: the chunks
+    holding such text are ranked on their CJK rows (every word of the query: `cjk_match`), the others on
+    their usual rows by the query's other words, and the two lists merged by score. Any other text is
+    exactly the one MATCH it always was (`search_match`)."""
+    match = cjk_match(text)
+    if match is None:
+        plain = search_match(text)
+        return queries.keyword_search(index.conn, plain, limit, file_ids) if plain else []
+    try:
+        ranked = queries.keyword_search(index.conn, match, limit, file_ids, table="chunks_cjk")
+    except index.driver.Error:  # an index from before the CJK rows (schema 6), read as it is
+        plain = search_match(text)
+        return queries.keyword_search(index.conn, plain, limit, file_ids) if plain else []
+    other = other_words_match(text)
+    if other:
+        ranked += queries.keyword_search(index.conn, other, limit, file_ids, without_cjk=True)
+    return sorted(ranked, key=lambda item: -item[1])[:limit]
+
+
 def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int] | None,
                     vocabulary: AbstractSet[str] = frozenset(), guess: str = "") -> list[tuple[int, float]]:
     """(chunk id, BM25 score) best first, chunks spelling the query's names verbatim first. A `guess`
     at the answer widens the BM25 ranking before the names tier is applied (`expansion.keyword`)."""
-    match = search_match(text)
-    if match is None:
+    if search_match(text) is None:
         return []
     names = named_identifiers(text, vocabulary)
     pool = max(2 * depth, NAME_POOL) if names else 2 * depth
     deeper = max(pool, expansion.GUESS_POOL) if guess else pool
-    ranked = queries.keyword_search(index.conn, match, deeper, file_ids)
+    ranked = bm25(index, text, deeper, file_ids)
     if guess:
-        ranked = expansion.keyword(text, guess, ranked,
-                                   lambda m: queries.keyword_search(index.conn, m, deeper, file_ids))
+        ranked = expansion.keyword(text, guess, ranked, lambda words: bm25(index, words, deeper, file_ids))
     ranked = ranked[:pool]
     if names and ranked:
         ranked = _names_first(ranked, queries.chunk_texts(index.conn, [cid for cid, _ in ranked]), names,
@@ -397,12 +417,15 @@ class _Ranker:
 
 
 def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
-           vocabulary: AbstractSet[str] = frozenset(), within: Sequence[int] | None = None) -> SearchResult:
+           vocabulary: AbstractSet[str] = frozenset(), within: Sequence[int] | None = None,
+           unread: bool = False) -> SearchResult:
     """Run one query. Never loads the model for a keyword search or an empty index.
 
     `auto` asks `route` (with the embedder's kind): a lookup runs keyword (and hybrid only if BM25
     finds nothing), a question what the embedder's measured rule says (hybrid for the local model). `vocabulary` (the repo's names) marks query words to be matched verbatim, like identifiers.
     `within` narrows both halves to those files, like a path filter (`languages.py`: one language's notes).
+    `unread`: the query is in a language the embedder does not read (`languages.unread_language`), so its
+    vectors would rank by noise: `auto` answers by keyword alone, with no fallback to the vectors.
     """
     text = q.text.strip()
     mode = route(text, vocabulary, embedder.id) if q.mode == "auto" else q.mode
@@ -420,6 +443,11 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     asked = q.mode
     common = [] if symbols_only else common_words_only(text, vocabulary)
     notes: list[str] = []
+    if unread and asked == "auto":
+        mode = asked = "keyword"
+    elif unread and asked in ("semantic", "hybrid"):
+        notes.append(f"the embedding model does not read the query's language: its {asked} ranking is noise; "
+                     "auto or --mode keyword matches the query's words")
     if common:
         # "how do I use it": no topic for the vectors to find, so `auto` looks the words up literally
         # (no fallback to hybrid's arbitrary nearest sections), and every answer says why it is weak.
