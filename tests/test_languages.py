@@ -204,6 +204,32 @@ def test_copies_never_fill_the_top_k_and_other_languages_come_after_the_query_la
     index.close()
 
 
+def test_a_question_searched_in_two_passes_is_embedded_once(tmp_path, embedder):
+    """The query language's pass and the other languages' pass embed the same question: once (with an
+    API embedder, one request)."""
+    root = tmp_path / "repo"
+    index, _ = _build(root, embedder)
+
+    class Counting:  # an embedder that reads every language (an API model): both passes rank by vectors
+        languages = None
+
+        def __init__(self, inner) -> None:
+            self.inner, self.calls = inner, 0
+
+        def embed_query(self, text):
+            self.calls += 1
+            return self.inner.embed_query(text)
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    counting = Counting(embedder)
+    hits = _ask(root, index, counting, "how do I set up the rate limiter middleware", k=10, mode="hybrid").hits
+    assert {h.path for h in hits} - COPIES, hits  # the second pass ran: other notes than the page's copies
+    assert counting.calls == 1
+    index.close()
+
+
 def test_search_json_lists_the_folded_languages(tmp_path, embedder):
     root = tmp_path / "repo"
     _build(root, embedder)[0].close()

@@ -29,7 +29,7 @@ The folding is pure (`fold`); the search itself is `search.search`, restricted t
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import AbstractSet, Callable, Mapping, Sequence
+from typing import AbstractSet, Any, Callable, Mapping, Sequence, cast
 
 from ..db import queries
 from ..embed import Embedder, readable_languages
@@ -184,6 +184,7 @@ def search_in_languages(index: Index, policy: NotesPolicy, embedder: Embedder, q
             result.notes = [n for n in result.notes if not n.startswith(_NOTHING)] + [
                 unmatched_note([unread], languages, reads, bool(q.paths))]
         return result
+    embedder = cast(Embedder, _QueryVectors(embedder))  # both passes embed the same text: once
     families = query_languages(q.text, languages)
     asked = families[0]
     unread = unread_language(q.text, reads, asked)
@@ -201,7 +202,8 @@ def search_in_languages(index: Index, policy: NotesPolicy, embedder: Embedder, q
         notes = [n for n in notes if not n.startswith(_NOTHING)]
         notes.append(unmatched_note(asked_in, languages, reads, bool(q.paths)))
         return SearchResult([], mode, notes)
-    if len(_folded(index, hits, q.k)) < q.k:
+    folded = _folded(index, hits, q.k)
+    if len(folded) < q.k:
         rest = [c for c in languages if c not in mine]
         # Notes the embedder does not read have no vectors: their pass is a keyword search.
         none_read = all(not language.reads(reads, c) for c in rest)
@@ -213,12 +215,30 @@ def search_in_languages(index: Index, policy: NotesPolicy, embedder: Embedder, q
             mode = second.mode
         hits += second.hits
         notes += [n for n in second.notes if n not in notes]
-    folded = _folded(index, hits, q.k)
+        folded = _folded(index, hits, q.k)
     if folded:
         notes = [n for n in notes if not n.startswith(_NOTHING)]
     elif not notes:
         notes.append("no note matches this query; try other words")
     return SearchResult(folded, mode, notes)
+
+
+class _QueryVectors:
+    """The embedder, answering `embed_query` for a text it embedded before from memory: the second pass
+    of a search (the other languages) embeds the question the first pass did (an API call, or the
+    model's pass over question and guess)."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self._embedder = embedder
+        self._vectors: dict[str, Any] = {}
+
+    def embed_query(self, text: str) -> Any:
+        if text not in self._vectors:
+            self._vectors[text] = self._embedder.embed_query(text)
+        return self._vectors[text]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._embedder, name)
 
 
 def _folded(index: Index, hits: Sequence[Hit], k: int) -> list[Hit]:
