@@ -179,3 +179,35 @@ def test_a_search_never_shrinks_in_the_foreground_and_the_reindex_after_it_does(
     out = scree("reindex")
     assert out.returncode == 0 and "the index gave" in out.stdout, out.stdout + out.stderr
     assert _file_bytes(db) < full / 3
+
+
+def test_a_shrink_that_fails_is_a_warning_never_a_stage_two_failure(tmp_path, embedder, monkeypatch, caplog):
+    """A full disk cannot copy the vector table: the shrink is housekeeping, so the writer logs it and
+    every answer stays clean (a stage-two failure would be reported until a batch is stored: never)."""
+    import logging
+
+    from scree.live import livestage
+    from scree.live.live import LiveIndex
+    from scree.search.search import Query
+    from scree.workspace import Workspace
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(livestage, "give_space_back", full_disk)
+    folder = tmp_path / "notes"
+    _fill(folder, 40)
+    live = LiveIndex(Workspace.from_config(load_config().with_overrides(notes=folder)), embedder=embedder,
+                     watch=False)
+    try:
+        live.start()
+        assert live.wait_until(lambda st: st.state == "complete", 120)
+        for p in sorted(folder.rglob("*.md"))[:30]:
+            p.unlink()
+        with caplog.at_level(logging.WARNING, logger="scree"):
+            report = live.reindex()
+        assert not report.warnings and live.status().state == "complete"
+        assert any("could not give space back" in r.getMessage() for r in caplog.records)
+        assert not [n for n in live.search(Query("request handler")).notes if "vectors" in n]
+    finally:
+        assert live.stop(timeout=5.0)
