@@ -7,7 +7,9 @@ import json
 import random
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from conftest import write
 from scree.config import load_config
@@ -130,19 +132,28 @@ def test_the_embedding_cache_holds_its_vectors_without_overflow_pages_of_their_o
     assert pages < 2 * data, (pages, data)  # 1.56 here; 2.67 as a WITHOUT ROWID table
 
 
-def test_a_live_writer_gives_space_back_after_a_sync_that_removed_most_notes(tmp_path, embedder):
-    """The live writer checks for space to give back only after a sync that dropped rows (measuring
-    reads every chunk), and then shrinks as the CLI does."""
+@contextmanager
+def _live_writer(folder: Path, embedder) -> Iterator:
+    """A live writer (no watcher) on `folder`, its first sync complete; stopped afterwards."""
     from scree.live.live import LiveIndex
     from scree.workspace import Workspace
 
-    folder = tmp_path / "notes"
-    _fill(folder, 200)
     live = LiveIndex(Workspace.from_config(load_config().with_overrides(notes=folder)), embedder=embedder,
                      watch=False)
     try:
         live.start()
         assert live.wait_until(lambda st: st.state == "complete", 120)
+        yield live
+    finally:
+        assert live.stop(timeout=5.0)
+
+
+def test_a_live_writer_gives_space_back_after_a_sync_that_removed_most_notes(tmp_path, embedder):
+    """The live writer checks for space to give back only after a sync that dropped rows (measuring
+    reads every chunk), and then shrinks as the CLI does."""
+    folder = tmp_path / "notes"
+    _fill(folder, 200)
+    with _live_writer(folder, embedder) as live:
         db = live.workspace.location.db
         live.reindex()  # nothing dropped: no shrink, the file as it was
         full = _file_bytes(db)
@@ -151,8 +162,6 @@ def test_a_live_writer_gives_space_back_after_a_sync_that_removed_most_notes(tmp
         live.reindex()
         assert _file_bytes(db) < full / 3
         assert live.status().state == "complete"
-    finally:
-        assert live.stop(timeout=5.0)
 
 
 def test_a_search_never_shrinks_in_the_foreground_and_the_reindex_after_it_does(tmp_path, embedder):
@@ -187,9 +196,7 @@ def test_a_shrink_that_fails_is_a_warning_never_a_stage_two_failure(tmp_path, em
     import logging
 
     from scree.live import livestage
-    from scree.live.live import LiveIndex
     from scree.search.search import Query
-    from scree.workspace import Workspace
 
     def full_disk(*args, **kwargs):
         raise OSError(28, "No space left on device")
@@ -197,11 +204,7 @@ def test_a_shrink_that_fails_is_a_warning_never_a_stage_two_failure(tmp_path, em
     monkeypatch.setattr(livestage, "give_space_back", full_disk)
     folder = tmp_path / "notes"
     _fill(folder, 40)
-    live = LiveIndex(Workspace.from_config(load_config().with_overrides(notes=folder)), embedder=embedder,
-                     watch=False)
-    try:
-        live.start()
-        assert live.wait_until(lambda st: st.state == "complete", 120)
+    with _live_writer(folder, embedder) as live:
         for p in sorted(folder.rglob("*.md"))[:30]:
             p.unlink()
         with caplog.at_level(logging.WARNING, logger="scree"):
@@ -209,5 +212,3 @@ def test_a_shrink_that_fails_is_a_warning_never_a_stage_two_failure(tmp_path, em
         assert not report.warnings and live.status().state == "complete"
         assert any("could not give space back" in r.getMessage() for r in caplog.records)
         assert not [n for n in live.search(Query("request handler")).notes if "vectors" in n]
-    finally:
-        assert live.stop(timeout=5.0)
