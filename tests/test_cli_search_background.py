@@ -202,3 +202,31 @@ def _files_committed(db: Path) -> int:
             conn.close()
     except sqlite3.Error:
         return 0
+
+
+# A signal that lands while `scree` still imports its modules, made deterministic: an import hook sends
+# it to the process itself the moment scree.config (imported right after the guard) is looked for.
+_SIGNAL_MID_IMPORT = """
+import os, sys
+sys.argv[0] = "scree"  # as the console script runs it
+class Ring:
+    def find_spec(self, name, path=None, target=None):
+        if name == "scree.config":
+            os.kill(os.getpid(), {signum})
+        return None
+sys.meta_path.insert(0, Ring())
+from scree.cli import main
+sys.exit(main(["status", "--notes", {notes!r}]))
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_while_the_command_still_imports_ends_it_quietly(tmp_path, signum):
+    """Ctrl-C in the first moments of `scree` (still importing argparse, scree, pathspec): 128 + the
+    signal and a line, never a KeyboardInterrupt traceback or a death by SIGTERM."""
+    notes = tmp_path / "notes"
+    write(notes, "a.md", "# A\n\nSome text.\n")
+    proc = subprocess.run([sys.executable, "-c", _SIGNAL_MID_IMPORT.format(signum=int(signum), notes=str(notes))],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 128 + signum and "Traceback" not in proc.stderr, (proc.returncode, proc.stderr)
+    assert "scree: interrupted" in proc.stderr
