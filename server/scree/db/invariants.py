@@ -29,9 +29,22 @@ LEGACY_STRIDE = 64
 
 
 def problems(conn: Any, max_windows: int | None = None) -> list[str]:
-    """What breaks the invariant, in words (empty when the index is consistent). Reads only.
+    """What breaks the invariant, in words (empty when the index is consistent). Reads only, in one
+    snapshot: a writer's commit landing between two of its reads (stage two storing a chunk's vectors
+    after its row was read) would look like vectors belonging to no chunk.
 
     `max_windows` is the vector rowid stride; by default the one the index recorded."""
+    own = not conn.in_transaction
+    if own:
+        conn.execute("begin")
+    try:
+        return _problems(conn, max_windows)
+    finally:
+        if own:
+            conn.execute("rollback")  # read only: nothing to keep
+
+
+def _problems(conn: Any, max_windows: int | None) -> list[str]:
     if max_windows is None:
         row = conn.execute("select value from meta where key = 'max_windows'").fetchone()
         max_windows = int(row[0]) if row else LEGACY_STRIDE
