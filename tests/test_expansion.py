@@ -87,9 +87,9 @@ def test_every_way_of_widening_answers() -> None:
         assert set(got[:2]) == {0, 1}, way
     assert expansion.semantic("q", "g", lambda: q, embed, rank, way="question")[0][0] == 0
     search = lambda text: [(9, 1.0)]  # noqa: E731
-    assert expansion.keyword("uploads retried", "backoff", [(1, 2.0)], search, way="question") == [(1, 2.0)]
+    assert expansion.keyword("uploads retried", "backoff", lambda: [(1, 2.0)], search, way="question") == [(1, 2.0)]
     for way in ("concat", "weighted"):
-        assert 9 in dict(expansion.keyword("uploads retried", "backoff", [(1, 2.0)], search, way=way)), way
+        assert 9 in dict(expansion.keyword("uploads retried", "backoff", lambda: [(1, 2.0)], search, way=way)), way
     with pytest.raises(ValueError):
         expansion.semantic("q", "g", lambda: q, embed, rank, way="nope")
 

@@ -12,7 +12,6 @@ import argparse
 import json
 import logging
 import os
-import subprocess
 import sys
 import time
 from dataclasses import asdict
@@ -228,6 +227,8 @@ def start_background_sync(ws: Workspace, left: str = "vectors") -> str:
     stdout on /dev/null, stderr to the index's sync log), as the plugin's SessionStart hook does; it
     outlives this process, makes the missing vectors (and finishes stage one if the search cut it
     short), and exits quietly when another writer got the lock first. Returns the note to show."""
+    from ..hookkit.bgsync import launch_detached
+
     cfg = ws.config
     env = dict(os.environ)
     # The child syncs exactly this index: the folder found here, with this command's flags (an index
@@ -245,8 +246,7 @@ def start_background_sync(ws: Workspace, left: str = "vectors") -> str:
         log_path = None
     try:
         os.write(log_fd, f"{time.strftime('%Y-%m-%dT%H:%M:%S')} scree search started: {' '.join(cmd)}\n".encode())
-        proc = subprocess.Popen(cmd, env=env, cwd=str(ws.folder), stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=log_fd, close_fds=True, start_new_session=True)
+        pid = launch_detached(cmd, env, cwd=str(ws.folder), stderr=log_fd)
     except OSError as exc:
         return (f"could not start the background sync ({exc.strerror or exc}): run `scree reindex` to make "
                 "the vectors; until then searches answer by keyword")
@@ -254,7 +254,7 @@ def start_background_sync(ws: Workspace, left: str = "vectors") -> str:
         os.close(log_fd)
     what = "the remaining notes and then the vectors are" if left == "notes" else "the vectors are"
     where = f"; log: {log_path}" if log_path is not None else ""
-    return (f"{what} being indexed in the background (pid {proc.pid}, `scree reindex`; `scree status` shows how "
+    return (f"{what} being indexed in the background (pid {pid}, `scree reindex`; `scree status` shows how "
             f"far): until every chunk has its vectors, auto searches answer by keyword{where}")
 
 

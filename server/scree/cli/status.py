@@ -21,7 +21,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
-    from ..doctor.doctor import DAMAGED_FIX
+    from ..doctor.indexreport import DAMAGED_FIX
     from ..errors import IndexDamaged
     from ..live.lock import describe_writer, read_holder
     from ..workspace import Workspace
@@ -64,7 +64,7 @@ def _describe(ws: Workspace, data: dict[str, object], as_json: bool) -> str | No
     """Fill `data` with what the index holds; what makes it untrustworthy, or None."""
     from ..db import invariants, queries
     from ..db.connect import is_damage
-    from ..doctor.doctor import stage_two_summary
+    from ..doctor.indexreport import stage_two_summary
 
     index = ws.open_index(create=False)
     try:
@@ -95,7 +95,7 @@ def _describe(ws: Workspace, data: dict[str, object], as_json: bool) -> str | No
 def language_report(index: Index, meta: dict[str, str], as_json: bool) -> dict[str, object]:
     """Notes per language (indexed, keyword-only, left out by SCREE_LANGUAGES) and what the vectors cover."""
     from ..db import queries
-    from ..doctor.doctor import per_language, vectors_cover
+    from ..doctor.indexreport import per_language, vectors_cover
 
     counts = queries.language_counts(index.conn)
     if not counts:

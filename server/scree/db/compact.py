@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from .embedcache import live_windows
 from .schema import vec_table_sql
 from .writes import transaction
 
@@ -69,9 +70,8 @@ def space(conn: Any, dimensions: int) -> Space:
         chunks, slots = conn.execute("select count(*), coalesce(max(size), 0) from chunks_vec_chunks").fetchone()
         (rows,) = conn.execute("select count(*) from chunks_vec_rowids").fetchone()
     (cache,) = conn.execute("select coalesce(sum(length(vectors)), 0) from embed_cache").fetchone()
-    (windows,) = conn.execute("select coalesce(sum(windows), 0) from chunks where windows > 0").fetchone()
     return Space(pages * page_size, free * page_size, int(rows), int(chunks), int(slots), 4 * dimensions,
-                 int(cache), int(windows) * 4 * dimensions)
+                 int(cache), live_windows(conn) * 4 * dimensions)
 
 
 def rebuild_vectors(conn: Any, dimensions: int) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from . import cjk
 from .connect import is_damage
+from .snapshot import read_snapshot
 
 log = logging.getLogger(__name__)
 
@@ -34,14 +35,8 @@ def problems(conn: Any, max_windows: int | None = None) -> list[str]:
     after its row was read) would look like vectors belonging to no chunk.
 
     `max_windows` is the vector rowid stride; by default the one the index recorded."""
-    own = not conn.in_transaction
-    if own:
-        conn.execute("begin")
-    try:
+    with read_snapshot(conn):
         return _problems(conn, max_windows)
-    finally:
-        if own:
-            conn.execute("rollback")  # read only: nothing to keep
 
 
 def _problems(conn: Any, max_windows: int | None) -> list[str]:
@@ -128,29 +123,24 @@ def out_of_step(conn: Any) -> str | None:
     of every chunk's text): `problems` (`doctor --deep`) checks them.
     """
     # One snapshot for every count: a reader (status, doctor) must not see a writer's commit land between two.
-    own = not conn.in_transaction
-    if own:
-        conn.execute("begin")
     try:
-        (chunks,) = conn.execute("select count(*) from chunks").fetchone()  # counted on its smallest index
-        (top,) = conn.execute("select coalesce(max(id), 0) from chunks").fetchone()
-        (keyword,) = conn.execute("select count(*) from chunks_fts_docsize").fetchone()
-        (keyword_top,) = conn.execute("select coalesce(max(id), 0) from chunks_fts_docsize").fetchone()
-        (recorded,) = conn.execute("select coalesce(sum(chunks), 0) from files where sha256 is not null").fetchone()
-        (unhashed,) = conn.execute("select count(*) from chunks where file_id in "
-                                   "(select id from files where sha256 is null)").fetchone()
-        cjk_counts: tuple[int, int] | None = None
-        cjk_rows: tuple[int, int] = (0, 0)
-        if _has_cjk_table(conn):  # one row per chunk marked as holding CJK text, up to the same id
-            cjk_counts = tuple(conn.execute("select count(*), coalesce(max(id), 0) from chunks where cjk = 1").fetchone())
-            cjk_rows = tuple(conn.execute("select count(*), coalesce(max(id), 0) from chunks_cjk_docsize").fetchone())
+        with read_snapshot(conn):
+            (chunks,) = conn.execute("select count(*) from chunks").fetchone()  # counted on its smallest index
+            (top,) = conn.execute("select coalesce(max(id), 0) from chunks").fetchone()
+            (keyword,) = conn.execute("select count(*) from chunks_fts_docsize").fetchone()
+            (keyword_top,) = conn.execute("select coalesce(max(id), 0) from chunks_fts_docsize").fetchone()
+            (recorded,) = conn.execute("select coalesce(sum(chunks), 0) from files where sha256 is not null").fetchone()
+            (unhashed,) = conn.execute("select count(*) from chunks where file_id in "
+                                       "(select id from files where sha256 is null)").fetchone()
+            cjk_counts: tuple[int, int] | None = None
+            cjk_rows: tuple[int, int] = (0, 0)
+            if _has_cjk_table(conn):  # one row per chunk marked as holding CJK text, up to the same id
+                cjk_counts = tuple(conn.execute("select count(*), coalesce(max(id), 0) from chunks where cjk = 1").fetchone())
+                cjk_rows = tuple(conn.execute("select count(*), coalesce(max(id), 0) from chunks_cjk_docsize").fetchone())
     except Exception as exc:  # noqa: BLE001 - the driver's error classes vary (stdlib, sqlean)
         if "no such table" in str(exc).lower():
             return f"a table is missing ({exc})"
         raise
-    finally:
-        if own:
-            conn.execute("rollback")  # read only: nothing to keep
     if (keyword, keyword_top) != (chunks, top):
         return (f"the keyword index is out of step with the chunks: {keyword:,} keyword rows for {chunks:,} "
                 "chunks")

@@ -9,6 +9,8 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
+from .snapshot import read_snapshot
+
 SCHEMA_VERSION = 7
 
 # FTS5 column weights for bm25(): the heading trail counts above the body, since a trail that names
@@ -203,14 +205,8 @@ def untrusted_parts(conn: Any, module: Any) -> list[str]:
     """
     # One snapshot: each migration commits its objects with its number, so a process migrating the file
     # meanwhile (a writer upgrading it, a second first open) never reads as a mismatch.
-    own = not conn.in_transaction
-    if own:
-        conn.execute("begin")
-    try:
+    with read_snapshot(conn):
         return _untrusted_parts(conn, module)
-    finally:
-        if own:
-            conn.execute("rollback")
 
 
 def _untrusted_parts(conn: Any, module: Any) -> list[str]:

@@ -2,7 +2,8 @@
 
 Modules: `checks` (the `Check` record every check returns, and the helpers they share; a leaf),
 `doctor` (the checks of Python, SQLite, config, embedder, index, writer, watcher, uv, MCP, and
-`run_checks`), `api` (the API embedder's checks), `hooks` (the hooks' check), `vocabreport` (the
+`run_checks`), `indexreport` (what `scree status` and the index check both say: stage two, languages,
+the damage fix), `api` (the API embedder's checks), `hooks` (the hooks' check), `vocabreport` (the
 vocabulary check), `usage_report` (`scree usage`).
 
 Imports nothing: importing one module never loads the others.

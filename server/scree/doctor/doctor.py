@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import Callable, Mapping
 
 from .. import settings_table
 from .checks import (FAIL, INFO, OK, WARN, Check, PluginContext, failed, guarded,  # noqa: F401 - doctor's API too
@@ -31,9 +31,7 @@ from ..humantime import age as _age
 from ..hookkit.mcpstate import SERVER, config_dir, disabled_in, skipped_since
 from ..locate import xdg_base
 from ..humantime import when as _iso
-
-if TYPE_CHECKING:
-    from ..db import queries
+from .indexreport import DAMAGED_FIX, per_language, stage_two_summary, vectors_cover  # noqa: F401 - doctor's API too
 
 log = logging.getLogger(__name__)
 
@@ -184,56 +182,6 @@ def check_api_key(cfg: Config, env: Mapping[str, str] | None = None) -> Check:
 
 
 # ----- the index, its writer and its watcher --------------------------------------------------------
-
-
-def stage_two_summary(workspace: object, meta: Mapping[str, str], embedded: int, total: int,
-                      ) -> tuple[str | None, str | None, bool]:
-    """(stage two's note, what to do, whether the disk is full) for `scree status` and doctor, from any
-    process: how far it is, the time left at the writer's own measured rate (or "estimating", or how
-    long nothing was stored), a full disk under the index, and who (if anyone) is embedding.
-    (None, None, False) when every chunk has its vectors."""
-    import shutil
-
-    from ..index.indexstatus import decode_clock, space_problem, stage_two_note
-    from ..live.lock import describe_holder, read_holder
-
-    if total <= 0 or embedded >= total:
-        return None, None, False
-    loc = workspace.location  # type: ignore[attr-defined]
-    try:
-        problem = space_problem(shutil.disk_usage(loc.db.parent).free, loc.db)
-    except OSError:
-        problem = None
-    holder = read_holder(loc.lock)
-    clock = decode_clock(dict(meta)) if holder is not None else None  # nobody runs: no time to tell
-    now = time.time()
-    note = stage_two_note(embedded, total, clock, now, problem)
-    if problem is not None:
-        return note, problem, True
-    if holder is None:
-        return note, "no process is embedding: `scree reindex` (or the next session's server) embeds the rest", False
-    if clock is not None and now - clock.at > clock.stalled_after():
-        return note, (f"{describe_holder(holder)} holds the index but stores no vectors: see its log "
-                      "(stderr), or stop it and run `scree reindex`"), False
-    return note, None, False
-
-
-# What to do about an index scree cannot trust (doctor's index check and `scree status` say the same).
-DAMAGED_FIX = ("the index is a cache of your notes: `scree reindex` rebuilds it (a running `scree serve`/"
-               "`scree watch` does by itself); your notes are not touched")
-
-
-def per_language(langs: Sequence[queries.LanguageCount]) -> dict[str, dict[str, int]]:
-    """Notes per language: indexed, keyword-only (the embedder does not read it), left out (SCREE_LANGUAGES)."""
-    return {lc.lang or "not decided yet": {"notes": lc.files, "keyword_only": lc.keyword_only, "left_out": lc.left_out}
-            for lc in langs}
-
-
-def vectors_cover(meta: dict[str, str], langs: Sequence[queries.LanguageCount]) -> str:
-    """What the vectors cover ("English notes; 1,497 notes in 12 other languages are keyword-only")."""
-    from ..notes.language import coverage
-
-    return coverage(meta.get("embed_languages"), {lc.lang: lc.keyword_only for lc in langs if lc.keyword_only})
 
 
 def check_index(workspace: object, embedder_id: str | None = None, dimensions: int | None = None,

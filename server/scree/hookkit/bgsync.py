@@ -165,12 +165,14 @@ def writer_active(lock_path: str) -> bool:
     return False
 
 
-def launch_detached(argv: Sequence[str], env: Mapping[str, str] | None = None) -> int:
-    """Start `argv` in a new session (no terminal, own process group) with stdin/stdout/stderr on
-    /dev/null and no other inherited descriptor; return its pid without waiting for it."""
-    proc = subprocess.Popen(list(argv), env=None if env is None else dict(env), stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True,
-                            start_new_session=True)
+def launch_detached(argv: Sequence[str], env: Mapping[str, str] | None = None, *, cwd: str | None = None,
+                    stderr: int | None = None) -> int:
+    """Start `argv` in a new session (no terminal, own process group) with stdin/stdout on /dev/null,
+    stderr on the descriptor `stderr` (default /dev/null) and no other inherited descriptor; return its
+    pid without waiting for it."""
+    proc = subprocess.Popen(list(argv), env=None if env is None else dict(env), cwd=cwd, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL if stderr is None else stderr,
+                            close_fds=True, start_new_session=True)
     return proc.pid
 
 

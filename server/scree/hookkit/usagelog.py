@@ -53,9 +53,11 @@ def find_usage_files(env: Mapping[str, str] | None = None) -> list[str]:
     """
     import glob
 
+    from .mcpstate import config_dir
+
     env = os.environ if env is None else env
     home = env.get("HOME") or os.path.expanduser("~")
-    config = env.get("CLAUDE_CONFIG_DIR", "").strip() or os.path.join(home, ".claude")
+    config = config_dir(env)
     dirs = []
     if env.get("CLAUDE_PLUGIN_DATA", "").strip():
         dirs.append(os.path.join(env["CLAUDE_PLUGIN_DATA"].strip(), "usage"))

@@ -77,6 +77,12 @@ class SyncReport:
     shrunk: str | None = None  # set when the sync gave space back (index/space.py)
 
     @property
+    def dropped_rows(self) -> bool:
+        """True when this sync removed or replaced rows (notes removed, changed, left out by language, or
+        every vector reset): the file may have space to give back once stage two is done."""
+        return bool(self.removed or self.updated or self.reset or self.left_out)
+
+    @property
     def changed(self) -> bool:
         return bool(self.added or self.updated or self.removed)
 
@@ -283,8 +289,7 @@ def _stage_two(index: Index, embedder: Embedder, report: SyncReport, progress: S
     report.chunks += done.chunks
     report.embed_seconds += done.embed_seconds
     report.vectors_missing = done.remaining
-    dropped = bool(report.removed or report.updated or report.reset or report.left_out)
-    if done.remaining == 0 and (shrink or (shrink is None and dropped)):
+    if done.remaining == 0 and (shrink or (shrink is None and report.dropped_rows)):
         # A sync that dropped many notes or vectors leaves the file as big as before.
         shrunk = give_space_back(index, embedder.id, embedder.dimensions)
         report.shrunk = shrunk.describe() if shrunk else None

@@ -574,7 +574,7 @@ class LiveIndex:
             self._model.set_busy(False)
             with self._mu:
                 self._full_sync_running = False
-        if report.removed or report.updated or report.reset or report.left_out:
+        if report.dropped_rows:
             self._stage_two.dropped_rows()
         if job.futures:  # a reindex asked for returns once its vectors are made too
             self._embed_pending(stop, lambda: stop.is_set())

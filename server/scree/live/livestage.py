@@ -130,12 +130,12 @@ class StageTwo:
             with self._mu:
                 self._clock = None
             raise
+        yielding = should_yield()  # asked outside the lock: it reads the live index's job queue
         with self._mu:
             self._clock = report.clock if report.remaining else None
             if report.chunks:
                 self._problem = self._full = None
-        with self._mu:
-            shrink, self._dropped = self._dropped and report.remaining == 0 and not should_yield(), False
+            shrink, self._dropped = self._dropped and report.remaining == 0 and not yielding, False
         if shrink:
             self._give_space_back(index)
         return report

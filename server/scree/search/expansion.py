@@ -175,21 +175,23 @@ def add_scores(primary: Sequence[tuple[int, float]], extra: Sequence[tuple[int, 
     return sorted(total.items(), key=lambda kv: (-kv[1], order[kv[0]]))
 
 
-def keyword(question: str, guess: str, ranked: list[tuple[int, float]],
+def keyword(question: str, guess: str, question_ranking: Callable[[], list[tuple[int, float]]],
             search: Callable[[str], list[tuple[int, float]]], way: str | None = None) -> list[tuple[int, float]]:
     """The keyword half of a question widened by `guess`: (chunk id, BM25 score) best first.
 
-    `ranked` is BM25 of the question's own words; `search(text)` ranks another text's words by BM25 (the
-    caller makes its MATCH: `search_match`, and bigrams for Chinese, Japanese or Korean text).
+    `question_ranking()` is BM25 of the question's own words (asked for only where it is used: "concat"
+    ranks the two texts as one); `search(text)` ranks another text's words by BM25 (the caller makes its
+    MATCH: `search_match`, and bigrams for Chinese, Japanese or Korean text).
     """
     way = way or KEYWORD_WAY
     if way == "question":
-        return ranked
+        return question_ranking()
     if way == "concat":
         text = question + " " + guess
-        return search(text) if search_match(text) else ranked
+        return search(text) if search_match(text) else question_ranking()
     if way == "weighted":
         text = guess_terms(question, guess)
+        ranked = question_ranking()
         return add_scores(ranked, search(text), KEYWORD_WEIGHT) if search_match(text) else ranked
     raise ValueError(f"unknown KEYWORD_WAY {way!r}")
 

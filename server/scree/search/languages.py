@@ -44,6 +44,11 @@ _NOTHING = ("no note matches", "no note contains")
 MAX_K = 100
 
 
+def _written_in(code: str, script: str) -> bool:
+    """Whether the language `code` is written in `script` (kanji are Japanese as much as Chinese)."""
+    return language.script_of(code) == script or (script == "Hani" and language.family(code) == "ja")
+
+
 def query_languages(text: str, languages: Mapping[str, int],
                     identify: Callable[[str, Sequence[str]], tuple[str, float]] = language.identify) -> list[str]:
     """The language families of the query `text` among the index's `languages` (code -> notes; `und` left
@@ -55,8 +60,7 @@ def query_languages(text: str, languages: Mapping[str, int],
     also: list[str] = []
     script = language.text_script(text)
     if script is not None:
-        same = {c: n for c, n in known.items() if language.script_of(c) == script
-                or (script == "Hani" and language.family(c) == "ja")}  # kanji alone: Japanese or Chinese
+        same = {c: n for c, n in known.items() if _written_in(c, script)}  # kanji alone: Japanese or Chinese
         if len({language.family(c) for c in same}) == 1:
             return [language.family(next(iter(same)))]
         if same:
@@ -85,10 +89,6 @@ def query_language(text: str, languages: Mapping[str, int],
 _SCRIPT_LANGUAGE = {"Jpan": "ja", "Hang": "ko", "Hani": "zh"}
 
 
-def _written_in(code: str, script: str) -> bool:
-    """Whether the language `code` is written in `script` (kanji are Japanese as much as Chinese)."""
-    fam = language.family(code)
-    return language.script_of(code) == script or (script == "Hani" and fam == "ja") or (script == "Jpan" and fam == "ja")
 
 
 def unread_language(text: str, readable: AbstractSet[str] | None, asked: str | None = None) -> str | None:

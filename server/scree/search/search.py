@@ -231,11 +231,12 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
         return []
     names = named_identifiers(text, vocabulary)
     pool = max(2 * depth, NAME_POOL) if names else 2 * depth
-    deeper = max(pool, expansion.GUESS_POOL) if guess else pool
-    ranked = bm25(index, text, deeper, file_ids)
-    if guess:
-        ranked = expansion.keyword(text, guess, ranked, lambda words: bm25(index, words, deeper, file_ids))
-    ranked = ranked[:pool]
+    if guess:  # the question's own BM25 is run only where the way of widening uses it
+        deeper = max(pool, expansion.GUESS_POOL)
+        ranked = expansion.keyword(text, guess, lambda: bm25(index, text, deeper, file_ids),
+                                   lambda words: bm25(index, words, deeper, file_ids))[:pool]
+    else:
+        ranked = bm25(index, text, pool, file_ids)
     if names and ranked:
         ranked = _names_first(ranked, queries.chunk_texts(index.conn, [cid for cid, _ in ranked]), names,
                               lookup=is_lookup(text))
