@@ -325,3 +325,15 @@ def test_doctor_shows_the_notes_per_language_and_what_the_vectors_cover(tmp_path
     assert "notes per language: en 4, de 1, ja 1, ko 1, zh-cn 1" in check.summary
     assert "vectors: English notes; 4 notes in 4 other languages are keyword-only" in check.summary
     assert check.details["languages"]["ja"] == {"notes": 1, "keyword_only": 1, "left_out": 0}
+
+
+def test_an_invalid_language_list_is_not_echoed_back_whole() -> None:
+    from scree.config import load_config
+    from scree.errors import ConfigError
+
+    pasted = "x" * 10_000
+    with pytest.raises(ConfigError) as caught:
+        load_config({"SCREE_LANGUAGES": pasted})
+    message = str(caught.value)
+    assert "SCREE_LANGUAGES" in message and "is not a language code" in message
+    assert len(message) < 200  # the first 40 characters of the bad entry, not 10 KB

@@ -99,7 +99,8 @@ def parse_languages(raw: str) -> frozenset[str]:
     for part in raw.replace(",", " ").split():
         code = part.lower().replace("_", "-")
         if not _LANGUAGE_CODE.fullmatch(code):
-            raise ValueError(f"{part!r} is not a language code (write e.g. en, ja, pt-BR, zh-Hant)")
+            shown = part if len(part) <= 40 else f"{part[:40]}…"  # a pasted page is not echoed back whole
+            raise ValueError(f"{shown!r} is not a language code (write e.g. en, ja, pt-BR, zh-Hant)")
         out.add(code)
     return frozenset(out)
 

@@ -98,14 +98,19 @@ def same_language(a: str, b: str) -> bool:
 # ----- the prose of a note ---------------------------------------------------------------------------
 
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[^\n]*$", re.S | re.M)
+# The fence run is atomic: on a line of nothing but backticks a backtracking run retried every shorter run.
+_FENCE = re.compile(r"^[ \t]*((?>`{3,}|~{3,}))[^\n]*\n.*?^[ \t]*\1[^\n]*$", re.S | re.M)
+# Each pattern is linear on any input (issue 36: `<[^>\n]*>` on one 100 KB line of `<` retried the whole line
+# from every `<` and stalled the writer for 27 s): a span's inner class also stops at the character that
+# opens the next span, so the scan from one opener never crosses another and every character is read a
+# bounded number of times. `benchmarks/regex_linear.py` times them all.
 _NOISE = [re.compile(p, f) for p, f in (
     (r"`[^`\n]*`", 0),  # inline code
-    (r"\]\([^)\n]*\)", 0),  # link targets (the link text stays)
-    (r"<[^>\n]*>", 0),  # tags
+    (r"\]\([^()\]\n]*\)", 0),  # link targets (the link text stays)
+    (r"<[^<>\n]*>", 0),  # tags
     (r"https?://\S+", 0),
-    (r"\{\s*#[^}\n]*\}", 0),  # heading ids: `{ #middleware }`
-    (r"\{\*.*?\*\}", 0),  # FastAPI's code includes
+    (r"\{[ \t]*#[^{}\n]*\}", 0),  # heading ids: `{ #middleware }`
+    (r"\{\*[^{\n]*?\*\}", 0),  # FastAPI's code includes
     (r"^[ \t]*(?:///|!!!|\?\?\?|:::|===).*$", re.M),  # admonition, tab and directive lines
 )]
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)

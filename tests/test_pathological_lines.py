@@ -1,0 +1,63 @@
+"""A note made of one huge line of markup openers is indexed in bounded time and nothing is lost (issue 36).
+
+Before the fix, the language filters' spans (`<[^>\\n]*>`, `{\\*.*?\\*}`, `\\](…\\)`, the code fence's run)
+retried the rest of the line from every opener: one 100 KB line of `<` held the writer for 27.5 s, four times
+longer per doubling, and the whole server with it. Here every shape runs through a real `scree reindex`
+process; its bound is generous (the fixed filters take milliseconds), the quadratic ones took minutes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from scree.notes.language import prose_of
+
+SHAPES = {"tags": "<", "includes": "{*", "links": "](", "backticks": "`", "heading-ids": "{ #", "comments": "<!--"}
+LINE_BYTES = 200 * 1024
+
+
+def _line(fragment: str) -> str:
+    return (fragment * (LINE_BYTES // len(fragment) + 1))[:LINE_BYTES]
+
+
+def scree(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "scree.cli", *args], capture_output=True, text=True,
+                          env=dict(os.environ), timeout=timeout)
+
+
+@pytest.mark.parametrize("fragment", list(SHAPES.values()), ids=list(SHAPES))
+def test_the_prose_filter_reads_a_huge_line_of_openers_and_keeps_the_words_beside_it(fragment: str) -> None:
+    text = f"Retention keeps logs.\n{_line(fragment)}\nDeploys run on Tuesdays."
+    prose = prose_of(text)
+    assert "Retention keeps logs." in prose and "Deploys run on Tuesdays." in prose
+
+
+def test_prose_filters_still_take_out_the_markup_they_are_for() -> None:
+    text = "See [the guide](http://x.test/a) and <b>this</b> {* ../src/app.py *} title { #anchor } `code`\n```py\nx = 1\n```\nend"
+    prose = prose_of(text)
+    for gone in ("http://x.test/a", "<b>", "src/app.py", "#anchor", "code", "x = 1"):
+        assert gone not in prose
+    for kept in ("See", "the guide", "this", "title", "end"):
+        assert kept in prose
+
+
+def test_notes_of_huge_lines_of_openers_are_indexed_by_a_real_process_in_bounded_time(tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    for name, fragment in SHAPES.items():
+        write(notes, f"{name}.md", f"# {name.title()}\n\nThe {name} page explains rotation.\n\n{_line(fragment)}\n")
+    write(notes, "plain.md", "# Plain\n\nRotation happens nightly.\n")
+    done = scree("reindex", "--notes", str(notes), timeout=90)  # the quadratic filters needed minutes
+    assert done.returncode == 0, done.stderr
+    status = json.loads(scree("status", "--json", "--notes", str(notes), timeout=60).stdout)
+    assert status["files"] == len(SHAPES) + 1 and status["incomplete_files"] == 0, status
+    found = scree("search", "--json", "-k", "10", "--mode", "keyword", "--notes", str(notes), "rotation", timeout=60)
+    assert found.returncode == 0, found.stderr
+    paths = {hit["path"] for hit in json.loads(found.stdout)["results"]}
+    assert paths == {f"{name}.md" for name in SHAPES} | {"plain.md"}
