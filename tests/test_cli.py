@@ -217,3 +217,24 @@ def test_a_query_of_only_an_emoji_finds_the_note_that_holds_it(tmp_path):
     missing = scree("search", "--notes", str(tmp_path / "n"), "\N{UNICORN FACE}", env=env)
     assert missing.returncode == 0 and missing.stdout == ""
     assert "no note contains" in missing.stderr and "no searchable words" not in missing.stderr
+
+
+def test_arguments_that_are_not_utf8_are_read_as_replacement_characters_not_a_traceback(notes):
+    # Bytes in argv that are not UTF-8 reach Python as lone surrogates (surrogateescape).
+    query = os.fsdecode(b"Tokens expire \xff\xfe")
+    expect = os.fsdecode(b"hours \xc3")
+    out = subprocess.run([sys.executable, "-m", "scree.cli", "search", "--json", "-k", "2", "--notes", str(notes),
+                          "--expect", expect, query], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    assert out.returncode == 0, out.stderr
+    assert "Traceback" not in out.stderr
+    assert "not UTF-8; each was read as U+FFFD" in out.stderr
+    assert json.loads(out.stdout)["results"][0]["path"] == "api.md"
+
+
+def test_a_noncharacter_in_the_query_is_valid_text_and_searched():
+    from scree.cli import repaired_argv
+
+    assert repaired_argv(["TOKEN_TTL \uffff", "plain"]) == ["TOKEN_TTL \uffff", "plain"]
+    assert repaired_argv([os.fsdecode(b"a\xffb")]) == ["a\ufffdb"]
+    assert repaired_argv(["x\ud800y"]) == ["x?y"]

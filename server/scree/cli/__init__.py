@@ -55,9 +55,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def repaired_argv(argv: Sequence[str]) -> list[str]:
+    """The arguments with bytes that are not UTF-8 read as U+FFFD, saying so on stderr (issue 36).
+
+    Python hands such bytes over as lone surrogates (surrogateescape), which no encoder, tokenizer or
+    UTF-8 reply can carry: a query holding one ended in a TypeError from the tokenizer. A noncharacter
+    such as U+FFFF is valid Unicode and passes unchanged."""
+    out = []
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            try:  # the bytes as given, then decoded with U+FFFD for what is not UTF-8
+                fixed = arg.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            except UnicodeEncodeError:  # a lone surrogate that came from no byte (a caller's own str)
+                fixed = arg.encode("utf-8", "replace").decode("utf-8")
+            print(f"scree: an argument held bytes that are not UTF-8; each was read as U+FFFD: {fixed[:80]!r}",
+                  file=sys.stderr)
+            arg = fixed
+        out.append(arg)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `scree`."""
     parser = build_parser()
+    argv = repaired_argv(sys.argv[1:] if argv is None else argv)
     # Unknown dash-words in a search are part of the query (the benchmark appends queries like
     # `--locked` as the last argument); every other command stays strict.
     args, extra = parser.parse_known_args(argv)
