@@ -1,6 +1,6 @@
 """Every regular expression scree runs on note text, timed on pathological lines of growing size (issue 36).
 
-    uv run --frozen python benchmarks/regex_linear.py [--sizes 25 50 100 200] [--all]
+    uv run --frozen python benchmarks/regex_linear.py [--sizes 25 50 100 200] [--all] [--only language. prose_of]
 
 For each module-level compiled pattern in `scree.notes.*`, `scree.search.*` and `scree.hookkit.*`, and for
 the whole per-note functions (prose_of, embed_body, chunk_markdown), it times one `findall` (a `sub` walks
@@ -77,9 +77,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[25, 50, 100, 200], help="KB")
     ap.add_argument("--all", action="store_true", help="print every row, not only the slow ones")
+    ap.add_argument("--only", nargs="+", default=[], metavar="TEXT", help="only rows whose name holds one of these")
     ap.add_argument("--cap", type=float, default=20.0, help="stop growing a row once one size takes this many s")
     args = ap.parse_args()
     rows: list[tuple[str, Callable[[str], object]]] = [(n, p.findall) for n, p in patterns()] + functions()
+    if args.only:
+        rows = [(n, fn) for n, fn in rows if any(t in n for t in args.only)]
     print(f"{'what':58} {'input':8} " + " ".join(f"{s:>7}KB" for s in args.sizes) + "  growth")
     worst = 0.0
     for name, fn in rows:
