@@ -337,3 +337,12 @@ def test_an_invalid_language_list_is_not_echoed_back_whole() -> None:
     message = str(caught.value)
     assert "SCREE_LANGUAGES" in message and "is not a language code" in message
     assert len(message) < 200  # the first 40 characters of the bad entry, not 10 KB
+
+
+def test_a_japanese_page_about_and_or_not_is_japanese_not_english():
+    from scree.notes.language import text_language
+
+    page = "# 検索演算子\n\n" + "検索では AND、OR、NOT を使って条件を組み合わせることができます。\n" * 12
+    assert text_language(page)[0] == "ja"
+    english = "# Search\n\n" + "Use AND, OR and NOT to combine the terms of a query in the search box.\n" * 12
+    assert text_language(english)[0] == "en"

@@ -69,6 +69,7 @@ ENGLISH_WORDS = frozenset(
     "have has use we".split())
 ENGLISH_SHARE = 0.2
 ENGLISH_MIN_WORDS = 20
+ENGLISH_LATIN_SHARE = 0.9
 
 
 def normalize_code(raw: object) -> str | None:
@@ -115,6 +116,7 @@ _NOISE = [re.compile(p, f) for p, f in (
 )]
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
 
 
 def prose_of(text: str) -> str:
@@ -132,9 +134,14 @@ def letters(text: str) -> int:
 
 
 def clearly_english(prose: str) -> bool:
-    """At least ENGLISH_SHARE of at least ENGLISH_MIN_WORDS words are English function words."""
+    """At least ENGLISH_SHARE of at least ENGLISH_MIN_WORDS words are English function words, in a text whose
+    letters are nearly all Latin (ENGLISH_LATIN_SHARE). Without the second rule a Japanese page about search
+    operators was English: its `AND`, `OR` and `NOT` were most of its words, since Japanese runs on without
+    spaces and each run counts as one word (issue 36)."""
     words = _WORD.findall(prose.lower())
-    return len(words) >= ENGLISH_MIN_WORDS and sum(w in ENGLISH_WORDS for w in words) >= ENGLISH_SHARE * len(words)
+    if len(words) < ENGLISH_MIN_WORDS or sum(w in ENGLISH_WORDS for w in words) < ENGLISH_SHARE * len(words):
+        return False
+    return len(_LATIN_LETTER.findall(prose)) >= ENGLISH_LATIN_SHARE * letters(prose)
 
 
 # ----- scripts (the clear cases) -----------------------------------------------------------------------
