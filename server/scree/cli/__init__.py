@@ -62,7 +62,7 @@ def repaired_argv(argv: Sequence[str]) -> list[str]:
     UTF-8 reply can carry: a query holding one ended in a TypeError from the tokenizer. A noncharacter
     such as U+FFFF is valid Unicode and passes unchanged."""
     out = []
-    for arg in argv:
+    for n, arg in enumerate(argv, 1):
         try:
             arg.encode("utf-8")
         except UnicodeEncodeError:
@@ -70,8 +70,8 @@ def repaired_argv(argv: Sequence[str]) -> list[str]:
                 fixed = arg.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
             except UnicodeEncodeError:  # a lone surrogate that came from no byte (a caller's own str)
                 fixed = arg.encode("utf-8", "replace").decode("utf-8")
-            print(f"scree: an argument held bytes that are not UTF-8; each was read as U+FFFD: {fixed[:80]!r}",
-                  file=sys.stderr)
+            # Named by its place, never quoted: it may be a secret (`--token`).
+            print(f"scree: argument {n} held bytes that are not UTF-8; each was read as U+FFFD", file=sys.stderr)
             arg = fixed
         out.append(arg)
     return out
