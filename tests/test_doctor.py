@@ -79,8 +79,9 @@ def test_real_index_is_reported_with_its_counts_and_embedder(indexed: Workspace,
     d = check.details
     assert d["files"] == 2 and d["chunks"] >= 2 and d["incomplete_files"] == 0
     assert d["embedder"].startswith(embedder.id) and d["schema"] and d["last_sync"] and d["size_bytes"] > 0
-    assert str(indexed.location.db) in check.summary and "2 files (.md .mdx .markdown)" in check.summary
-    assert d["note_extensions"] == [".md", ".mdx", ".markdown"]
+    assert str(indexed.location.db) in check.summary and "2 files (Markdown 2; reads .md .mdx" in check.summary
+    assert d["note_extensions"] == [".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc"]
+    assert d["kinds"] == {"Markdown": 2}
 
 
 def test_an_index_in_stage_two_says_how_far_and_how_long_is_left_at_its_writers_own_rate(

@@ -378,10 +378,24 @@ def test_render_stays_under_the_limit_with_long_trails() -> None:
     ("docs/", True), ("notes", True), ("./adr/0001.md", True), ("README", True), ("*.md", True),
     ("**/*.{md,txt}", True), ("\\.md$", True), ("src/", False), ("src/main.rs", False), ("/etc", False),
     ("/repo/docs", True), ("/other/docs", False), ("!*.md", False), ("cmd.mdl", False),
+    ("*.rst", True), ("api/index.rst", True), ("guide.adoc", True), ("**/*.asciidoc", True), ("conf.rstx", False),
 ])
 def test_docs_targets(target: str, docs: bool) -> None:
     (call,) = parse_command(f"rg -n x {target!r}" if not target.startswith("!") else f"rg -g {target!r} x")
     assert hint.targets_docs(call, "/repo") is docs
+
+
+@pytest.mark.parametrize("command", ["rg -t rst SECRET_KEY", "rg --type=asciidoc retries", "grep -r SECRET_KEY --include=*.rst ."])
+def test_a_search_of_rst_or_asciidoc_files_is_a_docs_search(command: str) -> None:
+    (call,) = parse_command(command)
+    assert hint.targets_docs(call, "/repo")
+
+
+def test_the_hook_knows_every_suffix_scree_reads_but_txt() -> None:
+    # The hook is stdlib only and keeps its own list; it must follow the formats scree reads.
+    from scree.notes.formats import SUFFIX_KINDS
+
+    assert {s.lstrip(".") for s in SUFFIX_KINDS if s != ".txt"} <= set(hint._DOC_EXTS)
 
 
 def test_words_in_too_many_sections_are_ranked_by_heading_or_not_at_all(tmp_path: Path) -> None:

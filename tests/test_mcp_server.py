@@ -226,7 +226,7 @@ def test_read_doc_reads_whole_files_and_line_ranges_verbatim(session: McpSession
     ("../outside.md", "outside the notes folder"),
     ("/etc/passwd", "outside the notes folder"),
     ("docs/link.md", "outside"),  # a symlink whose target is outside the folder
-    ("tool.py", "not a Markdown file"),
+    ("tool.py", "not a document scree reads"),
     ("secret.md", "gitignored"),
     ("docs/missing.md", ""),
 ])

@@ -289,7 +289,7 @@ def test_bad_note_extensions_are_a_config_error_naming_the_setting(raw: str) -> 
     from scree.errors import ConfigError
 
     if not raw:
-        assert load_config({"SCREE_NOTE_EXTENSIONS": raw}).note_suffixes == (".md", ".mdx", ".markdown")
+        assert load_config({"SCREE_NOTE_EXTENSIONS": raw}).note_suffixes == (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc")
         return
     with pytest.raises(ConfigError, match="SCREE_NOTE_EXTENSIONS"):
         load_config({"SCREE_NOTE_EXTENSIONS": raw})
@@ -310,7 +310,7 @@ def test_symlink_to_a_python_file_is_refused(tmp_path: Path) -> None:
     verdict = NotesPolicy.load(tmp_path).inspect("notes.md")
 
     assert verdict.code is SkipCode.SYMLINK_NOT_MARKDOWN
-    assert "non-Markdown" in (verdict.reason or "")
+    assert "a file scree does not read" in (verdict.reason or "")
 
 
 def test_symlink_outside_the_folder_is_refused(tmp_path: Path) -> None:
@@ -405,7 +405,7 @@ def test_resolve_refuses_inside_paths_the_policy_refuses(tmp_path: Path) -> None
 
     with pytest.raises(PathRefused, match="gitignored"):
         policy.resolve("node_modules/pkg/README.md")
-    with pytest.raises(PathRefused, match="not a Markdown file"):
+    with pytest.raises(PathRefused, match="not a document scree reads"):
         policy.resolve("code.py")
 
 

@@ -161,7 +161,7 @@ def test_refused_paths_become_file_skipped(tmp_path: Path) -> None:
 
     for rel, reason in [
         ("private.md", "gitignored"),
-        ("notes.md", "non-Markdown"),
+        ("notes.md", "a file scree does not read"),
         ("loop.md", "loop"),
         ("dir.md", "folder"),
         ("gone.md", "does not exist"),

@@ -23,11 +23,11 @@ CHANGELOG = "14.1.1 (2024-09-08)\n===================\nFixes `--files`.\n\n14.1.
 GUIDE = "# Guide\n\nRotate API tokens every ninety days.\n"
 
 
-def _old_chunker(text: str) -> ChunkedNote:
+def _old_chunker(text: str, kind: str = "markdown") -> ChunkedNote:
     """Stands for version 1: blind to setext headings (one headless chunk), right about ATX ones."""
     if "===" not in text:
         return chunk_markdown(text)
-    lines = text.rstrip("\n").split("\n")
+    lines = text.rstrip("\n").split("\n")  # (any format: `kind` is ignored)
     return ChunkedNote(None, [Chunk("", "\n".join(lines), 1, len(lines))])
 
 
@@ -39,7 +39,7 @@ def old_index(tmp_path: Path, embedder, monkeypatch: pytest.MonkeyPatch):
     write(root, "guide.md", GUIDE)
     index = open_index(index_location(root, load_config()), root)
     with monkeypatch.context() as m:
-        m.setattr(sync_module, "chunk_markdown", _old_chunker)
+        m.setattr(sync_module, "chunk_note", _old_chunker)
         m.setattr(sync_module, "CHUNKER_VERSION", "1")
         sync(index, NotesPolicy.load(root), embedder)
     assert index.meta()["chunker"] == "1"

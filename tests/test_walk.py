@@ -96,7 +96,7 @@ def test_refused_links_fifos_and_loops_are_reported(tmp_path: Path) -> None:
 
     assert notes == ["alias.md", "good.md", "real/inner.md"]
     assert set(skips) == {"notes.md", "passwd.md", "loop.md", "spin", "linked", "pipe.md"}
-    assert "non-Markdown" in skips["notes.md"]
+    assert "a file scree does not read" in skips["notes.md"]
     assert "outside the notes folder" in skips["passwd.md"]
     assert "loop" in skips["loop.md"] and "loop" in skips["spin"]
     assert "does not follow folder links" in skips["linked"]

@@ -358,6 +358,8 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
     from .errors import FileSkipped, PathRefused
     from .notes.policy import NotesPolicy
     from .notes.reader import read_note
+    from .notes.autodoc import docstring_excerpt
+    from .notes.modules import ModuleFiles
     from .notes.sections import excerpt
     from .notes.walk import walk_notes
     from .notes.wikilinks import parse_wikilink, resolve_wikilink
@@ -384,9 +386,14 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
     except FileSkipped as exc:
         raise ToolError(f"cannot read {rel!r}: {exc.reason}") from None
     try:
-        ex = excerpt(note.text, heading=heading, start_line=start_line, end_line=end_line, max_bytes=max_bytes)
+        kind = policy.note_kind(rel)
+        ex = excerpt(note.text, heading=heading, start_line=start_line, end_line=end_line, max_bytes=max_bytes,
+                     kind=kind)
     except ScreeError as exc:
-        raise ToolError(f"{rel}: {exc}") from None
+        shown = docstring_excerpt(note.text, kind, heading, ModuleFiles(policy), max_bytes) if heading else None
+        if shown is None:
+            raise ToolError(f"{rel}: {exc}") from None
+        ex = shown
     remarks = [r for r in (ex.note, *note.warnings) if r]
     if not ex.text.strip():
         remarks.append("this part of the file is empty")

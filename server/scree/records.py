@@ -20,8 +20,21 @@ class Chunk:
 
 
 @dataclass(frozen=True)
+class AutodocRef:
+    """A Sphinx autodoc directive (`.. autoclass:: flask.Flask`): the page's text for it lives in the named
+    object's docstring, which `notes/autodoc.py` reads from the repository's source."""
+
+    line: int  # 0-based line of the directive
+    end: int  # the line after its option lines
+    directive: str  # "autoclass", "autofunction", "automodule", ...
+    target: str  # the name as written (a signature in parentheses may follow)
+    module: str  # the module in effect (`.. currentmodule::`), "" when none
+    options: frozenset[str] = frozenset()  # option names: "members", "undoc-members", ...
+
+
+@dataclass(frozen=True)
 class ChunkedNote:
-    """What the chunker makes of one Markdown file."""
+    """What the chunker makes of one note, whatever its format."""
 
     title: str | None
     chunks: list[Chunk]
@@ -29,6 +42,8 @@ class ChunkedNote:
     front_matter_error: str | None = None  # why the front matter is not YAML scree could read (None: it is, or none)
     lang: str | None = None  # front matter `lang:`/`language:`/`locale:` as written (notes/language.py checks it)
     page_key: str | None = None  # front matter `translationKey:`/`permalink:`: the page its translations share
+    autodoc: tuple[AutodocRef, ...] = ()  # reStructuredText autodoc directives, with the trail they sit under
+    autodoc_trails: tuple[str, ...] = ()  # the section trail of each `autodoc` entry
 
 
 @dataclass(frozen=True)

@@ -81,8 +81,11 @@ MODEL_LANGUAGES = Setting(
 THREADS = Setting("SCREE_THREADS", "threads", "int", "", "`min(2, cpus)`", "cores the local model uses (that many batches run at once)")
 MAX_FILE_MB = Setting("SCREE_MAX_FILE_MB", "max_file_mb", "float", "", "`10`", "larger notes are skipped")
 NOTE_EXTENSIONS = Setting(
-    "SCREE_NOTE_EXTENSIONS", "note_extensions", "str", "--note-extensions", "`.md .mdx .markdown`",
-    "which files are notes, by extension (space or comma separated); e.g. add `.qmd` for Quarto")
+    "SCREE_NOTE_EXTENSIONS", "note_extensions", "str", "--note-extensions",
+    "`.md .mdx .markdown .rst .adoc .asciidoc`",
+    "which files are notes, by extension (space or comma separated); `.txt` pages of a Sphinx source folder "
+    "(one with `conf.py`) are read as reStructuredText while `.rst` is listed; add `.txt` for every text file, "
+    "`.qmd` for Quarto")
 LOG_LEVEL = Setting("SCREE_LOG_LEVEL", "log_level", "str", "", "`WARNING`", "stderr logging level")
 VECTOR_CACHE_MB = Setting(
     "SCREE_VECTOR_CACHE_MB", "vector_cache_mb", "float", "", "`400`",

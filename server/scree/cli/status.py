@@ -65,12 +65,15 @@ def _describe(ws: Workspace, data: dict[str, object], as_json: bool) -> str | No
     from ..db import invariants, queries
     from ..db.connect import is_damage
     from ..doctor.indexreport import stage_two_summary
+    from ..notes.formats import count_kinds, describe_kinds
 
     index = ws.open_index(create=False)
     try:
         c = queries.counts(index.conn)
         meta = index.meta()
-        data.update(files=c.files, chunks=c.chunks, incomplete_files=c.incomplete_files,
+        kinds = count_kinds(queries.indexed_paths(index.conn))
+        data.update(files=c.files, kinds=kinds if as_json else describe_kinds(kinds),
+                    chunks=c.chunks, incomplete_files=c.incomplete_files,
                     embedder=meta.get("embedder"), dimensions=meta.get("dimensions"),
                     last_sync=float(meta["last_sync"]) if "last_sync" in meta else None,
                     schema=meta.get("schema_version"), sqlite=f"{index.driver.name} {index.driver.sqlite_version}",

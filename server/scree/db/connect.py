@@ -239,6 +239,8 @@ def _sniff(head: bytes, path: Path) -> str:
     if (path.suffix.lower() in (".md", ".markdown") or first.startswith(("#", "---"))
             or any(line.startswith("#") for line in lines)):
         return "Markdown text"
+    if path.suffix.lower() in (".rst", ".adoc", ".asciidoc", ".txt"):
+        return "a document"
     return "a text file"
 
 

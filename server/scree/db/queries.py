@@ -37,6 +37,14 @@ def stored_files(conn: Any) -> dict[str, StoredFile]:
     return {r[1]: StoredFile(int(r[0]), r[1], r[2], int(r[3]), int(r[4]), int(r[5]), r[6], bool(r[7])) for r in rows}
 
 
+def indexed_paths(conn: Any) -> list[str]:
+    """The paths of the notes the index holds (not those SCREE_LANGUAGES leaves out)."""
+    try:
+        return [str(p) for (p,) in conn.execute("select path from files where indexed != 0").fetchall()]
+    except Exception:  # an index from before languages (schema 5)
+        return [str(p) for (p,) in conn.execute("select path from files").fetchall()]
+
+
 def file_paths(conn: Any) -> list[tuple[int, str]]:
     return [(int(i), str(p)) for i, p in conn.execute("select id, path from files order by path").fetchall()]
 

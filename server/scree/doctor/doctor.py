@@ -196,6 +196,7 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
     from ..db import invariants, queries
     from ..errors import IndexDamaged, IndexError_
     from ..index.store import LEGACY_MAX_WINDOWS, vectors_usable
+    from ..notes.formats import count_kinds, describe_kinds
 
     loc = workspace.location  # type: ignore[attr-defined]
     details: dict[str, object] = {"folder": str(workspace.folder), "path": str(loc.db)}  # type: ignore[attr-defined]
@@ -215,6 +216,7 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
         if damage is not None:
             return Check("index", FAIL, f"the index {loc.db} is damaged: {damage}", details, DAMAGED_FIX)
         c = queries.counts(index.conn)
+        kinds = count_kinds(queries.indexed_paths(index.conn))
         vectors = queries.vector_progress(index.conn)
         meta = index.meta()
         stride = max_windows if max_windows is not None else int(meta.get("max_windows", LEGACY_MAX_WINDOWS))
@@ -243,7 +245,9 @@ def check_index(workspace: object, embedder_id: str | None = None, dimensions: i
                    schema=meta.get("schema_version"), last_sync=_iso(last) if last else None)
     suffixes = workspace.config.note_suffixes  # type: ignore[attr-defined]
     details["note_extensions"] = list(suffixes)
-    summary = (f"{loc.db} ({size / 1e6:.1f} MB): {c.files} files ({' '.join(suffixes)}), {c.chunks} chunks, "
+    details["kinds"] = kinds
+    summary = (f"{loc.db} ({size / 1e6:.1f} MB): {c.files} files ({describe_kinds(kinds)}; reads "
+               f"{' '.join(suffixes)}), {c.chunks} chunks, "
                f"last sync {_age(time.time() - last) if last else 'never finished'}, "
                f"embedder {meta.get('embedder') or 'none yet'}, schema {meta.get('schema_version')}")
     if len([lc for lc in langs if lc.lang not in ("", "und")]) > 1 or any(lc.left_out for lc in langs):

@@ -26,8 +26,10 @@ RANK_CAP = 500  # most matches worth ranking by bm25 within the hook's time budg
 FTS_WEIGHTS = (3.0, 1.0, 3.0)
 DOC_DIRS = frozenset({"doc", "docs", "documentation", "notes", "note", "adr", "adrs", "decisions", "wiki",
                       "rfc", "rfcs", "runbooks", "handbook", "design"})
-DOC_TYPES = frozenset({"md", "markdown", "mkd", "mdx"})
-_DOC_EXTS = ("md", "markdown", "mdx", "mdown", "mkd", "mkdn")
+# The formats scree reads (notes/formats.py SUFFIX_KINDS, held equal by a test; not imported: the hook is
+# stdlib only). `.txt` is left out: a grep of `*.txt` is mostly logs and requirement lists.
+DOC_TYPES = frozenset({"md", "markdown", "mkd", "mdx", "rst", "asciidoc", "adoc"})
+_DOC_EXTS = ("md", "markdown", "mdx", "mdown", "mkd", "mkdn", "rst", "rest", "adoc", "asciidoc")
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # `typing` costs a hook ~2 ms it does not need
@@ -95,7 +97,8 @@ def _doc_like(target: str, folder: str) -> bool:
 
 
 def targets_docs(call: GrepCall, folder: str, cwd: str | None = None) -> bool:
-    """True when the search is aimed at Markdown or at a docs/notes/ADR folder or a README."""
+    """True when the search is aimed at docs (Markdown, reStructuredText, AsciiDoc) or at a docs/notes/ADR
+    folder or a README."""
     if any(t.lower() in DOC_TYPES for t in call.types):
         return True
     targets = [*call.paths, *call.globs, *([call.cd] if call.cd else [])]

@@ -13,7 +13,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
-from ..notes.chunker import CHUNKER_VERSION, chunk_markdown, note_names
+from ..notes.autodoc import ModuleFinder, autodoc_chunks
+from ..notes.chunker import CHUNKER_VERSION, chunk_note, note_names
+from ..notes.modules import ModuleFiles
 from ..db import cjk, invariants, queries, writes
 from ..db.connect import damaged_index
 from ..embed import Embedder, Passage, readable_languages
@@ -22,7 +24,7 @@ from ..errors import EmbedderUnavailable, FileSkipped
 from ..notes import language
 from ..notes.policy import NotesPolicy
 from ..notes.reader import hash_note, read_note
-from ..records import Skipped
+from ..records import Chunk, ChunkedNote, Skipped
 from .space import give_space_back
 from .store import Index, ensure_chunker, ensure_embedder
 from .vocabsync import sync_vocabulary
@@ -216,12 +218,13 @@ def sync(
             report.removed.append(path)
     progress.start(len(plan.todo))
     completed = False
+    modules = ModuleFiles(policy)  # the Python source autodoc pages show, each module read once per sync
     try:
         for path in plan.todo:
             if should_stop():
                 break
             prepared = prepare_note(index, policy, embedder, path, max_file_bytes=max_file_bytes, report=report,
-                                    layout=plan.layout)
+                                    layout=plan.layout, modules=modules)
             if prepared is not None:
                 _store_text(index, embedder, prepared, plan.new, report)
             progress.advance(0)
@@ -299,9 +302,9 @@ def _stage_two(index: Index, embedder: Embedder, report: SyncReport, progress: S
             trim()
 
 
-def chunk_passages(path: str, text: str) -> list[Passage]:
+def chunk_passages(path: str, text: str, kind: str = "markdown") -> list[Passage]:
     """The passages of every chunk of a note's text, as a sync would embed them (`passage_of`)."""
-    chunked = chunk_markdown(text)
+    chunked = chunk_note(text, kind)
     names = note_names(chunked)
     return [passage_of(path, c.heading, c.text, names) for c in chunked.chunks]
 
@@ -318,7 +321,7 @@ class PreparedNote:
 
 def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: str, *,
                  max_file_bytes: int, report: SyncReport,
-                 layout: language.Layout | None = None) -> PreparedNote | None:
+                 layout: language.Layout | None = None, modules: ModuleFinder | None = None) -> PreparedNote | None:
     """Read and chunk one note, and find which chunks keep their vectors. None when it was skipped
     (a note that became unreadable or binary is removed from the index: its old rows would lie)."""
     try:
@@ -330,7 +333,7 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
         return None
     for w in note.warnings:
         report.warnings.append(f"{path}: {w}")
-    chunked = chunk_markdown(note.text)
+    chunked = chunk_note(note.text, policy.note_kind(path))
     if chunked.front_matter_error is not None:  # read as before (no title, no aliases), but not in silence
         log.warning("%s: its front matter is not valid YAML (%s): its title and aliases are not used",
                     path, chunked.front_matter_error)
@@ -345,9 +348,20 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
     if not version.indexed:  # SCREE_LANGUAGES leaves it out: its row remembers the language, nothing else
         return PreparedNote(version, [], {})
     if not language.reads(readable_languages(embedder), lang.lang):
-        return PreparedNote(version, list(chunked.chunks), {}, keyword_only=True)
+        return PreparedNote(version, _with_docstrings(chunked, modules or ModuleFiles(policy)), {}, keyword_only=True)
+    chunks = _with_docstrings(chunked, modules or ModuleFiles(policy))
     known = queries.stored_chunk_vectors(index.conn, path, embedder.max_windows, "\n".join(names))
-    return PreparedNote(version, list(chunked.chunks), known)
+    return PreparedNote(version, chunks, known)
+
+
+def _with_docstrings(chunked: ChunkedNote, modules: ModuleFinder) -> list[Chunk]:
+    """A page's chunks with the docstrings its autodoc directives show, each after the chunk holding its
+    directive (`notes/autodoc.py`)."""
+    if not chunked.autodoc:
+        return list(chunked.chunks)
+    extra = autodoc_chunks(chunked, modules)
+    # Stable: a docstring chunk points at its directive's line, inside the section chunk that precedes it.
+    return sorted([*chunked.chunks, *extra], key=lambda c: c.start_line)
 
 
 def _store_text(index: Index, embedder: Embedder, note: PreparedNote, new: set[str], report: SyncReport) -> None:

@@ -171,7 +171,7 @@ def _is_real_dir(path: str) -> bool:
 class NotesWatcher:
     """Live change feed for one notes folder; see the module docstring for the design.
 
-    `on_paths(rel_paths)` receives POSIX paths of `.md`/`.markdown` files (admitted by the rules,
+    `on_paths(rel_paths)` receives POSIX paths of note files (`.md`, `.rst`, ...) (admitted by the rules,
     whatever their current state on disk) `debounce` seconds after their last event. `on_rescan()`
     asks the owner for a full sync after the tree's shape or rules changed or events may have been
     lost. Both run on the delivery thread, one call at a time; an exception in them is logged and

@@ -1,9 +1,12 @@
 """Stage 1, the notes: which files are notes, walking the folder, reading one note, and the pure
-Markdown work on its text. Nothing here touches the index or the model.
+work on its text, whatever its format. Nothing here touches the index or the model.
 
 Modules: `policy` (which paths are notes), `ignorerules` (gitignore decided as git does), `walk`
-(the folder, pruned), `reader` (one note, read safely and hashed), `mdblocks` (block structure as a
-renderer sees it), `chunker` (chunks with heading trails and line ranges), `utf8` (byte sizes and
+(the folder, pruned), `reader` (one note, read safely and hashed), `formats` (which format a note is in,
+and its reader), the readers `mdblocks` (Markdown's block structure as a renderer sees it), `rstblocks`
+(reStructuredText's) and `adocblocks` (AsciiDoc's), `chunker` (chunks with heading trails and line ranges),
+`autodoc` (the docstrings Sphinx autodoc directives show, read with ast), `modules` (a Python module of the
+folder by dotted name, for autodoc), `utf8` (byte sizes and
 cuts), `embedview` (what the model reads of a chunk), `sections` (read_doc's section lookup),
 `sectiontext` (what a section's trail and text say; import-free, the hooks use it), `wikilinks`,
 `language` (a note's language and the page it translates).

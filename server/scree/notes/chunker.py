@@ -32,14 +32,15 @@ import logging
 
 import yaml
 
+from . import formats
 from .language import front_matter_language
-from .mdblocks import MAX_HEADING_BYTES, Blocks, clean_heading, parse_blocks, split_lines
+from .mdblocks import MAX_HEADING_BYTES, Blocks, clean_heading, split_lines
 from ..records import Chunk, ChunkedNote
 from .utf8 import char_boundary, cut_utf8, utf8_len
 
 __all__ = [
     "CHUNKER_VERSION", "HARD_CHUNK_BYTES", "MAX_HEADING_BYTES", "SOFT_CHUNK_BYTES", "TRAIL_SEPARATOR",
-    "chunk_markdown", "clean_heading", "cut_utf8", "embed_header", "embed_text", "note_names", "utf8_len",
+    "chunk_lines", "chunk_markdown", "chunk_note", "clean_heading", "cut_utf8", "embed_header", "embed_text", "note_names", "utf8_len",
 ]
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,9 @@ log = logging.getLogger(__name__)
 # 7 (issue 26): a lone "\r" ends a line, as CommonMark says (a CR-only note was one line, often one
 # heading-only chunk that was dropped); an MDX ESM block runs on while its code is unfinished (a `# ` line
 # in a multi-line template literal was a heading).
-CHUNKER_VERSION = "7"
+# 8 (issue 34): reStructuredText, AsciiDoc and plain text are read by their own readers (a `.rst` note was
+# not a note before; a `.txt` one in a Sphinx source folder was plain); autodoc directives add docstrings.
+CHUNKER_VERSION = "8"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from
@@ -85,7 +88,13 @@ def embed_text(path: str, heading: str, text: str) -> str:
 
 
 def chunk_markdown(text: str) -> ChunkedNote:
-    """Split a Markdown note into chunks.
+    """Split a Markdown note into chunks (`chunk_note` for a note of any format)."""
+    return chunk_note(text, formats.MARKDOWN)
+
+
+def chunk_note(text: str, kind: str = formats.MARKDOWN) -> ChunkedNote:
+    """Split a note of format `kind` (`formats.kind_of`) into chunks. Its reader (`formats.structure`)
+    finds the headings, verbatim blocks and markup lines; from there every format is chunked alike:
 
     - YAML front matter (see `mdblocks`) is skipped; its string `title:` becomes
       `ChunkedNote.title`. Broken YAML is skipped too, without a title.
@@ -104,7 +113,8 @@ def chunk_markdown(text: str) -> ChunkedNote:
       source lines (1-based, counted in the original file).
     """
     lines = split_lines(text)
-    blocks = parse_blocks(lines)
+    parsed = formats.structure(kind, lines)
+    blocks = parsed.blocks
     chunks: list[Chunk] = []
     no_split = _verbatim_lines(blocks, len(lines))
     markup = [False] * len(lines)
@@ -116,7 +126,13 @@ def chunk_markdown(text: str) -> ChunkedNote:
     trail = ""
     section_start = blocks.body_start
     head = range(0)  # the current section's heading lines; empty for the preamble
+    refs = iter(parsed.autodoc)
+    ref = next(refs, None)
+    autodoc_trails: list[str] = []
     for h in blocks.headings:
+        while ref is not None and ref.line < h.start:
+            autodoc_trails.append(trail)
+            ref = next(refs, None)
         if h.start < section_start:  # cannot happen with markdown-it's maps; never emit overlapping chunks
             continue
         top = _section_top(lines, targets, section_start, h.start)
@@ -126,14 +142,26 @@ def chunk_markdown(text: str) -> ChunkedNote:
         stack.append((h.level, h.text))
         trail = TRAIL_SEPARATOR.join(part for _, part in stack if part)
         section_start = top
-        # One line of ATX, or one line of text plus its setext underline; see the module docstring.
-        head = range(h.start, min(h.end, len(lines))) if h.end - h.start <= 2 else range(0)
+        # A heading's own lines (ATX, setext, an RST title with its adornment), unless they are also text.
+        head = range(0) if h.body else range(h.start, min(h.end, len(lines)))
 
     _chunk_section(lines, no_split, markup, section_start, len(lines), head, trail, chunks)
+    while ref is not None:
+        autodoc_trails.append(trail)
+        ref = next(refs, None)
     data, error = _front_matter(blocks.front_matter)
     lang, page_key = front_matter_language(data)
     return ChunkedNote(title=_title(data), chunks=chunks, aliases=_aliases(data), front_matter_error=error,
-                       lang=None if lang is None else str(lang), page_key=None if page_key is None else str(page_key))
+                       lang=None if lang is None else str(lang), page_key=None if page_key is None else str(page_key),
+                       autodoc=parsed.autodoc, autodoc_trails=tuple(autodoc_trails))
+
+
+def chunk_lines(lines: list[str], trail: str, start_line: int, end_line: int) -> list[Chunk]:
+    """Text that is not a file's own lines (a docstring shown under an autodoc directive) chunked as one
+    section under `trail`, every chunk pointing at the file's lines start_line..end_line."""
+    out: list[Chunk] = []
+    _chunk_section(lines, [False] * len(lines), [False] * len(lines), 0, len(lines), range(0), trail, out)
+    return [Chunk(c.heading, c.text, start_line, end_line) for c in out]
 
 
 def note_names(note: ChunkedNote) -> tuple[str, ...]:

@@ -23,7 +23,15 @@ cost the myst set a query about subscripts), MDX `import`/`export` lines go, JSX
 callout marker (`> [!NOTE]`, `> [!tip] Title`) reads as its word, a wikilink as its alias, else its page
 (and heading).
 
-Changing this view changes every vector: bump VIEW so old indexes are re-embedded, not mixed.
+reStructuredText (issue 34) follows the same rule: a role shows its text (`:ref:`the guide <guide>`` reads
+"the guide") or the name it links (`:func:`~flask.Flask.make_response`` reads `flask.Flask.make_response`,
+the whole dotted name: it is what an agent types), a hyperlink reference its text, an explicit target its
+label; a directive line shows its argument (an admonition's title, a version: `.. versionadded:: 2.1` reads
+"New in version 2.1") and goes when it only selects code (`.. code-block:: python`) or navigation.
+
+Changing this view changes every vector: bump VIEW so old indexes are re-embedded, not mixed. (The
+reStructuredText rules came without a bump: they fire only on RST markup outside code, which the Markdown
+and MDX notes indexed before them did not hold, and every RST note is new to an index.)
 """
 
 from __future__ import annotations
@@ -136,6 +144,7 @@ def _prose(text: str) -> str:
         return text
     t = _COMMENT.sub(" ", text) if "<!--" in text else text
     t = _markers(t)
+    t = _rst(t)
     spans: list[str] = []
 
     def hold(m: re.Match[str]) -> str:
@@ -155,6 +164,57 @@ def _prose(text: str) -> str:
     if spans:
         t = _PLACEHOLDER.sub(lambda m: spans[int(m.group(1))], t)
     return t
+
+
+_RST_ROLE = re.compile(r":([\w.+-]+(?::[\w.+-]+)?):`([^`\n]*)`")
+_RST_REF = re.compile(r"`([^`<\n]*?)\s*<[^`>\n]*>`__?")
+_RST_NAMED = re.compile(r"(?<![`\w])`([^`\n]+)`__?(?!\w)")
+_RST_LINE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:_([^:\n]+):.*|([\w][\w:+.-]*)::[ \t]*(.*))$", re.MULTILINE)
+_RST_OPTION = re.compile(r"^[ \t]+:[\w-]+:(?:[ \t].*)?$", re.MULTILINE)
+# Roles whose target is a name in code: shown as a code span holding the full dotted name.
+_CODE_ROLES = frozenset("func meth class attr exc data obj mod const type confval option envvar program "
+                        "py:func py:meth py:class py:attr py:exc py:data py:obj py:mod py:const".split())
+_VERSION_WORDS = {"versionadded": "New in version", "versionchanged": "Changed in version",
+                  "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
+_RST_QUIET = frozenset("code code-block sourcecode literalinclude highlight toctree raw include index only "
+                       "currentmodule module py:module py:currentmodule contents tabularcolumns image figure "
+                       "testsetup testcleanup".split())
+
+
+def _rst(text: str) -> str:
+    """reStructuredText roles, references, targets and directive lines as the built page shows them."""
+    t = text
+    if ":`" in t:
+        t = _RST_ROLE.sub(_rst_role, t)
+    if "`_" in t:
+        t = _RST_NAMED.sub(r"\1", _RST_REF.sub(r"\1", t))
+    if ".." in t:
+        had = t
+        t = _RST_LINE.sub(_rst_line, t)
+        if t != had:
+            t = _RST_OPTION.sub("", t)
+    return t
+
+
+def _rst_role(m: re.Match[str]) -> str:
+    role, body = m.group(1), m.group(2).strip()
+    lt = body.rfind("<")
+    if lt > 0 and body.endswith(">") and body[:lt].strip():
+        return body[:lt].strip()
+    name = body.lstrip("~!")
+    return f"`{name}`" if role in _CODE_ROLES else name
+
+
+def _rst_line(m: re.Match[str]) -> str:
+    if m.group(2) is not None:  # `.. _label:` reads as its label
+        return m.group(1) + m.group(2).strip("`").replace("-", " ")
+    name, arg = m.group(3).lower(), m.group(4).strip()
+    if name in _RST_QUIET:
+        return ""
+    words = _VERSION_WORDS.get(name)
+    if words:
+        return f"{m.group(1)}{words} {arg}".rstrip()
+    return f"{m.group(1)}{arg}" if arg else ""
 
 
 def _dialect(text: str) -> str:

@@ -108,6 +108,9 @@ class Heading:
     end: int
     level: int
     text: str  # cleaned by `clean_heading`; "" for a lone `#`
+    # Its lines are also text: a setext "heading" of several lines is nearly always a paragraph its author
+    # meant to follow with a rule (see chunker.py), so its lines must stay searchable.
+    body: bool = False
 
 
 @dataclass(frozen=True)
@@ -165,7 +168,7 @@ def parse_blocks(lines: list[str]) -> Blocks:
         if kind == "heading_open":
             inline = tokens[n + 1] if n + 1 < len(tokens) else None
             raw = inline.content if inline is not None and inline.type == "inline" else ""
-            headings.append(Heading(start, end, int(tok.tag[1:]), clean_heading(raw)))
+            headings.append(Heading(start, end, int(tok.tag[1:]), clean_heading(raw), body=end - start > 2))
         elif kind in _VERBATIM:
             verbatim.append((start, end))
             if kind == "html_block":

@@ -1,7 +1,8 @@
 """Which paths in the notes folder are notes.
 
-A note is a regular file with a note extension (`.md`, `.mdx`, `.markdown` by default; the
-`SCREE_NOTE_EXTENSIONS` setting) inside the folder that is not hidden, not gitignored,
+A note is a regular file with a note extension (`.md`, `.mdx`, `.markdown`, `.rst`, `.adoc`, `.asciidoc` by
+default; the `SCREE_NOTE_EXTENSIONS` setting), or a `.txt` file in a Sphinx source folder (one with a `conf.py`
+at or above it; requirements lists aside) while `.rst` is read, inside the folder that is not hidden, not gitignored,
 not screeignored, not inside a nested git repository and not reached through a symlinked folder.
 A symlinked file is admitted only when it resolves, inside the folder, to a file the policy admits.
 
@@ -32,6 +33,7 @@ from pathlib import Path
 
 
 from ..errors import PathRefused
+from . import formats
 from .ignorerules import Rules, compile_patterns, first_match, parse_ignore_lines, read_ignore_file
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,9 @@ SCREEIGNORE = ".screeignore"
 # MDX (Docusaurus, Nextra, Mintlify, Starlight) is Markdown plus import lines and JSX tags, which the chunker
 # keeps out of chunks of their own. Quarto's `.qmd` is opt-in: its code cells are executed, not read.
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
+NOTE_SUFFIXES = formats.DEFAULT_SUFFIXES  # Markdown, reStructuredText, AsciiDoc (issue 34)
+# `.txt` files in a Sphinx source folder that are not pages: pip's lists, robots.txt.
+_NOT_SPHINX_PAGES = ("requirements", "constraints", "robots", "cmakelists")
 # Folders of installed or built third-party code, skipped at any depth unless a .screeignore re-includes them.
 VENDORED_DIRS = ("node_modules", "vendor", ".venv", "venv", "site-packages", "__pycache__", "target", "dist",
                  "build")
@@ -97,7 +102,7 @@ class Verdict:
         return self.reason is None
 
 
-def is_markdown_name(name: str, suffixes: tuple[str, ...] = MARKDOWN_SUFFIXES) -> bool:
+def is_markdown_name(name: str, suffixes: tuple[str, ...] = NOTE_SUFFIXES) -> bool:
     """True when a file name ends with one of the note `suffixes` (lower case, matched in any case)."""
     return name.lower().endswith(suffixes)
 
@@ -163,7 +168,7 @@ class NotesPolicy:
         outer_rules: Sequence[Rules] = (),
         extra_rules: Rules | None = None,
         outer_ignore_files: frozenset[str] = frozenset(),
-        suffixes: tuple[str, ...] = MARKDOWN_SUFFIXES,
+        suffixes: tuple[str, ...] = NOTE_SUFFIXES,
         languages: frozenset[str] = frozenset(),
     ) -> None:
         self.root = root
@@ -179,10 +184,13 @@ class NotesPolicy:
         self._dir_rule_cache: dict[str, tuple[SkipCode, str] | None] = {}
         self._file_rule_cache: dict[str, tuple[SkipCode, str] | None] = {}
         self._vendored = _vendored_rules()
+        # `.txt` pages of Sphinx source folders are read with reStructuredText unless `.txt` is listed anyway.
+        self._sphinx_text = ".rst" in suffixes and formats.SPHINX_TEXT_SUFFIX not in suffixes
+        self._sphinx_dirs: dict[str, bool] = {}
 
     @classmethod
     def load(cls, root: Path, *, extra_ignore: Sequence[str] = (),
-             suffixes: tuple[str, ...] = MARKDOWN_SUFFIXES, languages: frozenset[str] = frozenset()) -> NotesPolicy:
+             suffixes: tuple[str, ...] = NOTE_SUFFIXES, languages: frozenset[str] = frozenset()) -> NotesPolicy:
         """Build the policy for `root`, reading the enclosing repository's outer ignore rules.
 
         `extra_ignore` are gitignore-style patterns relative to the root (from the command line or
@@ -198,8 +206,28 @@ class NotesPolicy:
                    languages=languages)
 
     def is_note_name(self, name: str) -> bool:
-        """True when a file name has one of this policy's note extensions."""
-        return is_markdown_name(name, self.suffixes)
+        """True when a file name may be a note: it has one of this policy's note extensions, or it is a
+        `.txt` that is a note in a Sphinx source folder (`inspect` decides by its folder)."""
+        lower = name.lower()
+        if lower.endswith(self.suffixes):
+            return True
+        return self._sphinx_text and lower.endswith(formats.SPHINX_TEXT_SUFFIX) and not lower.startswith(_NOT_SPHINX_PAGES)
+
+    def in_sphinx_source(self, rel_dir: str) -> bool:
+        """True when the folder `rel_dir` (POSIX, relative to root; "" for root) or a folder above it, up to
+        the notes folder, holds a Sphinx `conf.py`."""
+        known = self._sphinx_dirs.get(rel_dir)
+        if known is None:
+            here = os.path.isfile(os.path.join(self._abs(rel_dir) if rel_dir else self._root_str, formats.SPHINX_CONF))
+            known = here or (bool(rel_dir) and self.in_sphinx_source(posixpath.dirname(rel_dir)))
+            self._sphinx_dirs[rel_dir] = known
+        return known
+
+    def note_kind(self, rel_path: str) -> str:
+        """The format a note at `rel_path` is read in (`formats.kind_of`)."""
+        if not rel_path.lower().endswith(formats.SPHINX_TEXT_SUFFIX):
+            return formats.kind_of(rel_path)
+        return formats.kind_of(rel_path, sphinx_source=self.in_sphinx_source(posixpath.dirname(rel_path)))
 
     # ----- public checks -------------------------------------------------------------------
 
@@ -230,12 +258,18 @@ class NotesPolicy:
         if rel not in self._file_rule_cache:
             self._file_rule_cache[rel] = self._rule_reason(rel, is_dir=False)
         rule = self._file_rule_cache[rel]
-        if rule is None and not any_name and not self.is_note_name(rel[slash + 1 :]):
-            rule = SkipCode.NOT_MARKDOWN, (f"not a Markdown file: its extension is not one of "
+        if rule is None and not any_name and not self._note_path(rel, rel[slash + 1 :]):
+            rule = SkipCode.NOT_MARKDOWN, (f"not a document scree reads: its extension is not one of "
                                            f"{' '.join(self.suffixes)} (SCREE_NOTE_EXTENSIONS)")
         if rule:
             return Verdict(rel, rule[0], rule[1])
         return self._inspect_file_on_disk(rel, via_link=any_name)  # any_name: a link is refused, not followed
+
+    def _note_path(self, rel: str, name: str) -> bool:
+        """True when a file's name and place make it a note (a `.txt` counts only in a Sphinx source folder)."""
+        if name.lower().endswith(self.suffixes):
+            return True
+        return self.is_note_name(name) and self.in_sphinx_source(posixpath.dirname(rel))
 
     def inspect_dir(self, rel_dir: str, *, parents_admitted: bool = False) -> Verdict:
         """Verdict on a folder: admitted means the walker may list it. Checks every parent too,
@@ -423,8 +457,8 @@ class NotesPolicy:
             return Verdict(
                 rel, SkipCode.SYMLINK_OUTSIDE, "is a symbolic link to a target outside the notes folder"
             )
-        if not is_markdown_name(target_rel):
-            reason = f"is a symbolic link to a non-Markdown file ({target_rel})"
+        if not self._note_path(target_rel, posixpath.basename(target_rel)):
+            reason = f"is a symbolic link to a file scree does not read ({target_rel})"
             return Verdict(rel, SkipCode.SYMLINK_NOT_MARKDOWN, reason)
         # The target must be a note in its own right: a link may not smuggle in a hidden or ignored file.
         parent = posixpath.dirname(target_rel)

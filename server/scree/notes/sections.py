@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import mdblocks
+from . import formats, mdblocks
 from .chunker import TRAIL_SEPARATOR
 from ..errors import ScreeError
 from .utf8 import cut_utf8, utf8_len
@@ -54,12 +54,14 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
-def sections(text: str) -> list[Section]:
-    """Every heading's section, in document order."""
+def sections(text: str, kind: str = formats.MARKDOWN) -> list[Section]:
+    """Every heading's section, in document order, for a note of format `kind` (`formats.kind_of`)."""
     lines = split_lines(text)
     heads: list[tuple[int, int, str]] = []  # (line index, level, trail)
+    texts: list[str] = []
     stack: list[tuple[int, str]] = []
-    for h in mdblocks.parse_blocks(lines).headings:
+    for h in formats.structure(kind, lines).blocks.headings:
+        texts.append(h.text)
         while stack and stack[-1][0] >= h.level:
             stack.pop()
         stack.append((h.level, h.text))
@@ -71,16 +73,18 @@ def sections(text: str) -> list[Section]:
         while open_ and heads[open_[-1]][1] >= level:
             ends[open_.pop()] = i
         open_.append(n)
+    # A heading without text (a lone `#`, the end of a reStructuredText object description) names nothing
+    # a request could ask for: its lines stay in the sections around it.
     return [Section(trail=trail, level=level, start_line=i + 1, end_line=max(ends[n], i + 1))
-            for n, (i, level, trail) in enumerate(heads)]
+            for n, (i, level, trail) in enumerate(heads) if texts[n]]
 
 
-def find_section(text: str, heading: str) -> SectionLookup:
+def find_section(text: str, heading: str, kind: str = formats.MARKDOWN) -> SectionLookup:
     """The section(s) `heading` names, trying in turn: the exact trail; the trail compared
     case-insensitively (whitespace collapsed, backticks ignored); the request as the trailing parts
     of a trail ("Tokens" or "Authentication > Tokens"), case-insensitively. The first tier that
     matches anything decides; several matches there make the lookup ambiguous."""
-    return match_sections(sections(text), heading)
+    return match_sections(sections(text, kind), heading)
 
 
 def match_sections(candidates: list[Section], heading: str) -> SectionLookup:
@@ -118,7 +122,7 @@ MAX_LISTED = 12  # candidates or headings named in one message
 
 
 def excerpt(text: str, *, heading: str | None = None, start_line: int | None = None,
-            end_line: int | None = None, max_bytes: int = 100_000) -> Excerpt:
+            end_line: int | None = None, max_bytes: int = 100_000, kind: str = formats.MARKDOWN) -> Excerpt:
     """The whole text, one section (by heading trail, see `find_section`) or a line range, capped.
 
     With a heading, `start_line` only chooses among several sections of that name (the one holding
@@ -131,7 +135,7 @@ def excerpt(text: str, *, heading: str | None = None, start_line: int | None = N
     note: str | None = None
     trail: str | None = None
     if heading is not None and heading.strip():
-        candidates = sections(text)
+        candidates = sections(text, kind)
         lookup = match_sections(candidates, heading)
         chosen = list(lookup.matches)
         if not chosen:

@@ -1,0 +1,296 @@
+"""The docstrings behind Sphinx autodoc directives, as sections of the page that holds the directives.
+
+Many projects' API pages are nothing but `.. autoclass:: flask.Flask` and `.. autofunction::` lines:
+Sphinx fills them from docstrings when it builds, so the reference an agent most needs is empty in the
+source. Where the named object lives in the notes folder, its docstring is indexed as a section under
+the directive's section, headed by the object's full name (`API > Application Object > flask.Flask`),
+every chunk pointing at the directive's lines (the page's own text there). The source is read with
+`ast`, never imported: no code of the repository runs.
+
+Pure but for `find`, the caller's way to read a module's source by its dotted name (`notes/modules.py`
+reads it under the notes policy). Resolution follows what autodoc would import, as far as the source
+shows it: the module in effect (`.. currentmodule::`), the longest dotted prefix that is a module, then
+names down classes, through `from x import Name` re-exports (a package's `__init__.py`), a few hops deep.
+`:members:` adds each public member that has a docstring (`__all__` decides a module's public names), and
+`:inherited-members:` those of its base classes that the folder defines. What cannot be found (a compiled
+module, a name made at run time, a base class from an installed package) is left out: the directive's line
+stays the page's text, as before.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .chunker import TRAIL_SEPARATOR, chunk_lines
+from ..records import AutodocRef, Chunk, ChunkedNote
+from .sections import Excerpt, Section, match_sections, split_lines
+from .utf8 import cut_utf8
+
+log = logging.getLogger(__name__)
+
+# A module's rel path and source text, or None when the notes folder has no such module.
+ModuleFinder = Callable[[str], "tuple[str, str] | None"]
+
+MAX_HOPS = 4  # re-exports followed for one name
+MAX_OBJECTS_PER_PAGE = 500  # documented objects one page may add (a page of `:members:` of a huge package)
+MAX_SIGNATURE_BYTES = 400
+
+_DEFS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+@dataclass(frozen=True)
+class Documented:
+    """One object autodoc would show: its full name, signature line, docstring and where it was read."""
+
+    name: str
+    signature: str
+    doc: str
+    where: str  # "src/flask/app.py, line 109"
+
+
+def autodoc_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
+    """The chunks of every docstring `note`'s autodoc directives show, in the directives' order."""
+    if not note.autodoc:
+        return []
+    resolver = _Resolver(find)
+    out: list[Chunk] = []
+    objects = 0
+    for ref, trail in zip(note.autodoc, note.autodoc_trails):
+        for obj in resolver.documented(ref):
+            objects += 1
+            if objects > MAX_OBJECTS_PER_PAGE:
+                log.info("autodoc: more than %d objects on one page; the rest are left out", MAX_OBJECTS_PER_PAGE)
+                return out
+            text = f"{obj.signature}\n\n{obj.doc}\n\n(docstring of {obj.name}: {obj.where})"
+            heading = f"{trail}{TRAIL_SEPARATOR}{obj.name}" if trail else obj.name
+            out.extend(chunk_lines(text.split("\n"), heading, ref.line + 1, max(ref.end, ref.line + 1)))
+    return out
+
+
+@dataclass
+class _Module:
+    name: str
+    path: str
+    tree: ast.Module
+    package: str  # the package relative imports start from
+
+
+class _Resolver:
+    """Names to their definitions in the notes folder's Python source, each module parsed once."""
+
+    def __init__(self, find: ModuleFinder) -> None:
+        self._find = find
+        self._modules: dict[str, _Module | None] = {}
+
+    def documented(self, ref: AutodocRef) -> list[Documented]:
+        target = ref.target.split("(", 1)[0].strip().lstrip("~")
+        if not target:
+            return []
+        if ref.directive == "automodule":
+            mod = self._module(target)
+            if mod is None:
+                return []
+            out = []
+            doc = ast.get_docstring(mod.tree)
+            if doc:
+                out.append(Documented(mod.name, mod.name, doc, f"{mod.path}, line 1"))
+            if "members" in ref.options:
+                for node in _public(mod.tree, _all_of(mod.tree)):
+                    out.extend(self._describe(node, f"{mod.name}.{node.name}", mod, ref.options))
+            return out
+        names = [target]
+        if ref.module and not target.startswith(ref.module + "."):
+            names.insert(0, f"{ref.module}.{target}")
+        for full in names:
+            found = self._resolve(full)
+            if found is not None:
+                return self._describe(found[0], full, found[1], ref.options)
+        return []
+
+    def _describe(self, node: ast.AST, name: str, mod: _Module, options: frozenset[str]) -> list[Documented]:
+        out: list[Documented] = []
+        doc = ast.get_docstring(node) if isinstance(node, _DEFS) else None
+        if doc:
+            out.append(Documented(name, _signature(node, name), doc, f"{mod.path}, line {getattr(node, 'lineno', 1)}"))
+        if "members" not in options or not isinstance(node, ast.ClassDef):
+            return out
+        # The class's own members, then (`:inherited-members:`) those of its bases in the folder, nearest first.
+        classes = [(node, mod)]
+        if "inherited-members" in options:
+            classes.extend(self._ancestors(node, mod))
+        seen: set[str] = set()
+        for cls, where in classes:
+            for child in _public(cls, None):
+                if child.name in seen:
+                    continue
+                seen.add(child.name)
+                child_doc = ast.get_docstring(child)
+                if child_doc:
+                    full = f"{name}.{child.name}"
+                    out.append(Documented(full, _signature(child, full), child_doc,
+                                          f"{where.path}, line {child.lineno}"))
+        return out
+
+    def _ancestors(self, node: ast.ClassDef, mod: _Module, depth: int = 0) -> list[tuple[ast.ClassDef, _Module]]:
+        """A class's base classes that the folder's source defines, breadth first, a few levels up."""
+        out: list[tuple[ast.ClassDef, _Module]] = []
+        if depth >= MAX_HOPS:
+            return out
+        for base in node.bases:
+            found = self._base(base, mod)
+            if found is not None:
+                out.append(found)
+                out.extend(self._ancestors(found[0], found[1], depth + 1))
+        return out
+
+    def _base(self, base: ast.expr, mod: _Module) -> tuple[ast.ClassDef, _Module] | None:
+        """The class a base-class expression (`App`, `sansio.App`) names, when the folder defines it."""
+        if not isinstance(base, (ast.Name, ast.Attribute)):
+            return None
+        head, _, rest = ast.unparse(base).partition(".")
+        found: tuple[ast.AST, _Module] | None = None
+        local = _defined(mod.tree.body, head)
+        if isinstance(local, ast.ClassDef) and not rest:
+            found = local, mod
+        else:
+            source = _imported(mod.tree.body, head, mod.package)
+            if source is not None:
+                found = self._resolve(f"{source}.{rest}" if rest else source)
+        if found is not None and isinstance(found[0], ast.ClassDef):
+            return found[0], found[1]
+        return None
+
+    def _resolve(self, full: str, hops: int = 0) -> tuple[ast.AST, _Module] | None:
+        """The definition `full` (a dotted name) names, and the module it is in."""
+        parts = full.split(".")
+        for k in range(len(parts) - 1, 0, -1):
+            mod = self._module(".".join(parts[:k]))
+            if mod is not None:
+                return self._within(mod, parts[k:], hops)
+        return None
+
+    def _within(self, mod: _Module, path: list[str], hops: int) -> tuple[ast.AST, _Module] | None:
+        node: ast.AST = mod.tree
+        for depth, part in enumerate(path):
+            body = getattr(node, "body", [])
+            found = _defined(body, part)
+            if found is None and depth == 0 and hops < MAX_HOPS:
+                source = _imported(body, part, mod.package)
+                if source is not None:
+                    return self._resolve(".".join([source, *path[1:]]), hops + 1)
+            if found is None:
+                return None
+            node = found
+        return node, mod
+
+    def _module(self, name: str) -> _Module | None:
+        if name in self._modules:
+            return self._modules[name]
+        mod = None
+        source = self._find(name)
+        if source is not None:
+            path, text = source
+            try:
+                tree = ast.parse(text)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                tree = None
+            if tree is not None:
+                package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
+                mod = _Module(name, path, tree, package)
+        self._modules[name] = mod
+        return mod
+
+
+def _defined(body: list[ast.stmt], name: str) -> ast.AST | None:
+    """The last top-level definition or assignment of `name` in `body` (the one that wins at run time)."""
+    found: ast.AST | None = None
+    for node in body:
+        if isinstance(node, _DEFS) and node.name == name:
+            found = node
+        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            found = node
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
+            found = node
+    return found
+
+
+def _imported(body: list[ast.stmt], name: str, package: str) -> str | None:
+    """The dotted name `name` was imported from (`from .app import Flask` in package `flask`: `flask.app.Flask`)."""
+    for node in body:
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    base = node.module or ""
+                    if node.level:
+                        parts = package.split(".") if package else []
+                        up = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
+                        base = ".".join([*up, base] if base else up)
+                    return f"{base}.{alias.name}" if base else alias.name
+    return None
+
+
+def _all_of(tree: ast.Module) -> set[str] | None:
+    """A module's `__all__` when it is a literal list or tuple of strings."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            if isinstance(node.value, (ast.List, ast.Tuple)):
+                return {e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+    return None
+
+
+def _public(node: ast.AST, names: set[str] | None) -> list[ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef]:
+    """A module's or class's public classes and functions, in source order."""
+    out = []
+    for child in getattr(node, "body", []):
+        if isinstance(child, _DEFS) and (child.name in names if names is not None else not child.name.startswith("_")):
+            out.append(child)
+    return out
+
+
+def _signature(node: ast.AST, name: str) -> str:
+    """`name(args)` as the source declares it (a class takes its `__init__`'s arguments but `self`)."""
+    args: ast.arguments | None = None
+    prefix = ""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        args = node.args
+        if any(isinstance(d, ast.Name) and d.id == "property" for d in node.decorator_list):
+            return f"property {name}"
+    elif isinstance(node, ast.ClassDef):
+        prefix = "class "
+        init = _defined(node.body, "__init__")
+        if isinstance(init, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = init.args
+    if args is None:
+        return f"{prefix}{name}"
+    try:
+        shown = ast.unparse(args)
+    except Exception:  # noqa: BLE001 - a signature is a courtesy; the docstring is the content
+        shown = "..."
+    for first in ("self, ", "cls, ", "self", "cls"):
+        if shown.startswith(first):
+            shown = shown[len(first):]
+            break
+    return cut_utf8(f"{prefix}{name}({shown})", MAX_SIGNATURE_BYTES)
+
+
+def docstring_excerpt(text: str, kind: str, heading: str, find: ModuleFinder, max_bytes: int) -> Excerpt | None:
+    """read_doc of a section that only an autodoc directive makes (`API > flask.Flask`): the docstring, as
+    search showed it, with the directive's lines. None when no directive of the page shows that heading."""
+    from .chunker import chunk_note  # the chunker imports nothing of this module; kept local to say so
+
+    note = chunk_note(text, kind)
+    if not note.autodoc:
+        return None
+    chunks = autodoc_chunks(note, find)
+    lookup = match_sections([Section(c.heading, 0, c.start_line, c.end_line) for c in chunks], heading)
+    if not lookup.matches:
+        return None
+    trail = lookup.matches[0].trail
+    parts = [c for c in chunks if c.heading == trail]
+    body = cut_utf8("\n\n".join(c.text for c in parts), max_bytes)
+    return Excerpt(heading=trail, start_line=parts[0].start_line, end_line=parts[0].end_line, text=body,
+                   total_lines=len(split_lines(text)),
+                   note="a docstring this page's autodoc directive shows (lines start_line-end_line hold the directive)")

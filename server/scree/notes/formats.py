@@ -1,0 +1,87 @@
+"""The formats scree reads, and which one a note is written in: the seam between readers and the rest.
+
+Each format is one reader that turns a note's lines into the same `Blocks` record (headings with their
+lines and levels, verbatim blocks, targets, markup lines): `mdblocks` (Markdown and its dialects),
+`rstblocks` (reStructuredText), `adocblocks` (AsciiDoc); plain text has no structure but paragraphs.
+The chunker, read_doc's section lookup, the language rules, the embedding view and the store take it from
+there and never ask which format a note came from. Adding a format is one reader module, a suffix here,
+and its tests.
+
+A note's kind comes from its suffix, except `.txt`: inside a Sphinx source folder (a folder holding
+`conf.py`, or below one) it is reStructuredText, as Sphinx reads it (Django's `docs/**.txt`); elsewhere it
+is plain text, read only when the user lists `.txt` in SCREE_NOTE_EXTENSIONS. A suffix the user adds that
+scree has no reader for (`.qmd`, `.mdown`) is read as Markdown, as before formats were told apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import adocblocks, mdblocks, rstblocks
+from ..records import AutodocRef
+
+MARKDOWN = "markdown"
+RST = "rst"
+ASCIIDOC = "asciidoc"
+TEXT = "text"
+
+KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT)
+SUFFIX_KINDS = {
+    ".md": MARKDOWN, ".mdx": MARKDOWN, ".markdown": MARKDOWN,
+    ".rst": RST, ".rest": RST,
+    ".adoc": ASCIIDOC, ".asciidoc": ASCIIDOC,
+    ".txt": TEXT,
+}
+# Read with no setting: Markdown, MDX, reStructuredText and AsciiDoc. `.txt` is read in Sphinx source
+# folders (as reStructuredText) without a setting, elsewhere only when listed.
+DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc")
+SPHINX_TEXT_SUFFIX = ".txt"
+SPHINX_CONF = "conf.py"
+
+
+@dataclass(frozen=True)
+class Structure:
+    """A note's block structure, and the autodoc directives of a reStructuredText page."""
+
+    blocks: mdblocks.Blocks
+    autodoc: tuple[AutodocRef, ...] = ()
+
+
+def kind_of(name: str, *, sphinx_source: bool = False) -> str:
+    """The format of a note named `name` (a path or a file name); `sphinx_source` says it lies in a
+    folder with a Sphinx `conf.py` at or above it (inside the notes folder)."""
+    dot = name.rfind(".")
+    suffix = name[dot:].lower() if dot >= 0 and "/" not in name[dot:] else ""
+    if suffix == SPHINX_TEXT_SUFFIX:
+        return RST if sphinx_source else TEXT
+    return SUFFIX_KINDS.get(suffix, MARKDOWN)
+
+
+KIND_NAMES = {MARKDOWN: "Markdown", RST: "reStructuredText", ASCIIDOC: "AsciiDoc", TEXT: "text"}
+
+
+def count_kinds(paths: list[str]) -> dict[str, int]:
+    """Notes per format, by name ("Markdown", "reStructuredText", ...; ".txt" for text files, which are
+    reStructuredText in a Sphinx source folder and plain elsewhere), most first."""
+    counts: dict[str, int] = {}
+    for path in paths:
+        kind = ".txt" if path.lower().endswith(SPHINX_TEXT_SUFFIX) else KIND_NAMES[kind_of(path)]
+        counts[kind] = counts.get(kind, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def describe_kinds(counts: dict[str, int]) -> str:
+    """`count_kinds` as a phrase: "Markdown 12, reStructuredText 80"."""
+    return ", ".join(f"{kind} {n:,}" for kind, n in counts.items()) or "none"
+
+
+def structure(kind: str, lines: list[str]) -> Structure:
+    """The block structure of a note of `kind` given as `mdblocks.split_lines` lines."""
+    if kind == RST:
+        rst = rstblocks.parse_rst(lines)
+        return Structure(rst.blocks, rst.autodoc)
+    if kind == ASCIIDOC:
+        return Structure(adocblocks.parse_adoc(lines))
+    if kind == TEXT:
+        return Structure(mdblocks.Blocks(0, None, (), ()))
+    return Structure(mdblocks.parse_blocks(lines))

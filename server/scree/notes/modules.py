@@ -1,0 +1,49 @@
+"""Python modules of the notes folder by dotted name, read under the notes policy (for autodoc pages).
+
+`ModuleFiles("flask.app")` returns `("src/flask/app.py", text)` when the folder holds that module, at its
+top or under one of the usual source roots (`src/`, `lib/`, `python/`): a repository's docs name objects by
+import path, not file path. Only files the policy admits are read (no hidden, ignored or vendored file, no
+symbolic link followed), through the same checked open as a note, capped in size, decoded leniently.
+"""
+
+from __future__ import annotations
+
+from .policy import NotesPolicy
+from ..errors import FileSkipped
+from .reader import read_admitted
+
+SOURCE_ROOTS = ("", "src/", "lib/", "python/")
+MAX_MODULE_BYTES = 1024 * 1024  # as the vocabulary's MAX_CODE_BYTES: bigger files are generated
+
+
+class ModuleFiles:
+    """A `notes.autodoc.ModuleFinder` over one notes folder; each name is looked up once."""
+
+    def __init__(self, policy: NotesPolicy, *, max_bytes: int = MAX_MODULE_BYTES) -> None:
+        self._policy = policy
+        self._max_bytes = max_bytes
+        self._seen: dict[str, tuple[str, str] | None] = {}
+
+    def __call__(self, dotted: str) -> tuple[str, str] | None:
+        if dotted not in self._seen:
+            self._seen[dotted] = self._read(dotted)
+        return self._seen[dotted]
+
+    def _read(self, dotted: str) -> tuple[str, str] | None:
+        parts = dotted.split(".")
+        if not all(p.isidentifier() for p in parts):  # never a path: no "..", no "/"
+            return None
+        base = "/".join(parts)
+        for root in SOURCE_ROOTS:
+            for rel in (f"{root}{base}.py", f"{root}{base}/__init__.py"):
+                verdict = self._policy.inspect(rel, any_name=True)
+                if not verdict.admitted:
+                    continue
+                try:
+                    data, _ = read_admitted(verdict, max_bytes=self._max_bytes)
+                except FileSkipped:
+                    continue
+                if b"\0" in data:
+                    continue
+                return verdict.rel_path, data.decode("utf-8", "replace")
+        return None

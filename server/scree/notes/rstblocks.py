@@ -1,0 +1,341 @@
+"""A reStructuredText note's block structure, read line by line: section titles, literal and code blocks,
+markup a reader never sees, and the autodoc directives whose text lives in docstrings.
+
+Pure, no I/O, never raises on any `str`, linear in the text (one pass; each indented construct is opened
+and closed once, so 10,000 nested directives cost 10,000 steps). It yields the same `Blocks` record as
+`mdblocks`, so the chunker, read_doc's section lookup and everything after them never ask which format a
+note was written in.
+
+Why a line-based reader and not docutils: docutils (and Sphinx on top of it) refuses or warns on what a
+plain docutils run cannot resolve: every Sphinx role and directive (`:func:`, `.. versionadded::`,
+`.. autoclass::`) is "unknown" without Sphinx and its extensions loaded, and `include` reads other files.
+Structure is all the chunker needs, and a section title, an indented block and an explicit-markup line
+are line-level facts. A reader that only looks at lines cannot fail on a file, and it is several times
+faster (docs/benchmarks.md, "reStructuredText"). What it does not model it leaves as text: a misread
+costs at most a chunk boundary, never a lost line.
+
+The rules (docutils' own, where they decide what a reader sees):
+- A section title is a line at column 0 with an underline, or an overline and an underline, of one
+  repeated punctuation character at least as long as the title. Its level is the order in which each
+  adornment style (character, overlined or not) first appears in the file; the first title is the
+  trail's root (the document title). Titles are only looked for outside indented blocks.
+- Explicit markup (`.. `) opens a block that runs over the following lines indented deeper than it:
+  - code directives (`code-block`, `code`, `sourcecode`, `literalinclude`, `doctest`, `testcode`,
+    `parsed-literal`, `math`, ...) and a paragraph ending in `::` open verbatim blocks (blank lines in them
+    are content; a chunk is not split there);
+  - `toctree`, `raw`, `include` (its file is indexed on its own), `only`'s marker line, `index`, `meta`,
+    `highlight`, `module`/`currentmodule`, comments and substitution definitions are inert: markup that
+    never becomes a chunk on its own;
+  - explicit targets (`.. _label:`) are targets: one right above a title opens that title's section, so
+    the label is searchable with the section it names;
+  - object descriptions (`.. confval:: html_theme`, `.. option:: --keep-going`, `.. py:function:: send_file`,
+    `.. envvar::`, `.. describe::`, `.. event::`, any domain's) are headings one level below the title they
+    sit under (ENTRY_LEVEL): Sphinx lists them in the page's table of contents, and a page of fifty settings
+    is fifty entries a reader finds by name, not one section. A description inside another (`py:method`
+    in `py:class`) is one level deeper;
+  - other directives (admonitions, `versionadded`, `deprecated`, `only`'s body) are text.
+- A field list at the top of the file or right under the document title (`:orphan:`, `:tocdepth: 2`) is
+  metadata, inert.
+- `autoclass`/`autofunction`/`automodule`/... directives are reported with the module in effect
+  (`.. module::`, `.. currentmodule::`, an enclosing `automodule`), so the caller can index the named
+  object's docstring as a section under the page (`notes/autodoc.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .mdblocks import MAX_HEADING_BYTES, MAX_RAW_HEADING_CHARS, Blocks, Heading
+from ..records import AutodocRef
+from .utf8 import cut_utf8
+
+# A line of one repeated punctuation character (docutils' adornment characters are all printable ASCII
+# punctuation), at least two long.
+_ADORN = re.compile(r"^([!-/:-@\[-`{-~])\1+[ \t]*$")
+_EXPLICIT = re.compile(r"^([ \t]*)\.\.(?:[ \t]+(.*))?$")
+_DIRECTIVE = re.compile(r"^(?:\|[^|]+\|[ \t]+)?([\w][\w:+.-]*)[ \t]*::(?:[ \t]+(.*))?$")
+_TARGET = re.compile(r"^_(?:`[^`]*`|[^:`][^:]*):(?:[ \t].*)?$")
+_FIELD = re.compile(r"^:[\w -]+:(?:[ \t].*)?$")
+_ROLE = re.compile(r":[\w:.+-]+:`([^`]*)`")
+_LITERAL = re.compile(r"``(.+?)``")
+_REF = re.compile(r"`([^`<]*?)\s*<[^`>]*>`_{1,2}")
+_INTERPRETED = re.compile(r"`([^`]*)`_{0,2}")
+_EMPHASIS = re.compile(r"\*\*(.+?)\*\*|\*(.+?)\*")
+_WHITESPACE = re.compile(r"\s+")
+
+CODE_DIRECTIVES = frozenset(
+    "code code-block sourcecode literalinclude doctest testcode testoutput testsetup testcleanup parsed-literal "
+    "math highlight-block ipython jupyter-execute prompt program-output command-output graphviz digraph graph "
+    "mermaid csv-table".split()
+)
+INERT_DIRECTIVES = frozenset(
+    "toctree raw include index meta highlight module currentmodule py:module py:currentmodule default-role "
+    "default-domain tabularcolumns contents sectnum sectionauthor codeauthor moduleauthor spelling:word-list "
+    "image figure-image only ifconfig title rst-class role".split()
+)
+AUTODOC_DIRECTIVES = frozenset(
+    "automodule autoclass autoexception autofunction automethod autoattribute autodata autodecorator "
+    "autoproperty autosummary".split()
+)
+# Sphinx object descriptions (any domain: `py:function`, `c:macro`, `std:confval`; matched by the name after
+# the last colon), which Sphinx lists in the page's table of contents (`toc_object_entries`).
+OBJECT_DIRECTIVES = frozenset(
+    "function class method staticmethod classmethod attribute property data exception decorator decoratormethod "
+    "confval option cmdoption envvar describe object event directive role directive:option setting macro member "
+    "type var struct union enum enumerator concept module-option".split()
+)
+ENTRY_LEVEL = 50  # deeper than any section title, so the next title (or entry) closes it
+_MODULE_DIRECTIVES = frozenset("module currentmodule py:module py:currentmodule".split())
+
+
+@dataclass(frozen=True)
+class RstBlocks:
+    """What `parse_rst` reads: the block structure every format shares, plus the autodoc directives."""
+
+    blocks: Blocks
+    autodoc: tuple[AutodocRef, ...] = ()
+
+
+def clean_rst_title(raw: str) -> str:
+    """A title as a reader sees it, by the benchmark labeller's rules: ``x`` -> x, :role:`text <target>` ->
+    text, :role:`~a.b` -> b, `text <url>`_ -> text, emphasis markers dropped; capped at MAX_HEADING_BYTES."""
+    s = raw[:MAX_RAW_HEADING_CHARS]
+    if ":`" in s:
+        s = _ROLE.sub(_role_text, s)
+    if "`" in s:
+        s = _INTERPRETED.sub(r"\1", _REF.sub(r"\1", _LITERAL.sub(r"\1", s)))
+    if "*" in s:
+        s = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), s)
+    return cut_utf8(_WHITESPACE.sub(" ", s).strip(), MAX_HEADING_BYTES).rstrip()
+
+
+def _role_text(m: re.Match[str]) -> str:
+    body = m.group(1)
+    lt = body.rfind("<")
+    if lt > 0 and body.endswith(">") and body[:lt].strip():
+        return body[:lt].strip()
+    return body.rsplit(".", 1)[-1] if body.startswith("~") else body.lstrip("!")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _blank(line: str) -> bool:
+    return not line or line.isspace()
+
+
+@dataclass
+class _Open:
+    """An indented construct still open: its marker's indent and what its lines are."""
+
+    indent: int
+    kind: str  # "text" (directive body read as text), "entry" (an object description's), "code", "inert"
+
+
+def parse_rst(lines: list[str]) -> RstBlocks:
+    """Section titles, verbatim and inert lines, targets and autodoc directives of a reStructuredText note
+    given as `mdblocks.split_lines` lines."""
+    n = len(lines)
+    headings: list[Heading] = []
+    verbatim: list[tuple[int, int]] = []
+    targets: list[int] = []
+    inert: list[int] = []
+    autodoc: list[AutodocRef] = []
+    styles: list[tuple[str, bool]] = []
+    stack: list[_Open] = []
+    code_start = -1  # first line of the verbatim block being read, -1 when none is open
+    literal_next = -1  # indent of a paragraph that ended in "::": the next deeper block is literal
+    module = ""  # the module autodoc names are relative to (`.. module::`, `.. currentmodule::`, automodule)
+    metadata = True  # still at the top, where a field list is the document's metadata
+    entries = 0  # object descriptions open on `stack`
+    i = 0
+    while i < n:
+        line = lines[i]
+        if _blank(line):
+            i += 1
+            continue
+        ind = _indent(line)
+        closed_entry = -1  # the level of the outermost object description this line closes
+        while stack and ind <= stack[-1].indent:
+            closed = stack.pop().kind
+            if closed == "code":  # code never nests: nothing inside it is parsed
+                verbatim.append((code_start, _last_text(lines, code_start, i)))
+                code_start = -1
+            elif closed == "entry":
+                entries -= 1
+                closed_entry = ENTRY_LEVEL + entries
+        if closed_entry >= 0 and not (ind == 0 and _title(lines, i) is not None):
+            # The text after a description belongs to the section around it again: an untitled heading
+            # closes the entry (the chunker starts a section there under the enclosing trail; read_doc
+            # lists no section for a heading without text).
+            headings.append(Heading(i, i, closed_entry, ""))
+        top = stack[-1].kind if stack else ""
+        if top == "code":
+            i += 1
+            continue
+        if top == "inert":
+            inert.append(i)
+            i += 1
+            continue
+        if literal_next >= 0:
+            literal, literal_next = literal_next, -1
+            if ind > literal:  # a literal block: the paragraph's `::` made it one
+                stack.append(_Open(literal, "code"))
+                code_start = i
+                i += 1
+                continue
+        m = _EXPLICIT.match(line)
+        if m:
+            metadata = False
+            rest = (m.group(2) or "").strip()
+            kind = _explicit(lines, i, ind, rest, stack, inert, targets, autodoc, module)
+            if kind == "code":
+                code_start = i
+            elif kind == "entry":
+                headings.append(Heading(i, i + 1, ENTRY_LEVEL + entries, _entry_name(rest)))
+                entries += 1
+            module = _module_of((m.group(2) or "").strip(), module)
+            i += 1
+            continue
+        if ind == 0:
+            title = _title(lines, i)
+            if title is not None:
+                start, end, style, text = title
+                if style not in styles:
+                    styles.append(style)
+                headings.append(Heading(start, end, styles.index(style) + 1, clean_rst_title(text)))
+                metadata = len(headings) == 1  # docinfo may follow the document title
+                i = end
+                continue
+        if metadata and ind == 0 and _FIELD.match(line):
+            inert.append(i)
+            i += 1
+            continue
+        metadata = False
+        i = _paragraph(lines, i, ind)
+        if lines[i - 1].rstrip().endswith("::"):
+            literal_next = ind
+    if code_start >= 0:
+        verbatim.append((code_start, _last_text(lines, code_start, n)))
+    return RstBlocks(Blocks(0, None, tuple(headings), tuple(verbatim), tuple(targets), tuple(inert)),
+                     tuple(autodoc))
+
+
+def _entry_name(rest: str) -> str:
+    """An object description's heading: the described name as its directive gives it, without a signature's
+    arguments (`send_file(path, mimetype=None)` is `send_file`; an option keeps its whole spelling)."""
+    d = _DIRECTIVE.match(rest)
+    arg = (d.group(2) if d else "") or ""
+    paren = arg.find("(")
+    if paren > 0 and not arg.lstrip().startswith("-"):
+        arg = arg[:paren]
+    return clean_rst_title(arg)
+
+
+def _last_text(lines: list[str], start: int, end: int) -> int:
+    """End (exclusive) of a block running from `start` up to `end`: trailing blank lines are not in it."""
+    while end > start + 1 and _blank(lines[end - 1]):
+        end -= 1
+    return end
+
+
+def _title(lines: list[str], i: int) -> tuple[int, int, tuple[str, bool], str] | None:
+    """The section title starting on line i (column 0) as (start, end, style, raw text), or None."""
+    line = lines[i]
+    nxt = lines[i + 1] if i + 1 < len(lines) else ""
+    over = _ADORN.match(line)
+    if over:
+        if i + 2 < len(lines) and not _blank(nxt) and _ADORN.match(lines[i + 2]):
+            under = lines[i + 2].strip()
+            if under[0] == line.strip()[0] and len(under) >= len(nxt.strip()):
+                return i, i + 3, (under[0], True), nxt.strip()
+        return None
+    if line.startswith(".. ") or not _ADORN.match(nxt):
+        return None
+    under = nxt.strip()
+    if len(under) < len(line.strip()):
+        return None
+    return i, i + 2, (under[0], False), line.strip()
+
+
+def _paragraph(lines: list[str], i: int, ind: int) -> int:
+    """The line after the paragraph (or other text block) starting on line i: the next blank line, or a
+    line that starts explicit markup or a title."""
+    n = len(lines)
+    j = i + 1
+    while j < n and not _blank(lines[j]):
+        if _EXPLICIT.match(lines[j]) or (_indent(lines[j]) == 0 and ind == 0 and _title(lines, j) is not None):
+            break
+        j += 1
+    return j
+
+
+def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open], inert: list[int],
+              targets: list[int], autodoc: list[AutodocRef], module: str) -> str:
+    """Read the explicit-markup construct on line i and open its block on `stack`; returns its kind."""
+    d = _DIRECTIVE.match(rest)
+    if d:
+        name = d.group(1).lower()
+        short = name.split(":", 1)[1] if name.startswith(("py:", "rst:")) and name not in INERT_DIRECTIVES else name
+        if rest.startswith("|") or name in INERT_DIRECTIVES:
+            inert.append(i)
+            # `only`'s body is the page's text, shown in some builds: only its marker is markup.
+            kind = "text" if name in ("only", "ifconfig", "rst-class") else "inert"
+            stack.append(_Open(ind, kind))
+            return kind
+        if short in CODE_DIRECTIVES:
+            stack.append(_Open(ind, "code"))
+            return "code"
+        if name.rsplit(":", 1)[-1] in OBJECT_DIRECTIVES and (d.group(2) or "").strip():
+            stack.append(_Open(ind, "entry"))
+            return "entry"
+        if short in AUTODOC_DIRECTIVES:
+            stack.append(_Open(ind, "text"))
+            end = _options_end(lines, i + 1)
+            options = frozenset(o.group(1).lower() for o in map(_OPTION.match, lines[i + 1:end]) if o)
+            target = (d.group(2) or "").strip()
+            if target and short != "autosummary":
+                autodoc.append(AutodocRef(i, end, short, target, module, options))
+            return "text"
+        stack.append(_Open(ind, "text"))
+        return "text"
+    if _TARGET.match(rest) or rest.startswith("__ "):
+        if ind == 0:
+            targets.append(i)
+        else:
+            inert.append(i)
+        stack.append(_Open(ind, "inert"))
+        return "inert"
+    if rest.startswith("[") and "]" in rest:  # a footnote or citation: text
+        stack.append(_Open(ind, "text"))
+        return "text"
+    inert.append(i)  # a comment, with its indented body; an empty one ("..") ends at the blank line
+    if rest or (i + 1 < len(lines) and not _blank(lines[i + 1])):
+        stack.append(_Open(ind, "inert"))
+    return "inert"
+
+
+_OPTION = re.compile(r"^[ \t]+:([\w-]+):")
+
+
+def _options_end(lines: list[str], j: int) -> int:
+    """The line after a directive's option lines (`:members:`, `:noindex:`) starting at line j."""
+    while j < len(lines) and _OPTION.match(lines[j]):
+        j += 1
+    return j
+
+
+def _module_of(rest: str, module: str) -> str:
+    """The module autodoc names are relative to after an explicit-markup line: `.. module:: m`,
+    `.. currentmodule:: m` and `.. automodule:: m` set it (automodule's output declares the module for
+    the rest of the page, as Sphinx does); `None` clears it."""
+    d = _DIRECTIVE.match(rest)
+    if not d:
+        return module
+    name = d.group(1).lower()
+    arg = (d.group(2) or "").split()
+    if arg and (name in _MODULE_DIRECTIVES or name in ("automodule", "py:automodule")):
+        return "" if arg[0] == "None" else arg[0]
+    return module

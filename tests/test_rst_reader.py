@@ -1,0 +1,256 @@
+"""reStructuredText and AsciiDoc are read into the same sections as Markdown (issue 34): titles, trails, line
+ranges, code kept whole, markup that never becomes prose, targets, autodoc directives. Pure functions."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from scree.notes import formats
+from scree.notes.chunker import HARD_CHUNK_BYTES, chunk_note
+from scree.notes.embedview import embed_body
+from scree.notes.mdblocks import split_lines
+from scree.notes.rstblocks import clean_rst_title, parse_rst
+from scree.notes.sections import excerpt, sections
+
+BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
+
+
+def trails(text: str, kind: str = formats.RST) -> list[str]:
+    return [c.heading for c in chunk_note(text, kind).chunks]
+
+
+PAGE = """\
+:orphan:
+:tocdepth: 2
+
+.. _top:
+
+=========
+ Project
+=========
+
+Intro text about the project.
+
+Install
+=======
+
+Run the installer.
+
+.. code-block:: console
+
+   $ pip install thing
+
+   $ thing --version
+
+Options
+-------
+
+The ``--fast`` flag, see :func:`~thing.core.run` and :ref:`the guide <guide>`.
+
+.. toctree::
+   :maxdepth: 2
+
+   install
+   usage
+
+.. _guide:
+
+Guide
+=====
+
+.. note::
+
+   Admonitions are text.
+
+.. |logo| image:: logo.png
+
+.. this is a comment
+   spanning two lines
+
+Literal::
+
+    x = 1
+
+    y = 2
+
+Last words.
+"""
+
+
+def test_titles_take_their_level_from_the_order_their_adornment_first_appears() -> None:
+    lines = split_lines(PAGE)
+    heads = [(h.level, h.text) for h in parse_rst(lines).blocks.headings]
+    # The overlined "=" style came first, so it is the document title; "=" alone is level 2, "-" level 3.
+    assert heads == [(1, "Project"), (2, "Install"), (3, "Options"), (2, "Guide")]
+    assert trails(PAGE) == ["Project", "Project > Install", "Project > Install > Options", "Project > Guide"]
+
+
+def test_an_rst_title_with_its_overline_is_never_a_chunk_of_its_own_and_lines_are_the_files() -> None:
+    chunks = chunk_note(PAGE, formats.RST).chunks
+    lines = PAGE.split("\n")
+    for c in chunks:
+        assert c.text == "\n".join(lines[c.start_line - 1:c.end_line])
+    first = chunks[0]
+    assert first.heading == "Project" and "Intro text" in first.text
+    assert lines[first.start_line - 1] == ".. _top:"  # the target opens the section it names
+
+
+def test_code_blocks_stay_whole_and_literal_blocks_are_verbatim() -> None:
+    blocks = parse_rst(split_lines(PAGE)).blocks
+    lines = split_lines(PAGE)
+    spans = ["\n".join(lines[a:b]) for a, b in blocks.verbatim]
+    assert any("pip install thing" in s and "thing --version" in s for s in spans)
+    assert any("x = 1" in s and "y = 2" in s for s in spans)
+
+
+def test_toctree_comments_substitutions_and_field_lists_are_markup_not_prose() -> None:
+    lines = split_lines(PAGE)
+    inert = {lines[i].strip() for i in parse_rst(lines).blocks.inert}
+    assert {":orphan:", ":tocdepth: 2", ".. toctree::", "install", ".. |logo| image:: logo.png",
+            ".. this is a comment", "spanning two lines"} <= inert
+    assert "Admonitions are text." not in inert and ".. note::" not in inert
+    # A section holding nothing but a toctree makes no chunk.
+    nav = "Index\n=====\n\n.. toctree::\n\n   a\n   b\n\nUsage\n=====\n\nWords.\n"
+    assert trails(nav) == ["Usage"]
+
+
+def test_a_long_code_block_is_not_split_at_its_blank_lines() -> None:
+    body = "\n\n".join(f"   step_{i} = compute({i})" for i in range(60))
+    text = f"Title\n=====\n\nIntro.\n\n.. code-block:: python\n\n{body}\n\nAfter.\n"
+    chunks = chunk_note(text, formats.RST).chunks
+    holding = [c for c in chunks if "step_0 " in c.text]
+    assert holding and all(len(c.text.encode()) <= HARD_CHUNK_BYTES for c in chunks)
+    # Split only where the hard cap forced it, never at a blank line below the soft size.
+    assert "step_30" in holding[0].text or len(holding[0].text.encode()) > 2000
+
+
+def test_inline_markup_in_titles_is_what_a_reader_sees() -> None:
+    assert clean_rst_title("The ``--fast`` flag") == "The --fast flag"
+    assert clean_rst_title(":func:`~pkg.mod.run` and :ref:`Setup <setup>`") == "run and Setup"
+    assert clean_rst_title("`Jinja <https://jinja.pocoo.org>`_ **templates**") == "Jinja templates"
+
+
+def test_the_embedded_view_keeps_names_and_drops_rst_markup() -> None:
+    view = embed_body("See :func:`~pkg.mod.run` and :ref:`the guide <guide>`.\n\n.. versionadded:: 2.1\n\n"
+                      ".. code-block:: python\n   :caption: demo\n\n   run()\n")
+    assert "`pkg.mod.run`" in view and "the guide" in view and "New in version 2.1" in view
+    assert ":func:" not in view and "code-block" not in view and ":caption:" not in view and "run()" in view
+
+
+def test_autodoc_directives_are_reported_with_the_module_in_effect_and_their_section() -> None:
+    text = ("API\n===\n\n.. module:: pkg\n\nCore\n----\n\n.. autoclass:: Engine\n   :members:\n\n"
+            ".. autofunction:: pkg.helpers.run(x)\n")
+    note = chunk_note(text, formats.RST)
+    refs = [(r.directive, r.target, r.module, "members" in r.options) for r in note.autodoc]
+    assert refs == [("autoclass", "Engine", "pkg", True), ("autofunction", "pkg.helpers.run(x)", "pkg", False)]
+    assert note.autodoc_trails == ("API > Core", "API > Core")
+
+
+def test_read_doc_sections_of_an_rst_page_match_its_chunks() -> None:
+    found = {s.trail: (s.start_line, s.end_line) for s in sections(PAGE, formats.RST)}
+    assert set(found) == {"Project", "Project > Install", "Project > Install > Options", "Project > Guide"}
+    ex = excerpt(PAGE, heading="Options", kind=formats.RST)
+    assert ex.heading == "Project > Install > Options" and "--fast" in ex.text and "Guide" not in ex.text
+
+
+def test_txt_is_rst_only_in_a_sphinx_source_folder() -> None:
+    assert formats.kind_of("docs/topics/http.txt", sphinx_source=True) == formats.RST
+    assert formats.kind_of("notes/todo.txt") == formats.TEXT
+    assert formats.kind_of("guide.adoc") == formats.ASCIIDOC
+    assert formats.kind_of("page.qmd") == formats.MARKDOWN  # a suffix the user added is read as Markdown
+
+
+def test_plain_text_is_chunked_by_paragraphs_under_no_heading() -> None:
+    text = "\n\n".join(f"Paragraph {i} " + "word " * 120 for i in range(12))
+    chunks = chunk_note(text, formats.TEXT).chunks
+    assert len(chunks) > 1 and all(c.heading == "" for c in chunks)
+    assert all(c.text.startswith("Paragraph") for c in chunks)  # split between paragraphs
+
+
+ADOC = """\
+= Handbook
+:toc: left
+// a comment
+
+[[install]]
+== Install
+
+Run it.
+
+[source,python]
+----
+x = 1
+
+== not a title
+----
+
+=== Details
+
+More.
+
+////
+hidden
+////
+"""
+
+
+def test_asciidoc_titles_blocks_and_markup() -> None:
+    assert trails(ADOC, formats.ASCIIDOC) == ["Handbook > Install", "Handbook > Install > Details"]
+    lines = split_lines(ADOC)
+    blocks = formats.structure(formats.ASCIIDOC, lines).blocks
+    inert = {lines[i] for i in blocks.inert}
+    assert {":toc: left", "// a comment", "hidden"} <= inert
+    chunks = chunk_note(ADOC, formats.ASCIIDOC).chunks
+    assert lines[chunks[0].start_line - 1] == "[[install]]"  # the anchor opens its section
+
+
+@pytest.mark.parametrize("kind", [formats.RST, formats.ASCIIDOC, formats.TEXT])
+def test_any_text_is_read_without_raising_and_chunks_point_at_its_own_lines(kind: str) -> None:
+    rng = random.Random(34)
+    pieces = ["Title", "=====", "-----", "=====", "..", ".. note::", ".. code-block::", "   indented", "::",
+              ".. _x:", ":field: v", "", "", "text", "`x <y>`_", ":func:`a`", "== T", "----", "////", "[[a]]",
+              "\ufffd", "\t", "   .. toctree::", "+---+---+", "| a | b |", "x" * 4000]
+    for _ in range(200):
+        text = "\n".join(rng.choice(pieces) for _ in range(rng.randint(0, 60)))
+        note = chunk_note(text, kind)
+        lines = split_lines(text)
+        for c in note.chunks:
+            assert 1 <= c.start_line <= c.end_line <= len(lines)
+
+
+@pytest.mark.skipif(not (BENCH / "score.py").is_file(), reason="benchmark scorer not present")
+def test_titles_agree_with_the_benchmark_labeller_on_hostile_and_ordinary_pages() -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        import score  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(BENCH))
+    samples = [PAGE, "A\n=\n\nB\n-\n\nC\n=\n", "====\nTop\n====\n\nSub\n~~~\n\n  Indented\n  --------\n",
+               "Para\nstill para\nTitle\n-----\n", "!!!!\n\n====\n====\n====\n"]
+    for text in samples:
+        mine = [(h.level, h.text) for h in parse_rst(split_lines(text)).blocks.headings]
+        assert mine == [(lvl, t) for _, lvl, t in score.rst_headings(text)], text
+
+
+def test_object_descriptions_are_entries_under_their_section_as_sphinx_lists_them() -> None:
+    text = ("Config\n======\n\nGeneral\n-------\n\n.. confval:: html_theme\n   :type: str\n\n   The theme.\n\n"
+            ".. option:: -D setting=value, --define setting=value\n\n   Override a setting.\n\n"
+            ".. py:class:: Engine(torque)\n\n   An engine.\n\n   .. py:method:: ignite(fuel)\n\n      Lights it.\n\n"
+            "Back in the section, after the descriptions.\n\n"
+            "Other\n-----\n\nAfter the entries.\n")
+    assert [(c.heading, c.text.split("\n")[-1]) for c in chunk_note(text, formats.RST).chunks] == [
+        ("Config > General > html_theme", "   The theme."),
+        ("Config > General > -D setting=value, --define setting=value", "   Override a setting."),
+        ("Config > General > Engine", "   An engine."),
+        ("Config > General > Engine > ignite", "      Lights it."),
+        ("Config > General", "Back in the section, after the descriptions."),
+        ("Config > Other", "After the entries."),
+    ]
+    # read_doc lists one section a trail: the text after the descriptions is part of "General" again.
+    assert [s.trail for s in sections(text, formats.RST)].count("Config > General") == 1
+    # read_doc finds an entry by its name.
+    assert excerpt(text, heading="html_theme", kind=formats.RST).text.rstrip().endswith("The theme.")
