@@ -3,8 +3,9 @@
     uv run --frozen python benchmarks/formats_speed.py [--cache /tmp/scree-quality] [--rst-mb 2.6]
     uv run --frozen --with docutils python benchmarks/formats_speed.py     # adds the docutils comparison
 
-Corpora: reStructuredText is pytest 9.2.0's `doc/en/**/*.rst` (the `pytest` dev set's pinned sdist, fetched
-once into the cache), the first files in path order up to `--rst-mb` MB; Markdown is the shared benchmark's
+Corpora: reStructuredText is pytest 9.2.0's `doc/en/**/*.rst` then Sphinx 9.2.0's `doc/**/*.rst` (the `pytest`
+and `sphinx` dev sets' pinned sdists, fetched once into the cache), in path order, each page that still fits
+under `--rst-mb` MB; Markdown is the shared benchmark's
 corpus (97 files of cargo, compose-spec, gh, prometheus and ripgrep docs). Each folder is indexed by a fresh
 child process running the real sync's stage one (`embed=False`: text and keyword rows, no model), best of
 three, and reported in MB/s. In process, the readers alone: `chunk_note` per MB for both formats, and
@@ -43,21 +44,23 @@ print(json.dumps({"files": len(report.added), "seconds": time.perf_counter() - t
 
 
 def rst_corpus(cache: Path, limit_bytes: int, dest: Path) -> int:
-    """Copy pytest's docs pages, in path order, up to `limit_bytes`, into `dest`; returns the bytes copied."""
+    """Copy pytest's then Sphinx's docs pages, in path order, up to `limit_bytes`, into `dest` (each set in
+    its own folder); returns the bytes of pages copied."""
     sys.path.insert(0, str(HERE))
     from sdist_corpus import ensure_corpus, sdist_sets
 
-    (spec,) = [s for s in sdist_sets() if s.name == "pytest"]
-    src = ensure_corpus(spec, cache)
+    sets = {s.name: s for s in sdist_sets()}
     total = 0
-    for page in sorted((src / "doc" / "en").rglob("*.rst")):
-        size = page.stat().st_size
-        if total + size > limit_bytes:
-            continue
-        target = dest / page.relative_to(src)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(page, target)
-        total += size
+    for name, docs in (("pytest", "doc/en"), ("sphinx", "doc")):
+        src = ensure_corpus(sets[name], cache)
+        for page in sorted((src / docs).rglob("*.rst")):
+            size = page.stat().st_size
+            if total + size > limit_bytes:
+                continue
+            target = dest / name / page.relative_to(src)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(page, target)
+            total += size
     return total
 
 

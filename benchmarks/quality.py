@@ -15,8 +15,9 @@ vectors are cached by their exact text, so a chunking experiment re-embeds only 
 text changed and a ranking experiment loads no model at all.
 
 Sets: `dev` (shared/bench/queries_dev.json), `httpx`, `myst`, `mdx` (shared/bench/repos/*) and this repo's own
-benchmarks/sets/* (`starlette`: its corpus is a pinned PyPI sdist, fetched once into the cache; `platen`: notes
-never published anywhere, written for the benchmark, its corpus in the repo).
+benchmarks/sets/* (`starlette`, and the reStructuredText sets `flask`, `sphinx`, `pytest` of issue 34: each corpus
+is a pinned PyPI sdist, fetched once into the cache; `platen`: notes never published anywhere, written for the
+benchmark, its corpus in the repo).
 
 `--expand` scores each mode without the caller's guess at the answer (`none`, the rows named by the mode),
 with one for every query (`<mode>+all`) and as an agent following the skill sends them (`<mode>+skill`: none

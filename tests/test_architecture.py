@@ -22,6 +22,7 @@ OWNERS = {
     "portalocker": {"live/lock.py"},
     "mcp": {"mcpserver.py", "stdio/stdioguard.py"},  # stdioguard.py: the stdio transport in front of the SDK
     "markdown_it": {"notes/mdblocks.py"},
+    "pypdf": {"notes/pdftext.py"},
     "mdit_py_plugins": {"notes/mdblocks.py"},
     "httpx": {"embed/api.py"},
     "httpx2": {"embed/api.py"},  # httpx's successor, which scree uses

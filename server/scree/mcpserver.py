@@ -37,7 +37,8 @@ if TYPE_CHECKING:  # imported for real only on the background thread (numpy, SQL
 log = logging.getLogger(__name__)
 
 INSTRUCTIONS = (
-    "scree searches this repository's Markdown notes and docs (design notes, ADRs, READMEs, runbooks). "
+    "scree searches this repository's notes and docs (design notes, ADRs, READMEs, runbooks; Markdown, "
+    "reStructuredText/Sphinx with its API docstrings, AsciiDoc, PDF). "
     "For any question about what the repo's notes or docs say, call search_docs first, before grep, rg "
     "or find; then read_doc to read a whole section or file. Edits are indexed automatically."
 )
@@ -265,7 +266,7 @@ def build_server(handle: IndexHandle) -> MCPServer:
         path: Annotated[str | list[str] | None, Field(description="glob(s) to search within, e.g. 'docs/**'")] = None,
         expected_answer: Annotated[str | None, Field(description=EXPECTED_ANSWER)] = None,
     ) -> SearchOut:
-        """Search this repo's Markdown notes and docs by meaning and keywords; returns the best
+        """Search this repo's notes and docs (Markdown, reStructuredText, AsciiDoc, PDF) by meaning and keywords; returns the best
         sections (path, heading trail, lines, text). Ask a question (and pass expected_answer, your
         guess at the answer) or name what you look for."""
         globs = (path,) if isinstance(path, str) else tuple(path or ())
@@ -297,7 +298,7 @@ def build_server(handle: IndexHandle) -> MCPServer:
         start_line: Annotated[int | None, Field(strict=True)] = None,
         end_line: Annotated[int | None, Field(strict=True)] = None,
     ) -> ReadOut:
-        """Read a Markdown note of this repo verbatim: the whole file, one section by heading, or a line range.
+        """Read a note or doc of this repo verbatim: the whole file, one section by heading, or a line range.
         `path` may also be a wikilink a note holds, e.g. '[[Setup]]' or '[[Setup#Install]]'."""
         check_text("path", path)
         if heading is not None:
@@ -353,7 +354,7 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
     """read_doc: resolve `path` (or a `[[wikilink]]`, see `wikilinks`) under the folder's current policy,
     read it, cut the asked part.
 
-    Refusals (outside the folder, symlinks out, not Markdown, ignored...) raise ToolError with the reason.
+    Refusals (outside the folder, symlinks out, not a doc scree reads, ignored...) raise ToolError with the reason.
     """
     from .errors import FileSkipped, PathRefused
     from .notes.policy import NotesPolicy

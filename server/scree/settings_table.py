@@ -82,7 +82,7 @@ THREADS = Setting("SCREE_THREADS", "threads", "int", "", "`min(2, cpus)`", "core
 MAX_FILE_MB = Setting("SCREE_MAX_FILE_MB", "max_file_mb", "float", "", "`10`", "larger notes are skipped")
 NOTE_EXTENSIONS = Setting(
     "SCREE_NOTE_EXTENSIONS", "note_extensions", "str", "--note-extensions",
-    "`.md .mdx .markdown .rst .adoc .asciidoc`",
+    "`.md .mdx .markdown .rst .adoc .asciidoc .pdf`",
     "which files are notes, by extension (space or comma separated); `.txt` pages of a Sphinx source folder "
     "(one with `conf.py`) are read as reStructuredText while `.rst` is listed; add `.txt` for every text file, "
     "`.qmd` for Quarto")

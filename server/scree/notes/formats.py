@@ -2,7 +2,8 @@
 
 Each format is one reader that turns a note's lines into the same `Blocks` record (headings with their
 lines and levels, verbatim blocks, targets, markup lines): `mdblocks` (Markdown and its dialects),
-`rstblocks` (reStructuredText), `adocblocks` (AsciiDoc); plain text has no structure but paragraphs.
+`rstblocks` (reStructuredText), `adocblocks` (AsciiDoc), `pdftext` (a PDF's extracted text, its pages and
+outline as headings); plain text has no structure but paragraphs.
 The chunker, read_doc's section lookup, the language rules, the embedding view and the store take it from
 there and never ask which format a note came from. Adding a format is one reader module, a suffix here,
 and its tests.
@@ -17,24 +18,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import adocblocks, mdblocks, rstblocks
+from . import adocblocks, mdblocks, pdftext, rstblocks
 from ..records import AutodocRef
 
 MARKDOWN = "markdown"
 RST = "rst"
 ASCIIDOC = "asciidoc"
 TEXT = "text"
+PDF = "pdf"
 
-KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT)
+KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF)
 SUFFIX_KINDS = {
     ".md": MARKDOWN, ".mdx": MARKDOWN, ".markdown": MARKDOWN,
     ".rst": RST, ".rest": RST,
     ".adoc": ASCIIDOC, ".asciidoc": ASCIIDOC,
     ".txt": TEXT,
+    ".pdf": PDF,
 }
-# Read with no setting: Markdown, MDX, reStructuredText and AsciiDoc. `.txt` is read in Sphinx source
+# Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc and PDF (its text, `pdftext`). `.txt` is read in Sphinx source
 # folders (as reStructuredText) without a setting, elsewhere only when listed.
-DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc")
+DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".pdf")
 SPHINX_TEXT_SUFFIX = ".txt"
 SPHINX_CONF = "conf.py"
 
@@ -57,7 +60,7 @@ def kind_of(name: str, *, sphinx_source: bool = False) -> str:
     return SUFFIX_KINDS.get(suffix, MARKDOWN)
 
 
-KIND_NAMES = {MARKDOWN: "Markdown", RST: "reStructuredText", ASCIIDOC: "AsciiDoc", TEXT: "text"}
+KIND_NAMES = {MARKDOWN: "Markdown", RST: "reStructuredText", ASCIIDOC: "AsciiDoc", TEXT: "text", PDF: "PDF"}
 
 
 def count_kinds(paths: list[str]) -> dict[str, int]:
@@ -84,4 +87,6 @@ def structure(kind: str, lines: list[str]) -> Structure:
         return Structure(adocblocks.parse_adoc(lines))
     if kind == TEXT:
         return Structure(mdblocks.Blocks(0, None, (), ()))
+    if kind == PDF:
+        return Structure(pdftext.pdf_blocks(lines))
     return Structure(mdblocks.parse_blocks(lines))

@@ -13,6 +13,8 @@ import os
 import stat
 
 from ..errors import FileSkipped
+from . import formats
+from .pdftext import pdf_text
 from .policy import NotesPolicy, Verdict
 from ..records import NoteText
 
@@ -25,21 +27,25 @@ _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
 
 def read_note(policy: NotesPolicy, rel_path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> NoteText:
     """Read and decode a note. Raises `FileSkipped` when it is refused, binary, too big or unreadable.
+    A PDF's text is its pages' text with page and outline markers (`pdftext`).
 
     The BOM is stripped; invalid UTF-8 is replaced (U+FFFD) and reported in `warnings`;
     `sha256`/`size` are of the raw bytes, `mtime_ns` is taken before reading so a change during
     the read shows up as a new version at the next sync.
     """
     rel, data, st = _read_checked(policy, rel_path, max_bytes)
-    _refuse_binary(rel, data)
-    body = data[len(_BOM) :] if data.startswith(_BOM) else data
     warnings: tuple[str, ...] = ()
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        offset = exc.start + (len(data) - len(body))
-        text = body.decode("utf-8", errors="replace")
-        warnings = (f"invalid UTF-8 (first bad byte at offset {offset}) replaced with U+FFFD",)
+    if _is_pdf(rel):
+        text = pdf_text(rel, data)  # FileSkipped when it gives no text
+    else:
+        _refuse_binary(rel, data)
+        body = data[len(_BOM) :] if data.startswith(_BOM) else data
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            offset = exc.start + (len(data) - len(body))
+            text = body.decode("utf-8", errors="replace")
+            warnings = (f"invalid UTF-8 (first bad byte at offset {offset}) replaced with U+FFFD",)
     return NoteText(
         rel_path=rel,
         text=text,
@@ -58,7 +64,8 @@ def hash_note(
     Binary files are refused here too, so a file `hash_note` accepts is one `read_note` accepts.
     """
     rel, data, st = _read_checked(policy, rel_path, max_bytes)
-    _refuse_binary(rel, data)
+    if not _is_pdf(rel):  # a PDF is binary by nature; read_note says whether it gives text
+        _refuse_binary(rel, data)
     return hashlib.sha256(data).hexdigest(), st.st_mtime_ns, len(data)
 
 
@@ -122,6 +129,10 @@ def _read_capped(fd: int, rel: str, max_bytes: int) -> bytes:
         if total > max_bytes:
             raise FileSkipped(rel, _too_big(total, max_bytes, growing=True))
     return b"".join(parts)
+
+
+def _is_pdf(rel: str) -> bool:
+    return formats.kind_of(rel) == formats.PDF
 
 
 def _refuse_binary(rel: str, data: bytes) -> None:
