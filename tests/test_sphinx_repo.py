@@ -179,3 +179,26 @@ def test_listing_txt_reads_every_text_file_as_plain_text(tmp_path: Path) -> None
                 "--notes", str(tmp_path), "uniqwordbob")
     (hit,) = json.loads(out.stdout)["results"]
     assert (hit["path"], hit["heading"], hit["start_line"]) == ("notes/todo.txt", "", 1)
+
+
+def test_a_docstring_edit_reaches_its_api_page_at_the_next_sync(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root, "docs/conf.py", "")
+    write(root, "docs/api.rst", API)
+    write(root, "src/pkg/__init__.py", INIT)
+    write(root, "src/pkg/core.py", CORE)
+    write(root, "src/pkg/base.py", BASE)
+    write(root, "src/pkg/helpers.py", HELPERS)
+    db = ["--db", str(tmp_path / "index.db")]
+    assert scree("reindex", "--notes", str(root), *db).returncode == 0
+    write(root, "src/pkg/core.py", CORE.replace("zephyrine burner", "plasmatic afterburner"))
+    (root / "src" / "pkg" / "helpers.py").unlink()  # its function's docstring is gone from the page too
+    done = scree("reindex", "--notes", str(root), *db)
+    assert done.returncode == 0 and "1 updated" in done.stdout, done.stdout + done.stderr
+
+    def found(query: str) -> list[str]:
+        out = scree("search", "--json", "--no-sync", "--mode", "keyword", "--notes", str(root), *db, query)
+        return [h["heading"] for h in json.loads(out.stdout)["results"]]
+
+    assert found("plasmatic afterburner") == ["API > Engine > pkg.Engine.ignite"]
+    assert found("zephyrine") == [] and found("counterclockwise") == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+import re
 from typing import Any, Sequence
 
 from .schema import FTS_WEIGHTS
@@ -343,6 +344,23 @@ def chunk_rows(conn: Any, ids: Sequence[int]) -> dict[int, ChunkRow]:
         list(ids),
     ).fetchall()
     return {int(r[0]): ChunkRow(int(r[0]), r[1], r[2], r[3], int(r[4]), int(r[5])) for r in rows}
+
+
+def files_citing(conn: Any, sources: Sequence[str]) -> list[str]:
+    """The notes holding a docstring read from one of `sources` (code files' paths): an autodoc chunk ends
+    with `(docstring of NAME: PATH, line N)` (notes/autodoc.py). One pass over the chunks that hold one."""
+    wanted = set(sources)
+    found: set[str] = set()
+    rows = conn.execute("select f.path, c.text from chunks c join files f on f.id = c.file_id "
+                        "where c.text like '%(docstring of %'")
+    for path, text in rows:
+        m = _CITED.search(text)
+        if m and m.group(1) in wanted:
+            found.add(str(path))
+    return sorted(found)
+
+
+_CITED = re.compile(r"\(docstring of [^\n:]+: (.+), line \d+\)$")
 
 
 def chunks_of_file(conn: Any, path: str) -> list[ChunkRow]:

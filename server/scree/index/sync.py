@@ -233,7 +233,9 @@ def sync(
     finally:
         progress.finish()
     if only_list is None:
-        sync_vocabulary(index, policy)  # the repo's names, from its code and manifests (vocabsync.py)
+        vocab = sync_vocabulary(index, policy)  # the repo's names, from its code and manifests (vocabsync.py)
+        if completed and vocab is not None and vocab.changed:
+            _refresh_docstrings(index, policy, embedder, vocab.changed, plan, report, max_file_bytes, should_stop)
     # A sync cut short must not make readers believe the index is complete, and the chunker version
     # is recorded only once every file went through it (a stopped sync re-chunks again).
     if completed:
@@ -243,6 +245,26 @@ def sync(
         _stage_two(index, embedder, report, progress, should_stop, shrink)
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def _refresh_docstrings(index: Index, policy: NotesPolicy, embedder: Embedder, changed: list[str], plan: Plan,
+                        report: SyncReport, max_file_bytes: int, should_stop: Callable[[], bool]) -> None:
+    """Index again the autodoc pages whose docstrings come from code files that changed or went away since
+    the last full sync (their own text did not change, so the plan kept them): a docstring shown on an API
+    page follows the source."""
+    done = set(plan.todo)
+    pages = [p for p in queries.files_citing(index.conn, changed) if p not in done]
+    if not pages:
+        return
+    modules = ModuleFiles(policy)
+    layout = plan.layout if plan.todo else language.Layout.of(queries.stored_files(index.conn))
+    for path in pages:
+        if should_stop():
+            return
+        prepared = prepare_note(index, policy, embedder, path, max_file_bytes=max_file_bytes, report=report,
+                                layout=layout, modules=modules)
+        if prepared is not None:
+            _store_text(index, embedder, prepared, plan.new, report)
 
 
 def follow_cjk(index: Index) -> None:

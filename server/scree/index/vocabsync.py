@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..db import queries, writes
@@ -47,6 +47,10 @@ class VocabReport:
     skipped_cap: int = 0
     unreadable: int = 0
     seconds: float = 0.0
+    # Code files known before whose content changed or that went away: the autodoc pages that show their
+    # docstrings are indexed again (sync.py). A file seen for the first time is not one: its pages were
+    # just read with it.
+    changed: list[str] = field(default_factory=list)
 
 
 _WORDPIECE_VOCAB = Path(__file__).parent.parent / "embed" / "data" / "minilm-vocab.txt"
@@ -105,6 +109,8 @@ def collect_vocabulary(index: Index, policy: NotesPolicy, *, max_bytes: int = MA
         if have is not None and have.sha256 == sha:
             writes.touch_code_file(conn, rel, st.st_mtime_ns, st.st_size)
             continue
+        if have is not None:
+            report.changed.append(rel)
         kind = file_kind(rel.rsplit("/", 1)[-1]) or ""
         # Binary data (a NUL byte) declares nothing; the file is still recorded so it is not re-read.
         if words is None:
@@ -121,6 +127,7 @@ def collect_vocabulary(index: Index, policy: NotesPolicy, *, max_bytes: int = MA
     gone = [p for p in stored if p not in seen and not p.startswith(tuple(kept_dirs))]
     writes.delete_code_files(conn, gone)
     report.removed = len(gone)
+    report.changed.extend(gone)
     counts = {META_SKIPPED_BIG: str(report.skipped_big), META_SKIPPED_CAP: str(report.skipped_cap),
               META_UNREADABLE: str(report.unreadable)}
     meta = queries.get_meta(conn)
