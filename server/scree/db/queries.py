@@ -218,8 +218,12 @@ def _in_clause(column: str, ids: Sequence[int] | None) -> tuple[str, list[int]]:
 
 
 def keyword_search(conn: Any, match: str, limit: int, file_ids: Sequence[int] | None = None, *,
-                   table: str = "chunks_fts", without_cjk: bool = False) -> list[tuple[int, float]]:
+                   table: str = "chunks_fts", without_cjk: bool = False,
+                   per_section: int | None = None) -> list[tuple[int, float]]:
     """(chunk id, bm25 score as a positive number, higher is better), best first.
+
+    `per_section` keeps at most that many chunks of one section (file and heading trail), the best ones, before
+    the `limit` cut: a huge section whose chunks all match cannot fill the candidates (issue 36, item 3).
 
     `table` is `chunks_fts` (every chunk, as unicode61 reads it) or `chunks_cjk` (the chunks holding
     Chinese, Japanese or Korean text, their runs as bigrams: db/cjk.py); `without_cjk` leaves out of a
@@ -230,12 +234,23 @@ def keyword_search(conn: Any, match: str, limit: int, file_ids: Sequence[int] | 
     if without_cjk:
         clause += " and c.cjk = 0"
     weights = ", ".join(str(w) for w in FTS_WEIGHTS)
+    if per_section is None:
+        sql = (
+            f"select c.id, -bm25({table}, {weights}) as score "
+            f"from {table} join chunks c on c.id = {table}.rowid "
+            f"where {table} match ?{clause} order by bm25({table}, {weights}) limit ?"
+        )
+        return [(int(i), float(s)) for i, s in conn.execute(sql, [match, *params, limit]).fetchall()]
+    # bm25() is only callable in the query that matches: scores are materialised first, then numbered.
     sql = (
-        f"select c.id, -bm25({table}, {weights}) as score "
-        f"from {table} join chunks c on c.id = {table}.rowid "
-        f"where {table} match ?{clause} order by bm25({table}, {weights}) limit ?"
+        f"with matched as materialized (select c.id as id, c.file_id as file_id, c.heading as heading, "
+        f"-bm25({table}, {weights}) as score from {table} join chunks c on c.id = {table}.rowid "
+        f"where {table} match ?{clause}), "
+        "numbered as (select id, score, row_number() over (partition by file_id, heading order by score desc) "
+        "as nth from matched) "
+        "select id, score from numbered where nth <= ? order by score desc limit ?"
     )
-    return [(int(i), float(s)) for i, s in conn.execute(sql, [match, *params, limit]).fetchall()]
+    return [(int(i), float(s)) for i, s in conn.execute(sql, [match, *params, per_section, limit]).fetchall()]
 
 
 def verbatim_search(conn: Any, needle: str, limit: int, file_ids: Sequence[int] | None = None) -> list[tuple[int, float]]:

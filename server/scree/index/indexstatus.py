@@ -125,7 +125,7 @@ class IndexStatus:
             return f"indexing paused: {self.reason}; searching what is indexed ({size})"
         if self.state == "needs_reindex":
             return f"needs reindex: {self.reason}"
-        return "empty: no Markdown notes are indexed in this folder yet"
+        return "empty: no notes are indexed in this folder yet"
 
 
 def stage_two_note(done: int, total: int, clock: StageTwoClock | None = None, now: float | None = None,

@@ -59,6 +59,11 @@ MAX_VECTOR_FETCH = 4 * DEEP_SECTIONS
 # Keyword candidates looked at for a verbatim name before the top is kept, so a chunk holding the
 # exact name is found even when BM25 ranks chunks full of its parts higher.
 NAME_POOL = 100
+# Keyword candidates kept from one section (a file's heading trail) before the pool is cut: results are one
+# hit a section, so more only crowd out other notes. A 4.6 MB note of one section whose 40 best chunks all
+# matched hid every other matching note from -k 10 (issue 36, item 3). 3, not 1: the names tier
+# (`_names_first`) may prefer a chunk that spells a name over the section's best BM25 chunk.
+PER_SECTION = 3
 # Stripped from the ends of a query of symbols before it is looked for verbatim (whitespace too).
 _ASCII_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~ \t\n"
 # How hybrid fuses its halves: "dbsf" (distribution-based score fusion) or "rrf" (reciprocal rank
@@ -211,15 +216,15 @@ def bm25(index: Index, text: str, limit: int, file_ids: Sequence[int] | None) ->
     match = cjk_match(text)
     if match is None:
         plain = search_match(text)
-        return queries.keyword_search(index.conn, plain, limit, file_ids) if plain else []
+        return queries.keyword_search(index.conn, plain, limit, file_ids, per_section=PER_SECTION) if plain else []
     try:
-        ranked = queries.keyword_search(index.conn, match, limit, file_ids, table="chunks_cjk")
+        ranked = queries.keyword_search(index.conn, match, limit, file_ids, table="chunks_cjk", per_section=PER_SECTION)
     except index.driver.Error:  # an index from before the CJK rows (schema 6), read as it is
         plain = search_match(text)
-        return queries.keyword_search(index.conn, plain, limit, file_ids) if plain else []
+        return queries.keyword_search(index.conn, plain, limit, file_ids, per_section=PER_SECTION) if plain else []
     other = other_words_match(text)
     if other:
-        ranked += queries.keyword_search(index.conn, other, limit, file_ids, without_cjk=True)
+        ranked += queries.keyword_search(index.conn, other, limit, file_ids, without_cjk=True, per_section=PER_SECTION)
     return sorted(ranked, key=lambda item: -item[1])[:limit]
 
 
@@ -457,7 +462,7 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         if asked == "auto":
             mode = asked = "keyword"
     if not queries.has_chunks(index.conn):
-        return SearchResult([], mode, ["the index is empty: no Markdown notes are indexed in this folder yet"])
+        return SearchResult([], mode, ["the index is empty: no notes are indexed in this folder yet"])
     file_ids: list[int] | None = None
     if q.paths:
         file_ids = matching_file_ids(queries.file_paths(index.conn), q.paths)
