@@ -320,11 +320,8 @@ def build_server(handle: IndexHandle) -> MCPServer:
 
 def check_text(name: str, value: str) -> None:
     """Refuse an argument that no answer could carry: a lone UTF-16 surrogate cannot be encoded, so
-    a reply echoing it would never be sent (stdout is UTF-8). The message escapes it."""
-    at = value.find("\uffff")  # stdinfilter's mark for a lone surrogate the client sent
-    if at >= 0:
-        raise ToolError(f"{name} holds a lone UTF-16 surrogate (invalid Unicode) at position {at}: "
-                        "send valid Unicode text")
+    a reply echoing it would never be sent (stdout is UTF-8). The message escapes it. (Over stdio the
+    transport already read each lone surrogate as U+FFFD: `stdio/stdinfilter.py`; U+FFFF is valid text.)"""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:

@@ -3,9 +3,10 @@
 JSON allows `"\\ud800"` (an unpaired surrogate escape); Python's `json` decodes it, but the MCP SDK
 parses each line with pydantic-core, which rejects it, and drops the line: the client never gets a
 reply. This filter sits between the real stdin and the SDK (a pipe on fd 0, fed by a daemon thread)
-and rewrites only such lines: each lone surrogate becomes U+FFFF, a Unicode noncharacter reserved
-for exactly this kind of internal marking, which the SDK accepts and the tools then refuse with a
-clear error (`mcpserver.check_text`). Every other line passes through byte for byte.
+and rewrites only such lines: each lone surrogate becomes U+FFFD, the replacement character, as the CLI
+repairs an argument that is not UTF-8, and the request is answered (a line on stderr says so). It used to
+become U+FFFF for the tools to refuse, but U+FFFF is a valid code point a client may send, and it was
+refused too (issue 36, item 4). Every other line passes through byte for byte.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-MARK = "\uffff"
+MARK = "\ufffd"
 _MAYBE = re.compile(rb"\\u[dD][89a-fA-F]")
 _LONE = re.compile(r"[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]")
 
@@ -36,7 +37,7 @@ def _mark(value: Any) -> Any:
 
 def clean_line(line: bytes) -> bytes:
     """The line itself, or (when it holds a lone surrogate escape) the same JSON with each lone
-    surrogate replaced by U+FFFF."""
+    surrogate replaced by U+FFFD."""
     if not _MAYBE.search(line):
         return line
     try:
@@ -46,6 +47,7 @@ def clean_line(line: bytes) -> bytes:
     text = json.dumps(message, ensure_ascii=False)
     if not _LONE.search(text):
         return line  # only valid pairs
+    log.warning("a request held a lone UTF-16 surrogate (invalid Unicode); it was read with U+FFFD in its place")
     return (json.dumps(_mark(message), ensure_ascii=False) + "\n").encode("utf-8")
 
 
