@@ -24,6 +24,7 @@ from ._common import add_common, print_notices
 
 if TYPE_CHECKING:
     from ..embed import Embedder
+    from ..live.lock import WriterLock
     from ..records import Hit
     from ..notes.policy import NotesPolicy
     from ..index.store import Index
@@ -130,7 +131,10 @@ def open_synced(ws: Workspace, policy: NotesPolicy, embedder: Embedder, cfg: Con
     lock = WriterLock(ws.location.lock)
     if not lock.try_acquire():
         log.info("another process writes this index; searching what it has committed")
-        return ws.open_index(), False, None
+        index = ws.open_index()
+        if _first_sync_seen(index, lock, STAGE_ONE_BUDGET if budget is None else budget):
+            return index, False, None
+        index.close()  # the writer left before its first sync ended: this process holds the lock and syncs
     try:
         index, damage = open_checked(ws, quick_check_seconds=0)
         if damage is not None:
@@ -143,6 +147,26 @@ def open_synced(ws: Workspace, policy: NotesPolicy, embedder: Embedder, cfg: Con
     finally:
         lock.release()
     return index, True, left
+
+
+POLL_SECONDS = 0.05  # how often a search waiting for another process's first sync looks at the index
+
+
+def _first_sync_seen(index: Index, lock: WriterLock, budget: float) -> bool:
+    """Whether the index may be searched as another process left it. A search that finds the index being
+    built for the first time (a writer holds the lock, no sync has finished) waits up to `budget` seconds
+    for that writer's stage one, so it does not answer from half an index as if nothing matched (8 cold
+    searches at once: 7 printed no result, issue 36 item 6). False when the writer let go of the lock
+    before its first sync ended; then this process holds the lock and must sync."""
+    deadline = time.monotonic() + budget
+    while "last_sync" not in index.meta() and time.monotonic() < deadline:
+        if lock.try_acquire():
+            if "last_sync" not in index.meta():
+                return False
+            lock.release()
+            return True
+        time.sleep(POLL_SECONDS)
+    return True
 
 
 def rebuild_met_damage(ws: Workspace, index: Index, exc: Exception, policy: NotesPolicy, embedder: Embedder,
