@@ -31,6 +31,9 @@ WINDOW_WORDS = 120
 #: For a test that kills a process in the middle of a sync: after this many embed_passages calls
 #: the next one blocks for good, so the kill lands mid-sync however fast the machine is.
 HANG_AFTER_ENV = "SCREE_FAKE_EMBEDDER_HANG_AFTER"
+#: Seconds each passage takes, for a test that needs a stage two long enough to act during it; `should_stop`
+#: is honoured between passages, as the model honours it between batches.
+SECONDS_PER_PASSAGE_ENV = "SCREE_FAKE_EMBEDDER_SECONDS_PER_PASSAGE"
 
 _WORD = re.compile(r"\w+")
 
@@ -73,6 +76,7 @@ class FakeEmbedder:
         self.trims = 0
         hang = os.environ.get(HANG_AFTER_ENV)
         self._hang_after = int(hang) if hang else None
+        self._pace = float(os.environ.get(SECONDS_PER_PASSAGE_ENV) or 0)
 
     @property
     def loaded(self) -> bool:
@@ -95,6 +99,8 @@ class FakeEmbedder:
                 from scree.errors import EmbedStopped
 
                 raise EmbedStopped()
+            if self._pace:
+                threading.Event().wait(self._pace)
             header, body = p.header, p.body  # type: ignore[attr-defined]
             words = body.split()
             parts = [" ".join(words[i:i + WINDOW_WORDS]) for i in range(0, len(words), WINDOW_WORDS)]

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
+import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..config import Config, add_embedder_flag
@@ -74,16 +76,49 @@ def cmd_reindex(args: argparse.Namespace, cfg: Config) -> int:
                 rebuild_in_place(index, embedder.id, embedder.dimensions, embedder.max_windows)
             # An explicit reindex (the session's background one too) checks for space to give back
             # whatever it changed: a search's own sync may have removed notes and left the vectors to it.
+            gone = _FolderWatch(ws.folder)
             report = sync(index, ws.policy(), embedder, max_file_bytes=cfg.max_file_bytes,
-                          progress=progress_for_stderr(), shrink=True)
+                          progress=progress_for_stderr(), shrink=True, should_stop=gone)
         finally:
             index.close()
     finally:
         lock.release()
+    if gone.stopped:
+        print(f"scree: the notes folder {ws.folder} was deleted or replaced while it was being indexed: stopped; "
+              "nothing more was written (the index is a cache: the next sync of the folder, if it comes back, "
+              "brings it up to date)", file=sys.stderr)
+        return 1
     print_notices(report)
     if not args.quiet:
         print_result(report, ws.folder, args.json)
     return 0
+
+
+class _FolderWatch:
+    """`should_stop` for a reindex: true once the notes folder is gone or another folder took its path (a
+    detached reindex kept embedding for ~55 s after its folder was deleted: issue 36, item 5). Looked at
+    no more than every CHECK_SECONDS, so a sync's many calls cost nothing."""
+
+    CHECK_SECONDS = 0.5
+
+    def __init__(self, folder: Path) -> None:
+        from ..live.health import identity
+
+        self._identity = identity
+        self._folder = folder
+        self._start = identity(folder)
+        self._next = time.monotonic() + self.CHECK_SECONDS
+        self.stopped = False
+
+    def __call__(self) -> bool:
+        if self.stopped or time.monotonic() < self._next:
+            return self.stopped
+        self._next = time.monotonic() + self.CHECK_SECONDS
+        try:
+            self.stopped = self._identity(self._folder) != self._start
+        except OSError:  # "cannot tell" (permission) is not "gone"
+            pass
+        return self.stopped
 
 
 def _open_for_reindex(ws: Workspace, *, rebuild: bool) -> Index:
