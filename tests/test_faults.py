@@ -502,3 +502,38 @@ def test_index_and_reindex_find_a_damaged_index_and_rebuild_it(notes, capsys, mo
         code, out, err = run_cli(["search", "--no-sync", "--mode", "keyword", "--notes", str(notes), "retention"],
                                  capsys, monkeypatch)
         assert code == 0 and "n0.md" in out, err
+
+
+def test_a_full_disk_during_the_shrink_is_a_warning_and_the_reindex_succeeds(notes, tmp_path, capsys, monkeypatch):
+    # Issue 36, item 7: the reindex exited 1; the shrink is housekeeping, the notes were all indexed.
+    import scree.index.sync as sync_module
+    from faultkit import SmallDisk
+
+    disk = SmallDisk(tmp_path / "bigger", size="48m")
+    request_close = disk.close
+    db = disk.path / "idx" / "index.db"
+    for i in range(80):  # enough that removing them leaves more than a MiB to give back
+        (notes / f"big{i}.md").write_text("# Big\n\n" + "".join(f"word{i}x{j} filler text.\n\n" for j in range(1500)),
+                                          encoding="utf-8")
+    code, _, err = run_cli(["index", "--notes", str(notes), "--db", str(db)], capsys, monkeypatch)
+    assert code == 0, err
+    for i in range(80):
+        (notes / f"big{i}.md").unlink()  # most of the file becomes reclaimable: the reindex shrinks it
+    real = sync_module.give_space_back
+
+    def full_then_shrink(*args, **kwargs):  # noqa: ANN002, ANN003
+        disk.fill()  # a real ENOSPC from the kernel, met by the shrink's own writes
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sync_module, "give_space_back", full_then_shrink)
+    code, out, err = run_cli(["reindex", "--notes", str(notes), "--db", str(db)], capsys, monkeypatch)
+    assert code == 0, err
+    assert "could not give space back" in err and "Traceback" not in err, err
+    disk.free()
+    try:
+        index = open_index(index_location(notes, load_config().with_overrides(db=db)), notes)
+        assert invariants.problems(index.conn, FakeEmbedder.max_windows) == []
+        assert index.conn.execute("select count(*) from files").fetchone()[0] == 3
+        index.close()
+    finally:
+        request_close()

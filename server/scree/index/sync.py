@@ -17,7 +17,7 @@ from ..notes.autodoc import ModuleFinder, autodoc_chunks
 from ..notes.chunker import CHUNKER_VERSION, chunk_note, note_names
 from ..notes.modules import ModuleFiles
 from ..db import cjk, invariants, queries, writes
-from ..db.connect import damaged_index
+from ..db.connect import damaged_index, is_damage, is_db_error
 from ..embed import Embedder, Passage, readable_languages
 from .embedstage import embed_pending, passage_of
 from ..errors import EmbedderUnavailable, FileSkipped
@@ -316,7 +316,16 @@ def _stage_two(index: Index, embedder: Embedder, report: SyncReport, progress: S
     report.vectors_missing = done.remaining
     if done.remaining == 0 and (shrink or (shrink is None and report.dropped_rows)):
         # A sync that dropped many notes or vectors leaves the file as big as before.
-        shrunk = give_space_back(index, embedder.id, embedder.dimensions)
+        try:
+            shrunk = give_space_back(index, embedder.id, embedder.dimensions)
+        except Exception as exc:
+            # Housekeeping, as in the live writer: a full disk cannot rewrite the file, and the index stays as
+            # it was (each step is one transaction). Damage is the caller's to handle.
+            if is_damage(exc) or not is_db_error(exc, index.driver):
+                raise
+            report.warnings.append(f"could not give space back ({exc}); the index keeps its size until the "
+                                   "next sync that removes notes (free some space first if the disk is full)")
+            shrunk = None
         report.shrunk = shrunk.describe() if shrunk else None
     if done.chunks:
         trim = getattr(embedder, "trim", None)  # the batches' working memory is not needed any more
