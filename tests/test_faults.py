@@ -504,13 +504,20 @@ def test_index_and_reindex_find_a_damaged_index_and_rebuild_it(notes, capsys, mo
         assert code == 0 and "n0.md" in out, err
 
 
-def test_a_full_disk_during_the_shrink_is_a_warning_and_the_reindex_succeeds(notes, tmp_path, capsys, monkeypatch):
-    # Issue 36, item 7: the reindex exited 1; the shrink is housekeeping, the notes were all indexed.
-    import scree.index.sync as sync_module
+@pytest.fixture
+def roomier_disk(tmp_path: Path):
     from faultkit import SmallDisk
 
-    disk = SmallDisk(tmp_path / "bigger", size="48m")
-    request_close = disk.close
+    d = SmallDisk(tmp_path / "bigger", size="48m")
+    yield d
+    d.close()
+
+
+def test_a_full_disk_during_the_shrink_is_a_warning_and_the_reindex_succeeds(notes, roomier_disk, capsys, monkeypatch):
+    # Issue 36, item 7: the reindex exited 1; the shrink is housekeeping, the notes were all indexed.
+    import scree.index.sync as sync_module
+
+    disk = roomier_disk
     db = disk.path / "idx" / "index.db"
     for i in range(80):  # enough that removing them leaves more than a MiB to give back
         (notes / f"big{i}.md").write_text("# Big\n\n" + "".join(f"word{i}x{j} filler text.\n\n" for j in range(1500)),
@@ -530,10 +537,9 @@ def test_a_full_disk_during_the_shrink_is_a_warning_and_the_reindex_succeeds(not
     assert code == 0, err
     assert "could not give space back" in err and "Traceback" not in err, err
     disk.free()
+    index = open_index(index_location(notes, load_config().with_overrides(db=db)), notes)
     try:
-        index = open_index(index_location(notes, load_config().with_overrides(db=db)), notes)
         assert invariants.problems(index.conn, FakeEmbedder.max_windows) == []
         assert index.conn.execute("select count(*) from files").fetchone()[0] == 3
-        index.close()
     finally:
-        request_close()
+        index.close()

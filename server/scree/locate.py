@@ -34,15 +34,36 @@ def notes_folder(notes: Path | None, env: Mapping[str, str], cwd: Path) -> Path:
             raise FolderError(f"notes folder {folder} does not exist: check --notes / SCREE_NOTES")
         if not folder.is_dir():
             raise FolderError(f"notes folder {folder} is not a directory: point --notes at a folder")
-        return folder
+        return refuse_too_broad(folder, env, named=True)
     project = env.get("CLAUDE_PROJECT_DIR", "").strip()
     if project:
         path = Path(project)
         if not path.is_dir():
             raise FolderError(f"CLAUDE_PROJECT_DIR={project} is not a folder: start Claude Code in the project, "
                               "or set SCREE_NOTES")
-        return find_git_root(path) or path.resolve()
-    return find_git_root(cwd) or cwd.resolve()
+        return refuse_too_broad(find_git_root(path) or path.resolve(), env, named=False)
+    return refuse_too_broad(find_git_root(cwd) or cwd.resolve(), env, named=False)
+
+
+# Kernel file systems: their "files" are processes, devices and settings, endless and never notes.
+PSEUDO_FILESYSTEMS = (Path("/proc"), Path("/sys"), Path("/dev"))
+
+
+def refuse_too_broad(folder: Path, env: Mapping[str, str], *, named: bool) -> Path:
+    """`folder`, unless it is no project: the whole file system (`/`), a kernel pseudo-file system, or (when
+    found rather than named with --notes / SCREE_NOTES) the home folder. A session started in `/` walked and
+    indexed the whole machine, `/proc` included (issue 36, item 2)."""
+    if folder == Path(folder.anchor):
+        raise FolderError(f"the notes folder would be {folder}, the whole file system: scree indexes one "
+                          "project's docs; start Claude Code (or scree) in the project, or set SCREE_NOTES")
+    if any(folder == p or p in folder.parents for p in PSEUDO_FILESYSTEMS):
+        raise FolderError(f"the notes folder would be {folder}, on a kernel pseudo-file system, which holds no "
+                          "notes: start in a project folder, or set SCREE_NOTES")
+    home = env.get("HOME", "").strip()
+    if not named and home and folder == Path(home).resolve():
+        raise FolderError(f"the notes folder would be your home folder {folder}, which is no single project: "
+                          "start Claude Code (or scree) in a project, or name the folder with --notes / SCREE_NOTES")
+    return folder
 
 
 def resolve_folder(cfg: Config, cwd: Path | None = None, env: Mapping[str, str] | None = None) -> Path:

@@ -205,7 +205,8 @@ def _sync_within(index: Index, policy: NotesPolicy, embedder: Embedder, cfg: Con
     Stage one (text and keyword rows) runs first; stage two (vectors) runs here only when its estimate
     fits what is left of the budget (a few changed notes), else it is left to a background writer.
     Returns what is left for one: "notes" when stage one ran out of time, "vectors" when chunks lack
-    their vectors, or None."""
+    their vectors, "names" when only the code's names were not all read (the vocabulary keeps to the
+    budget too: issue 36, item 2), or None."""
     from ..db import queries
     from ..index.indexstatus import recorded_rate
     from ..index.progress import progress_for_stderr
@@ -239,11 +240,13 @@ def _sync_within(index: Index, policy: NotesPolicy, embedder: Embedder, cfg: Con
         print(f"scree: warning: the vectors of new and changed notes were not made: {exc}", file=sys.stderr)
         return None
     print_notices(report)
-    if cut and not foreground:
+    if cut and not foreground and not report.stage_one_complete:
         print(f"scree: stage one is taking longer than {limit:g} s: answering from the notes indexed so far",
               file=sys.stderr)
         return "notes"  # the background writer finishes it
-    return "vectors" if missing else None
+    if missing:
+        return "vectors"
+    return "names" if report.names_left else None  # the code's names, read by the background writer
 
 
 def start_background_sync(ws: Workspace, left: str = "vectors") -> str:
@@ -276,6 +279,10 @@ def start_background_sync(ws: Workspace, left: str = "vectors") -> str:
                 "the vectors; until then searches answer by keyword")
     finally:
         os.close(log_fd)
+    if left == "names":
+        where = f"; log: {log_path}" if log_path is not None else ""
+        return (f"the repository's code names (for exact matches of a name) are being read in the background (pid "
+                f"{pid}, `scree reindex`){where}")
     what = "the remaining notes and then the vectors are" if left == "notes" else "the vectors are"
     where = f"; log: {log_path}" if log_path is not None else ""
     return (f"{what} being indexed in the background (pid {pid}, `scree reindex`; `scree status` shows how "

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,6 +52,7 @@ class VocabReport:
     # docstrings are indexed again (sync.py). A file seen for the first time is not one: its pages were
     # just read with it.
     changed: list[str] = field(default_factory=list)
+    stopped: bool = False  # ended early by `should_stop`: the rest waits for the next full sync
 
 
 _WORDPIECE_VOCAB = Path(__file__).parent.parent / "embed" / "data" / "minilm-vocab.txt"
@@ -68,8 +70,11 @@ def common_words(path: Path = _WORDPIECE_VOCAB) -> frozenset[str]:
 
 
 def collect_vocabulary(index: Index, policy: NotesPolicy, *, max_bytes: int = MAX_CODE_BYTES,
-                       max_files: int = MAX_CODE_FILES) -> VocabReport:
-    """Bring the index's names in line with the folder's code files and manifests."""
+                       max_files: int = MAX_CODE_FILES,
+                       should_stop: Callable[[], bool] = lambda: False) -> VocabReport:
+    """Bring the index's names in line with the folder's code files and manifests. `should_stop` (a
+    search's first-answer budget) ends it early: what was read is kept, nothing is forgotten, and the next
+    full sync reads the rest (`report.stopped`)."""
     t0 = time.perf_counter()
     report = VocabReport()
     conn = index.conn
@@ -79,6 +84,9 @@ def collect_vocabulary(index: Index, policy: NotesPolicy, *, max_bytes: int = MA
     batch: list[writes.CodeFileVersion] = []
     words: frozenset[str] | None = None  # loaded at the first file that must be read
     for item in walk_code(policy, lambda name: file_kind(name) is not None):
+        if should_stop():
+            report.stopped = True
+            break
         if isinstance(item, Skipped):  # a folder that cannot be listed: keep what we knew under it
             kept_dirs.append(item.rel_path.rstrip("/") + "/")
             continue
@@ -124,6 +132,9 @@ def collect_vocabulary(index: Index, policy: NotesPolicy, *, max_bytes: int = MA
             writes.replace_code_files(conn, batch)
             batch = []
     writes.replace_code_files(conn, batch)
+    if report.stopped:  # not every file was seen: none may be taken for gone
+        report.seconds = time.perf_counter() - t0
+        return report
     gone = [p for p in stored if p not in seen and not p.startswith(tuple(kept_dirs))]
     writes.delete_code_files(conn, gone)
     report.removed = len(gone)
@@ -137,10 +148,11 @@ def collect_vocabulary(index: Index, policy: NotesPolicy, *, max_bytes: int = MA
     return report
 
 
-def sync_vocabulary(index: Index, policy: NotesPolicy) -> VocabReport | None:
+def sync_vocabulary(index: Index, policy: NotesPolicy,
+                    should_stop: Callable[[], bool] = lambda: False) -> VocabReport | None:
     """`collect_vocabulary` for a sync: a failure costs the vocabulary's freshness, never the notes."""
     try:
-        return collect_vocabulary(index, policy)
+        return collect_vocabulary(index, policy, should_stop=should_stop)
     except (ScreeError, OSError) as exc:
         log.warning("the names of the code were not collected: %s", exc)
         return None
