@@ -66,8 +66,10 @@ def big_notes(tmp_path: Path) -> Path:
 @pytest.mark.timeout(240)
 def test_a_cold_search_of_1000_notes_answers_at_once_and_leaves_the_vectors_to_a_background_writer(big_notes):
     # The background writer embeds three batches and then hangs: stage two is caught in progress.
+    # A budget that stage one of 1,000 notes fits even on a loaded box (6 s did not always: issue 35); what is
+    # measured here is what the search leaves to the background, not how fast stage one is.
     first = scree("search", "--json", "--notes", str(big_notes), QUESTION,
-                  env={"SCREE_FAKE_EMBEDDER_HANG_AFTER": "3"})
+                  env={"SCREE_FAKE_EMBEDDER_HANG_AFTER": "3", "SCREE_SEARCH_BUDGET": "40"})
     try:
         assert first.returncode == 0, first.stderr
         answer = json.loads(first.stdout)

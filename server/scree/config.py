@@ -41,6 +41,7 @@ class Config:
     mode: str = "auto"  # SCREE_MODE / --mode: default search mode
     k: int = 5  # SCREE_K / -k: results per search
     max_file_mb: float = 10.0  # SCREE_MAX_FILE_MB: larger notes are skipped with a reason
+    search_budget: float = 6.0  # SCREE_SEARCH_BUDGET: seconds of syncing a `scree search` does before it answers
     note_extensions: str = ".md .mdx .markdown .rst .adoc .asciidoc .pdf"  # SCREE_NOTE_EXTENSIONS / --note-extensions: which files are notes
     log_level: str = "WARNING"  # SCREE_LOG_LEVEL: stderr logging level
     vector_cache_mb: float = 400.0  # SCREE_VECTOR_CACHE_MB: in-memory vectors for fast KNN; 0 = always scan SQLite
@@ -153,6 +154,8 @@ def validate(cfg: Config) -> Config:
         raise ConfigError(f"threads={cfg.threads} must be at least 1 (SCREE_THREADS)")
     if cfg.max_file_mb <= 0:
         raise ConfigError("SCREE_MAX_FILE_MB must be positive")
+    if not 0 < cfg.search_budget <= 3600:
+        raise ConfigError(f"SCREE_SEARCH_BUDGET={cfg.search_budget:g} must be more than 0 and at most 3600 seconds")
     if cfg.zdr not in (0, 1):
         raise ConfigError(f"SCREE_ZDR={cfg.zdr} must be 1 (zero data retention requested) or 0")
     if cfg.dimensions < 0:

@@ -80,6 +80,10 @@ MODEL_LANGUAGES = Setting(
     "`qwen/qwen3-embedding-4b`); notes in other languages stay keyword-only. The local model reads English")
 THREADS = Setting("SCREE_THREADS", "threads", "int", "", "`min(2, cpus)`", "cores the local model uses (that many batches run at once)")
 MAX_FILE_MB = Setting("SCREE_MAX_FILE_MB", "max_file_mb", "float", "", "`10`", "larger notes are skipped")
+SEARCH_BUDGET = Setting(
+    "SCREE_SEARCH_BUDGET", "search_budget", "float", "", "`6`",
+    "seconds a `scree search` spends bringing the index up to date before it answers from what is there "
+    "(the rest goes to a background `scree reindex`)")
 NOTE_EXTENSIONS = Setting(
     "SCREE_NOTE_EXTENSIONS", "note_extensions", "str", "--note-extensions",
     "`.md .mdx .markdown .rst .adoc .asciidoc .pdf`",
@@ -117,7 +121,7 @@ LAUNCHER_DEBUG = Setting(
     owner="bin/scree")
 SETTINGS: tuple[Setting, ...] = (
     NOTES, DB, DATA_DIR, MODE, K, EMBEDDER, API_BASE, API_KEY, MODEL, DIMENSIONS, ZDR, MODEL_LANGUAGES, LANGUAGES,
-    THREADS, MAX_FILE_MB, NOTE_EXTENSIONS, LOG_LEVEL, VECTOR_CACHE_MB,
+    THREADS, MAX_FILE_MB, SEARCH_BUDGET, NOTE_EXTENSIONS, LOG_LEVEL, VECTOR_CACHE_MB,
     SQLITE, HTTP_TOKEN, HOOKS, HOOKS_DEBUG, USAGE, USAGE_TEXT, SYNC_COMMAND, LAUNCHER_DEBUG,
 )
 

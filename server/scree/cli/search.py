@@ -1,7 +1,7 @@
 """`scree search`: stage one of a sync first (unless a writer keeps the index fresh), then the best chunks.
 
 The search answers at once: it commits the changed notes' text and keyword rows (stage one, at most
-`STAGE_ONE_BUDGET` seconds of it), answers from what is there, and leaves the vectors (stage two) to
+`SCREE_SEARCH_BUDGET` seconds of it, 6 by default), answers from what is there, and leaves the vectors (stage two) to
 a detached `scree reindex` it starts, as the plugin's session start does; `scree reindex` builds
 everything in the foreground. Results go to stdout; progress, notes and errors go to stderr.
 """
@@ -33,9 +33,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("scree")
 
 # Seconds of stage one a search spends in the foreground before it answers from what is committed and
-# leaves the rest to the background writer: stage one takes about a second per 100 notes, so most
-# folders finish within it (issue 29: a cold search of 1,000+ notes answers within 10 s).
-STAGE_ONE_BUDGET = 6.0
+# leaves the rest to the background writer (SCREE_SEARCH_BUDGET, 6 by default): stage one takes about a
+# second per 100 notes, so most folders finish within it (issue 29: a cold search of 1,000+ notes answers
+# within 10 s).
 # Stage two runs in the foreground too when its estimate (this, for starting the model, plus the missing
 # chunks at the index's recorded rate) fits what is left of the budget: a few changed notes.
 MODEL_START = 2.0
@@ -132,7 +132,7 @@ def open_synced(ws: Workspace, policy: NotesPolicy, embedder: Embedder, cfg: Con
     if not lock.try_acquire():
         log.info("another process writes this index; searching what it has committed")
         index = ws.open_index()
-        if _first_sync_seen(index, lock, STAGE_ONE_BUDGET if budget is None else budget):
+        if _first_sync_seen(index, lock, cfg.search_budget if budget is None else budget):
             return index, False, None
         index.close()  # the writer left before its first sync ended: this process holds the lock and syncs
     try:
@@ -200,7 +200,7 @@ def rebuild_met_damage(ws: Workspace, index: Index, exc: Exception, policy: Note
 
 def _sync_within(index: Index, policy: NotesPolicy, embedder: Embedder, cfg: Config,
                  budget: float | None = None) -> str | None:
-    """Sync (the caller holds the writer lock) within `budget` seconds (STAGE_ONE_BUDGET).
+    """Sync (the caller holds the writer lock) within `budget` seconds (SCREE_SEARCH_BUDGET).
 
     Stage one (text and keyword rows) runs first; stage two (vectors) runs here only when its estimate
     fits what is left of the budget (a few changed notes), else it is left to a background writer.
@@ -212,7 +212,7 @@ def _sync_within(index: Index, policy: NotesPolicy, embedder: Embedder, cfg: Con
     from ..index.progress import progress_for_stderr
     from ..index.sync import embed_stage_two, sync
 
-    limit = STAGE_ONE_BUDGET if budget is None else budget
+    limit = cfg.search_budget if budget is None else budget
     deadline = time.monotonic() + limit
     cut: list[bool] = []
 
