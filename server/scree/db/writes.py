@@ -21,7 +21,10 @@ def transaction(conn: Any) -> Iterator[None]:
     try:
         yield
     except BaseException:
-        conn.execute("rollback")
+        try:
+            conn.execute("rollback")
+        except Exception:  # noqa: BLE001 - SQLite rolled back itself (a full disk, an I/O error): raise the cause
+            pass
         raise
     conn.execute("commit")
 
