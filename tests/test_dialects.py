@@ -14,7 +14,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 
 from scree.notes.chunker import chunk_markdown
-from scree.notes.mdblocks import parse_blocks, split_lines
+from scree.notes.mdblocks import HTML_HEADING_LEVEL, parse_blocks, split_lines
 from scree.notes.sections import find_section
 
 # Renderers as each dialect's tool configures markdown-it: MyST (myst-parser uses these two plugins for
@@ -51,9 +51,9 @@ CASES = [
      [], [1, 6, 7]),
     ("self-closing jsx anchor", PLAIN, "<HiddenHeading id=\"old\" />\n\n### projectService\n", [(3, 3, "projectService")], [1]),
     ("html heading in a readme", PLAIN, "<h2 align=\"center\">Quick <b>start</b></h2>\n\ntext\n",
-     [(1, 2, "Quick start")], []),
+     [(1, HTML_HEADING_LEVEL, "Quick start")], []),
     ("html heading inside a centred div", PLAIN, "<div align=\"center\">\n<h1>scree</h1>\n</div>\n",
-     [(2, 1, "scree")], [1, 3]),
+     [(2, HTML_HEADING_LEVEL, "scree")], [1, 3]),
     ("summary text is prose", PLAIN, "<details>\n<summary>Why not grep?</summary>\n\nBecause.\n</details>\n",
      [], [1, 5]),
     ("github alert is a quote", PLAIN, "> [!NOTE]\n> Useful.\n", [], []),
@@ -72,7 +72,11 @@ def test_dialect_headings_are_what_its_renderer_shows(renderer: MarkdownIt, text
                                                       headings: list[tuple[int, int, str]], markup: list[int]) -> None:
     blocks = parse_blocks(split_lines(text))
     assert [(h.start + 1, h.level, h.text) for h in blocks.headings] == headings
-    assert rendered_headings(renderer, text) == [(level, t) for _, level, t in headings]
+    rendered = rendered_headings(renderer, text)
+    assert [t for _, t in rendered] == [t for _, _, t in headings]
+    # An HTML heading is drawn at its tag's level, but sits below every Markdown heading in the outline.
+    assert [lvl for (lvl, _), (_, ours, _) in zip(rendered, headings) if ours != HTML_HEADING_LEVEL] == \
+        [ours for _, ours, _ in headings if ours != HTML_HEADING_LEVEL]
     assert sorted(i + 1 for i in (*blocks.targets, *blocks.inert)) == markup
 
 
@@ -104,10 +108,21 @@ def test_markup_stays_in_the_text_of_a_chunk_with_content() -> None:
     assert (chunk.start_line, chunk.end_line) == (1, 8) and chunk.text == text.rstrip("\n")
 
 
-def test_read_doc_finds_a_readme_html_heading() -> None:
+def test_read_doc_finds_a_readme_html_heading_and_the_markdown_sections_after_it() -> None:
     text = "<h1 align=\"center\">scree</h1>\n\nintro\n\n## Install\n\nrun\n"
-    lookup = find_section(text, "scree > Install")
-    assert [(s.start_line, s.end_line) for s in lookup.matches] == [(5, 7)]
+    assert [(s.start_line, s.end_line) for s in find_section(text, "scree").matches] == [(1, 4)]
+    assert [(s.start_line, s.end_line) for s in find_section(text, "Install").matches] == [(5, 7)]
+
+
+def test_html_headings_never_parent_the_markdown_headings_after_them() -> None:
+    # Issue 38: an Obsidian page showing <h1>..<h6> as examples ("to avoid cluttering the Outline") made
+    # "This is a heading 1" the root of every later trail: "This is a heading 1 > Comments".
+    examples = "".join(f"<h{n}>This is a heading {n}</h{n}>\n" for n in range(1, 7))
+    text = f"# Formatting\n\nHeadings as HTML:\n\n{examples}\n## Comments\n\nUse %%comment%%.\n"
+    chunks = chunk_markdown(text).chunks
+    assert chunks[-1].heading == "Formatting > Comments", [c.heading for c in chunks]
+    # Each labels its own line, which stays searchable text.
+    assert ("Formatting > This is a heading 3", "<h3>This is a heading 3</h3>") in [(c.heading, c.text) for c in chunks]
 
 
 @pytest.mark.parametrize(("text", "headings", "markup"), [

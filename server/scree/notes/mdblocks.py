@@ -36,8 +36,12 @@ Hand-written rules, each for syntax no plugin parses (markdown-it sees paragraph
   first blank line where it is finished: those lines are hidden from markdown-it and are code (`_esm_blocks`).
 - JSX/HTML wrapper lines: a line of an HTML block that holds only tags (`<Tabs>`, `</TabItem>`,
   `<div align="center">`) is inert, unless a tag carries a `label`/`title` attribute (a tab label).
-- README-style HTML headings: a line of an HTML block that is one `<h1>`..`<h6>` element is a heading of
-  that level (GitHub renders it as one and lists it in the page outline).
+- README-style HTML headings: a line of an HTML block that is one `<h1>`..`<h6>` element labels its own lines
+  (until the next heading) but never restructures the outline (issue 38): it sits one level below the Markdown
+  heading around it (HTML_HEADING_LEVEL, deeper than any `#`), so the next Markdown heading closes it and is never
+  its child. Obsidian's outline leaves HTML headings out (a vault page shows `<h1>`..`<h6>` as examples "to avoid
+  cluttering the Outline", and every later section was their child), and the benchmark labeller does too. It
+  used to be a heading of its own level, as GitHub draws it.
 
 Front matter opens only on a first line that is exactly `---` (trailing blanks allowed) and must be
 closed, by a `---` or `...` line; an unclosed one is an ordinary thematic break.
@@ -97,6 +101,7 @@ _NAVIGATION = frozenset({"{toctree}", "{tableofcontents}", "{contents}"})
 _ESM_LINE = re.compile(r"^(?:import\s+(?:[\w*{}\s,$]+\s+from\s+)?['\"]|export\s+(?:default\s|const\s|let\s|function\s|\{))")
 _TAG_ONLY = re.compile(r"^\s*(?:</?[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>\s*)+$")
 _LABELLED_TAG = re.compile(r"\s(?:label|title)=")
+HTML_HEADING_LEVEL = 40  # deeper than any Markdown heading (see the module docstring)
 _HTML_HEADING = re.compile(r"^\s{0,3}<h([1-6])(?:\s[^<>]*)?>(.*)</h\1>\s*$", re.IGNORECASE)
 
 
@@ -285,7 +290,8 @@ def _html_lines(lines: list[str], start: int, end: int, headings: list[Heading],
         line = lines[i]
         m = _HTML_HEADING.match(line) if "<h" in line or "<H" in line else None
         if m:
-            headings.append(Heading(i, i + 1, int(m.group(1)), clean_heading(m.group(2))))
+            # `body`: its line is also the section's text, so no chunk of it is dropped as heading-only.
+            headings.append(Heading(i, i + 1, HTML_HEADING_LEVEL, clean_heading(m.group(2)), body=True))
         elif _TAG_ONLY.match(line) and not _LABELLED_TAG.search(line):
             inert.append(i)
 
