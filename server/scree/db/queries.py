@@ -253,11 +253,13 @@ def keyword_search(conn: Any, match: str, limit: int, file_ids: Sequence[int] | 
     return [(int(i), float(s)) for i, s in conn.execute(sql, [match, *params, per_section, limit]).fetchall()]
 
 
-def verbatim_search(conn: Any, needle: str, limit: int, file_ids: Sequence[int] | None = None) -> list[tuple[int, float]]:
+def verbatim_search(conn: Any, needle: str, limit: int, file_ids: Sequence[int] | None = None, *,
+                    fold: bool = False) -> list[tuple[int, float]]:
     """(chunk id, times `needle` occurs in its heading and text), most first: for a query of symbols
-    (an emoji) that the FTS5 tokenizer drops, so no MATCH can find it."""
+    (an emoji) that the FTS5 tokenizer drops, so no MATCH can find it, and for a name whose punctuation is
+    the name (`%%comment%%`, `path:`). `fold`: ASCII letters compared without case (`needle` folded)."""
     clause, params = _in_clause("file_id", file_ids)
-    hay = "(heading || char(10) || text)"
+    hay = "lower(heading || char(10) || text)" if fold else "(heading || char(10) || text)"
     sql = (f"select id, (length({hay}) - length(replace({hay}, ?, ''))) / length(?) as n from chunks "
            f"where instr({hay}, ?) > 0{clause} order by n desc, id limit ?")
     return [(int(i), float(n)) for i, n in conn.execute(sql, [needle, needle, needle, *params, limit]).fetchall()]

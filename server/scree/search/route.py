@@ -65,17 +65,49 @@ def is_lookup(query: str) -> bool:
     return not any(w.strip(_EDGE_PUNCT).lower() in STOPWORDS for w in words)
 
 
+# Syntax that makes a token a name although its letters are a common word (issue 38: `%%comment%%`,
+# `{{date}}`, `[[Page]]`, `![[embed]]`, `#tag`, `@mention`): doubled brackets or markers around letters, or a
+# leading `#`/`@`. The token keeps that punctuation, so the names tier prefers a section that spells it.
+_SYNTAX_TOKEN = re.compile(r"^(?:%%|\{\{|!?\[\[|[#@](?=[A-Za-z]))\S*[A-Za-z]|[A-Za-z]\S*(?:%%|\}\}|\]\])$")
+# A search operator (`path:`, `tag:`, `file:`): a word and a colon, named alone or in backticks.
+_OPERATOR = re.compile(r"^[A-Za-z][\w-]*:$")
+_SENTENCE_END = ",;!?."
+
+
+def syntax_token(word: str, *, alone: bool = False) -> str | None:
+    """`word` as a name that keeps its punctuation (`%%comment%%`, `{{date}}`, `[[Page]]`, `#tag`, and a
+    search operator such as `path:` when backticked or the whole query), or None."""
+    token = word.strip("\"'“”‘’")
+    ticked = len(token) > 2 and token.startswith("`") and token.endswith("`")
+    token = token.strip("`") if ticked else token.rstrip(_SENTENCE_END)
+    if _SYNTAX_TOKEN.search(token):
+        return token
+    if (ticked or alone) and _OPERATOR.match(token):
+        return token
+    return None
+
+
+def is_syntax_name(name: str) -> bool:
+    """True for a name that `syntax_token` made: its punctuation, which the keyword index drops, is the name."""
+    return bool(_SYNTAX_TOKEN.search(name) or _OPERATOR.match(name))
+
+
 def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) -> List[str]:
     """The names a query spells out verbatim (identifiers, vocabulary words), case-folded, in order.
 
     Quotes, brackets and a call's `()` around a name are not part of it: `histogram_quantile()` and
-    `` `api_host` `` name `histogram_quantile` and `api_host`; a flag keeps its dashes (`--locked`).
+    `` `api_host` `` name `histogram_quantile` and `api_host`; a flag keeps its dashes (`--locked`). A syntax
+    token keeps the punctuation that makes it one (`%%comment%%`, `{{date}}`, `path:`: `syntax_token`).
     """
     names: List[str] = []
     seen: set[str] = set()  # a list's `in` would make a long query quadratic
-    for word in query.split():
+    words = query.split()
+    for word in words:
         bare = word.strip(_EDGE_PUNCT)
-        if not (looks_like_identifier(word) or (vocabulary and bare in vocabulary)):
+        token = syntax_token(word, alone=len(words) == 1)
+        if token is not None:
+            bare = token
+        elif not (looks_like_identifier(word) or (vocabulary and bare in vocabulary)):
             continue
         name = bare.casefold()
         if name and name not in seen:

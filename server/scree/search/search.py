@@ -42,7 +42,7 @@ from ..index.indexstatus import stage_two_note
 from . import expansion, ranking
 from ..notes.policy import NotesPolicy
 from ..records import Hit, SearchResult
-from .route import common_words_only, is_lookup, named_identifiers, route
+from .route import common_words_only, is_lookup, is_syntax_name, named_identifiers, route
 from ..index.store import Index, vectors_usable
 
 log = logging.getLogger(__name__)
@@ -153,8 +153,11 @@ def semantic_ranking(index: Index, embedder: Embedder, text: str, depth: int,
 
 
 def _verbatim(name: str) -> re.Pattern[str]:
-    # Not inside a longer word or flag: `--type` must not match `--type-add`, nor `pre` match `pre_stop`.
-    return re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])")
+    # Not inside a longer word or flag: `--type` must not match `--type-add`, nor `pre` match `pre_stop`. A
+    # name that starts or ends with other punctuation is bounded by it (`path:` in `path:docs/`, `%%x%%`).
+    before = r"(?<![\w-])" if name[:1].isalnum() or name[:1] in "_-" else ""
+    after = r"(?![\w-])" if name[-1:].isalnum() or name[-1:] in "_-" else ""
+    return re.compile(before + re.escape(name) + after)
 
 
 HISTORY_IN_TIER = True
@@ -242,6 +245,17 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
                                    lambda words: bm25(index, words, deeper, file_ids))[:pool]
     else:
         ranked = bm25(index, text, pool, file_ids)
+    literal = [n for n in names if is_syntax_name(n)]
+    if literal:
+        # The keyword index drops the punctuation that makes these names (`path:` is the word "path", in
+        # every other note): the sections that spell one exactly join the pool, for the names tier to rank.
+        floor = min((s for _, s in ranked), default=0.0)
+        have = {cid for cid, _ in ranked}
+        for name in literal:
+            for cid, _ in queries.verbatim_search(index.conn, name, NAME_POOL, file_ids, fold=True):
+                if cid not in have:
+                    have.add(cid)
+                    ranked.append((cid, floor))
     if names and ranked:
         ranked = _names_first(ranked, queries.chunk_texts(index.conn, [cid for cid, _ in ranked]), names,
                               lookup=is_lookup(text))

@@ -1,0 +1,58 @@
+"""A name whose punctuation is the name (issue 38): `path:` (a search operator), `%%comment%%`, `{{date}}`,
+`[[Page]]`. The keyword index drops that punctuation, so `path:` looked like the word "path" in every note and
+the section that defines the operator was not in the top 5. Pure parts directly; the ranking on a real index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from fake_embedder import FakeEmbedder
+from scree.config import load_config
+from scree.index.store import open_index
+from scree.index.sync import sync
+from scree.locate import index_location
+from scree.notes.policy import NotesPolicy
+from scree.search.route import named_identifiers
+from scree.search.search import Query, spelled_counter
+from scree.search.vocabsearch import search_with_names
+
+
+@pytest.mark.parametrize(("query", "names"), [
+    ("path:", ["path:"]), ("`path:` operator", ["path:"]), ("what does %%comment%% do", ["%%comment%%"]),
+    ("use {{date}} in a template", ["{{date}}"]), ("[[Page]] links", ["[[page]]"]), ("#tag search", ["#tag"]),
+    ("note: this is prose", []), ("is it 50% faster?", []), ("histogram_quantile()", ["histogram_quantile"]),
+])
+def test_syntax_tokens_are_names_that_keep_their_punctuation(query: str, names: list[str]) -> None:
+    assert named_identifiers(query) == names
+
+
+def test_a_name_ending_in_punctuation_is_spelled_before_a_value() -> None:
+    spelled = spelled_counter(["path:", "%%comment%%", "--type"])
+    assert spelled("use path:docs/ to narrow") == 1 and spelled("a path to it") == 0
+    assert spelled("wrap it in %%comment%% marks") == 1
+    assert spelled("--type-add is another flag") == 0  # a flag still ends at a word boundary
+
+
+@pytest.fixture
+def vault(tmp_path: Path):
+    root = tmp_path / "vault"
+    for n in range(30):  # the word everywhere, the operator nowhere
+        write(root, f"notes/n{n:02}.md", f"# Note {n}\n\nThe path to folder {n} is long; the path matters. Path path.\n")
+    write(root, "search.md", "# Search\n\n## Operators\n\n`path:` limits results to files under a folder, "
+                             "e.g. `path:daily/`.\n\n## Comments\n\nText between %%comment%% markers is hidden.\n")
+    index = open_index(index_location(root, load_config()), root)
+    sync(index, NotesPolicy.load(root), FakeEmbedder())
+    yield root, index
+    index.close()
+
+
+@pytest.mark.parametrize(("query", "trail"), [("path:", "Search > Operators"),
+                                              ("what does %%comment%% do", "Search > Comments")])
+def test_the_section_that_spells_the_token_comes_first(vault, query: str, trail: str) -> None:
+    root, index = vault
+    for mode in ("auto", "keyword"):  # (an explicit hybrid still lets the vectors outvote `path:`: issue 38)
+        hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(query, k=5, mode=mode)).hits
+        assert hits and (hits[0].path, hits[0].heading) == ("search.md", trail), (mode, [h.heading for h in hits])
