@@ -368,6 +368,17 @@ def test_without_the_tool_the_hint_suggests_the_command_or_only_the_lines() -> N
                                                                      via=hint.VIA_CLI)
 
 
+def test_a_mention_hint_marks_the_sections_that_do_not_hold_the_pattern() -> None:
+    # Issue 38: every section a hint names for a literal pattern holds it as grep matches it, or says not.
+    sections = [hint.Section("docs/a.md", 1, 9, "Ops > Retries", literal="RETRY_LIMIT"),
+                hint.Section("docs/b.md", 3, 7, "Ops > Backoff")]
+    text = hint.render("RETRY_LIMIT", "mention", sections, "/repo")
+    lines = text.split("\n")
+    (a,) = [line for line in lines if "docs/a.md" in line]
+    (b,) = [line for line in lines if "docs/b.md" in line]
+    assert "not verbatim" not in a and b.endswith("(related, not verbatim)")
+
+
 def test_render_stays_under_the_limit_with_long_trails() -> None:
     sections = [hint.Section("docs/" + "x" * 200 + f"{i}.md", 1, 9, "Trail " * 60) for i in range(3)]
     text = hint.render("q" * 300, "words", sections, "/repo/" + "y" * 100)

@@ -155,17 +155,20 @@ def render(query: str, reason: str, sections: Sequence[Section], folder: str, sh
         tail = (f"Call {call} for the sections that answer it, ranked by meaning and keyword." if call
                 else "Read those lines (the Read tool opens path:start-end).")
     else:
-        what = "searches the repo's Markdown notes" if reason == "docs" else "reads like a question for the notes"
+        what = "searches the repo's docs" if reason == "docs" else "reads like a question for the notes"
         head = f"scree: this {what}, which scree has indexed."
         tail = (f"Call {call} to get the sections that answer it, with path:lines." if call
-                else "Its notes are Markdown files: grep them with words the answer would use.")
+                else "Grep its docs with words the answer would use.")
     root = folder.rstrip("/")
     for trail_limit in (70, 40, 0):
         lines = []
         for s in sections:
             trail = _clip_trail(s.trail, trail_limit) if trail_limit else ""
             path = _clip(f"{root}/{s.path}", 200)
-            lines.append(f"  {path}:{s.start_line}-{s.end_line}" + (f"  {trail}" if trail else ""))
+            # Under "mention", a section that does not hold the pattern as grep would match it says so
+            # (issue 38): the agent reads the lines expecting the pattern there.
+            near = "  (related, not verbatim)" if verbatim and not s.literal else ""
+            lines.append(f"  {path}:{s.start_line}-{s.end_line}" + (f"  {trail}" if trail else "") + near)
         text = "\n".join([head, *lines, tail])
         if len(text) <= MAX_HINT_CHARS:
             return text
