@@ -286,6 +286,18 @@ def test_the_line_says_how_far_the_index_is(tmp_path: Path) -> None:
     conn.close()
     line = context_of(start(built, SCREE_SYNC_COMMAND=marker_command(tmp_path / "m3")), "SessionStart")
     assert line.endswith(f"vectors for {built.chunks - 1:,} of {built.chunks:,} chunks (embedding in the background).")
+    # A translated repository: chunks of a language the model does not read are keyword-only (windows < 0),
+    # neither vectors nor vectors to come; the line counts as `scree status` does (issue 35, item 3).
+    conn = sqlite3.connect(built.db, isolation_level=None)
+    conn.execute("update chunks set windows = -1 where id = (select max(id) from chunks)")
+    from scree.db.queries import vector_progress
+
+    progress = vector_progress(conn)  # what `scree status` and doctor report
+    embedded, total = progress.embedded, progress.total
+    conn.close()
+    line = context_of(start(built, SCREE_SYNC_COMMAND=marker_command(tmp_path / "m4")), "SessionStart")
+    assert line.endswith(f"vectors for {embedded:,} of {total:,} chunks (embedding in the background); 1 more are "
+                         "keyword-only by design (their language is not the model's)."), line
 
 
 # ----- the server will not be connected: the line says so and names no tool (issue 29) --------------

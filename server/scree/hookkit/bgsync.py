@@ -214,16 +214,21 @@ def stage_line(db_path: str) -> str:
 
         conn = _sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=0.1, isolation_level=None)
         try:
-            total, missing = conn.execute(
-                "select count(*), coalesce(sum(windows = 0), 0) from chunks").fetchone()
+            chunks, missing, never = conn.execute(
+                "select count(*), coalesce(sum(windows = 0), 0), coalesce(sum(windows < 0), 0) from chunks").fetchone()
         finally:
             conn.close()
     except Exception:  # noqa: BLE001 - a hook never fails for want of a status
         return ""
-    if not total:
+    if not chunks:
         return building
+    # Counted as `scree status` counts them (db/queries.vector_progress): a keyword-only chunk (its note's
+    # language is not the model's) is never embedded, so it is neither a vector nor one still to come; on a
+    # translated repository the line reported "10,603 of 12,657" while no vector existed (issue 35, item 3).
+    total = chunks - never
     if missing:
+        kept = f"; {never:,} more are keyword-only by design (their language is not the model's)" if never else ""
         return (f" Index: keyword search covers every note; vectors for {total - missing:,} of {total:,} chunks "
-                "(embedding in the background).")
+                f"(embedding in the background){kept}.")
     return ""
 
