@@ -146,4 +146,8 @@ def embed_pending(index: Index, embedder: Embedder, *, should_stop: Callable[[],
         report.remaining = end.total - end.embedded
     if report.remaining == 0:  # every chunk has its vectors: entries no chunk uses can go
         cache.prune()
+        if report.chunks and "last_sync" in queries.get_meta(index.conn):
+            # The index is whole again only now: `last sync` in status and doctor is this moment, not the end
+            # of stage one (issue 35, item 4). A first sync still in stage one has no last_sync to move.
+            writes.set_meta(index.conn, {"last_sync": str(time.time())})
     return report
