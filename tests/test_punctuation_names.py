@@ -53,6 +53,6 @@ def vault(tmp_path: Path):
                                               ("what does %%comment%% do", "Search > Comments")])
 def test_the_section_that_spells_the_token_comes_first(vault, query: str, trail: str) -> None:
     root, index = vault
-    for mode in ("auto", "keyword"):  # (an explicit hybrid still lets the vectors outvote `path:`: issue 38)
+    for mode in ("auto", "keyword", "hybrid"):
         hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(query, k=5, mode=mode)).hits
         assert hits and (hits[0].path, hits[0].heading) == ("search.md", trail), (mode, [h.heading for h in hits])

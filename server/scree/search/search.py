@@ -392,7 +392,22 @@ class _Ranker:
             if mode == "keyword":  # fell back: rank by BM25 alone, not by a fusion with an empty half
                 ranked = halves[1]
         rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
+        if mode == "hybrid":
+            ranked = self._syntax_names_first(ranked, rows)
         return _Ranked(self._reorder(ranked, section, rows), mode, section, rows)
+
+    def _syntax_names_first(self, ranked: list[tuple[int, float]],
+                            rows: dict[int, queries.ChunkRow]) -> list[tuple[int, float]]:
+        """For a query naming a syntax token (`path:`, `%%comment%%`: `route.is_syntax_name`), the fused
+        sections that spell it exactly come first, in fused order: the vectors do not know the token and
+        must not outvote the section that defines it (issue 38). Only such names: moving every named
+        section ahead cost plain questions on six sets (docs/benchmarks.md)."""
+        names = [n for n in named_identifiers(self.text, self.vocabulary) if is_syntax_name(n)]
+        if not names:
+            return ranked
+        spelled = spelled_counter(names)
+        tiers = {cid: spelled(f"{row.heading}\n{row.text}") for cid, row in rows.items()}
+        return sorted(ranked, key=lambda item: -tiers.get(item[0], 0))
 
     def _fuse_partial(self, halves: list[list[tuple[int, float]]],
                       group: Callable[[int], Hashable]) -> list[tuple[int, float]]:
