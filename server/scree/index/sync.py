@@ -384,9 +384,9 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
                                  indexed=language.admits(policy.languages, lang.lang))
     if not version.indexed:  # SCREE_LANGUAGES leaves it out: its row remembers the language, nothing else
         return PreparedNote(version, [], {})
-    if not language.reads(readable_languages(embedder), lang.lang):
-        return PreparedNote(version, _with_docstrings(chunked, modules or ModuleFiles(policy)), {}, keyword_only=True)
     chunks = _with_docstrings(chunked, modules or ModuleFiles(policy))
+    if not language.reads(readable_languages(embedder), lang.lang):
+        return PreparedNote(version, chunks, {}, keyword_only=True)
     known = queries.stored_chunk_vectors(index.conn, path, embedder.max_windows, "\n".join(names))
     return PreparedNote(version, chunks, known)
 
