@@ -23,6 +23,7 @@ PKG = Path(__file__).resolve().parent.parent / "server" / "scree"
 LAYERS = {
     # leaves: import nothing of scree's
     "scree": 0, "errors": 0, "records": 0, "settings_table": 0, "humantime": 0, "pids": 0, "memory": 0,
+    "relay": 0,  # the session relay's stdlib-only parts (tool schemas); runs before any environment exists
     "config": 1,  # the Config record, from the settings table
     "locate": 2,  # which folder, where its index lives
     "db": 2,  # all the SQL
@@ -41,7 +42,7 @@ LAYERS = {
 MAX_TOP_LEVEL_MODULES = 12
 # Packages whose __init__ is a docstring and nothing else: importing one stage's module (the hooks
 # import scree.notes.sectiontext) must not load the rest of the stage.
-DOCSTRING_ONLY = {"db", "notes", "index", "search", "live", "stdio", "doctor"}
+DOCSTRING_ONLY = {"db", "notes", "index", "search", "live", "stdio", "doctor", "relay"}
 
 
 # ----- the import graph -----------------------------------------------------------------------------
