@@ -7,8 +7,9 @@ the project folder) and returns at once: it re-runs this script as a detached he
 (`--background`), which skips the sync when a scree writer already holds the index's lock and
 otherwise execs it (see scree.hookkit.bgsync). Adds one line of context naming scree's search tool
 and when to use it first, or, when the server will not be connected in this session, says so and what
-to do, naming no scree tool: uv is missing (how to install it; nothing starts), Claude Code skips the
-server after a failed start, or the user disabled it (scree.hookkit.mcpstate).
+to do, naming no scree tool: Claude Code skips the server after a failed start, or the user disabled it
+(scree.hookkit.mcpstate). With uv missing or no environment yet the server is connected anyway (its
+relay sets itself up), and the line says its tool answers once that is done.
 SCREE_SYNC_COMMAND (a JSON list) replaces the sync command; SCREE_HOOKS=off drops the context
 line. On a first install (no plugin venv yet) the line says instead that the environment is being
 built and when search arrives, and the sync compiles the new environment's bytecode. Always exits 0.
@@ -43,21 +44,21 @@ def _remember_via(payload: dict, via: str) -> None:
 def _start_sync(payload: dict) -> tuple[str, str]:
     """Start the detached helper (unless uv is missing); the context line, and how hints name a search."""
     from scree.hookkit import bgsync, runtime
-    from scree.hookkit import VIA_CLI, VIA_NONE, VIA_TOOL
+    from scree.hookkit import VIA_CLI, VIA_TOOL
 
     cmd = bgsync.command_override()
     if cmd is None:
         uv = bgsync.find_uv(plugin_root=os.environ.get("CLAUDE_PLUGIN_ROOT") or PLUGIN_ROOT,
                             plugin_data=runtime.data_root())
-        if uv is None:
-            return bgsync.NO_UV_LINE, VIA_NONE
+        if uv is None:  # the server's relay fetches uv itself (bgsync.NO_UV_LINE); no sync to start here
+            return bgsync.NO_UV_LINE, VIA_TOOL
         cmd = bgsync.sync_command(uv, os.environ.get("CLAUDE_PLUGIN_ROOT") or PLUGIN_ROOT)
     first = not bgsync.environment_ready(runtime.data_root())
     job = {"cmd": cmd, "session": runtime.session_id(payload), "project_dir": runtime.project_dir(payload),
            "first": first}
     bgsync.launch_detached([sys.executable, "-I", "-S", os.path.realpath(__file__), "--background", json.dumps(job)])
     if first:
-        return bgsync.BUILDING_LINE, VIA_CLI
+        return bgsync.BUILDING_LINE, VIA_TOOL
     from scree.hookkit import mcpstate, project
 
     # Claude Code will not start the server in this session: say so, and name no tool it lacks.

@@ -194,3 +194,33 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 UV_BIN = _find_uv()
 sys.path.insert(0, str(FAKE_EMBEDDER.parent))  # `from fake_embedder import FakeEmbedder` in tests
 os.environ.setdefault("SCREE_LOG_LEVEL", "WARNING")
+
+
+def kill_engines_in(runtime_dir: str) -> None:
+    """End every `scree engine` whose socket is in `runtime_dir` (and the `uv run` above it)."""
+    import signal
+
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if b"engine" in argv and any(a.startswith(runtime_dir.encode() + b"/") for a in argv):
+            try:
+                os.kill(int(entry), signal.SIGKILL)
+            except OSError:
+                pass
+
+
+@pytest.fixture(autouse=True)
+def _own_engine_dir(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Each test's relays start their engines in a folder of the test's own (a short path: a Unix
+    socket's is at most 108 bytes), and no engine outlives its test."""
+    runtime = tempfile.mkdtemp(prefix="sr-", dir="/tmp")
+    monkeypatch.setenv("SCREE_RUNTIME_DIR", runtime)
+    yield runtime
+    kill_engines_in(runtime)
+    shutil.rmtree(runtime, ignore_errors=True)

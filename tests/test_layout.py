@@ -23,7 +23,7 @@ PKG = Path(__file__).resolve().parent.parent / "server" / "scree"
 LAYERS = {
     # leaves: import nothing of scree's
     "scree": 0, "errors": 0, "records": 0, "settings_table": 0, "humantime": 0, "pids": 0, "memory": 0,
-    "relay": 0,  # the session relay's stdlib-only parts (tool schemas); runs before any environment exists
+    "relay": 0,  # the session relay (stdlib only): runs before any environment exists
     "config": 1,  # the Config record, from the settings table
     "locate": 2,  # which folder, where its index lives
     "db": 2,  # all the SQL
@@ -37,7 +37,8 @@ LAYERS = {
     "doctor": 9,  # scree doctor and scree usage
     "stdio": 9,  # the MCP stdio transport's guards
     "mcpserver": 10,  # the MCP tools
-    "cli": 11,  # the scree command
+    "engine": 11,  # the per-user engine: every session's MCP calls over a Unix socket
+    "cli": 12,  # the scree command
 }
 MAX_TOP_LEVEL_MODULES = 12
 # Packages whose __init__ is a docstring and nothing else: importing one stage's module (the hooks

@@ -70,17 +70,31 @@ def test_mcp_server_starts_through_the_launcher_that_finds_uv_off_path() -> None
     assert (REPO_ROOT / "uv.lock").is_file()  # --frozen needs it
 
 
-def test_the_server_command_runs_scree_serve_in_the_plugin_venv(tmp_path: Path, fake_uv: Path) -> None:
+def test_the_server_command_runs_the_relay_on_python3_with_the_plugin_root_and_data(tmp_path: Path,
+                                                                                   fake_uv: Path) -> None:
+    """The relay needs no uv and no environment (issue 35): the launcher runs it on python3 with the
+    plugin's root and data dir; only the engine it starts runs through uv."""
     (server,) = MCP["mcpServers"].values()
     data = tmp_path / "data"
     args = [a.replace("${CLAUDE_PLUGIN_ROOT}", str(REPO_ROOT)).replace("${CLAUDE_PLUGIN_DATA}", str(data))
             for a in server["args"]]
     env = {**base_env(tmp_path, fake_uv), **{k: v.replace("${CLAUDE_PLUGIN_DATA}", str(data))
-                                             for k, v in server["env"].items()}}
-    proc = subprocess.run([server["command"], *args], env=env, capture_output=True, text=True, timeout=10)
-    venv, got_data, argv = parsed(proc)
-    assert venv == f"{data}/venv" and got_data == str(data)
-    assert argv == ["run", "--quiet", "--frozen", "--project", str(REPO_ROOT), "scree", "serve"]
+                                             for k, v in server["env"].items()}, "SCREE_LAUNCHER_DEBUG": "1"}
+    proc = subprocess.run([server["command"], *args], env=env, capture_output=True, text=True, timeout=30,
+                          input="")
+    assert proc.returncode == 0 and proc.stdout == ""  # stdin closed at once: a session with no message
+    assert f"scree launcher: root={REPO_ROOT} data={data} relay=" in proc.stderr
+
+
+def test_serve_over_http_or_with_the_engine_off_runs_whole_through_uv(tmp_path: Path, fake_uv: Path) -> None:
+    data = tmp_path / "data"
+    for extra, more_env in ((["--http"], {}), ([], {"SCREE_ENGINE": "off"})):
+        env = {**base_env(tmp_path, fake_uv), "CLAUDE_PLUGIN_DATA": str(data), **more_env}
+        proc = subprocess.run(["sh", str(LAUNCHER), "serve", *extra], env=env, capture_output=True, text=True,
+                              timeout=10)
+        venv, got_data, argv = parsed(proc)
+        assert venv == f"{data}/venv" and got_data == str(data)
+        assert argv == ["run", "--quiet", "--frozen", "--project", str(REPO_ROOT), "scree", "serve", *extra]
 
 
 # ----- skills ---------------------------------------------------------------------------------------

@@ -16,7 +16,9 @@ from typing import Any, Dict, List
 import anyio
 
 from scree.mcpserver import build_server
-from scree.relay.toolschemas import SNAPSHOT, load_tools, render
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
+
+from scree.relay.toolschemas import SNAPSHOT, initialize_result, load_snapshot, load_tools, render
 
 
 def engine_tools() -> List[Dict[str, Any]]:
@@ -29,10 +31,30 @@ def engine_tools() -> List[Dict[str, Any]]:
     return anyio.run(listed)
 
 
+def engine_initialize() -> Dict[str, Any]:
+    """The engine's `initialize` result but its protocol version (which the relay negotiates)."""
+    options = build_server(None)._lowlevel_server.create_initialization_options()  # type: ignore[arg-type]
+    info = {"name": options.server_name, "version": options.server_version}
+    return {"capabilities": options.capabilities.model_dump(mode="json", by_alias=True, exclude_none=True),
+            "serverInfo": info, "instructions": options.instructions}
+
+
+def snapshot_now() -> str:
+    return render(engine_tools(), engine_initialize(), list(HANDSHAKE_PROTOCOL_VERSIONS), LATEST_HANDSHAKE_VERSION)
+
+
 def test_the_relays_tool_schemas_are_what_the_engine_declares() -> None:
-    assert SNAPSHOT.read_text(encoding="utf-8") == render(engine_tools()), (
+    assert SNAPSHOT.read_text(encoding="utf-8") == snapshot_now(), (
         "server/scree/relay/tools.json is stale: run `uv run --frozen python tests/test_relay_toolschemas.py --write`")
     assert [t["name"] for t in load_tools()] == ["search_docs", "read_doc", "reindex"]
+
+
+def test_the_relay_negotiates_the_protocol_version_as_the_sdk_does() -> None:
+    snapshot = load_snapshot()
+    for asked in [*HANDSHAKE_PROTOCOL_VERSIONS, "1999-01-01", None]:
+        expected = asked if asked in HANDSHAKE_PROTOCOL_VERSIONS else LATEST_HANDSHAKE_VERSION
+        assert initialize_result(asked, snapshot)["protocolVersion"] == expected
+    assert initialize_result("2025-06-18", snapshot)["serverInfo"]["name"] == "scree"
 
 
 def test_the_tool_schemas_load_on_the_system_python_with_no_environment() -> None:
@@ -51,4 +73,4 @@ def test_the_tool_schemas_load_on_the_system_python_with_no_environment() -> Non
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--write"]:
-        SNAPSHOT.write_text(render(engine_tools()), encoding="utf-8")
+        SNAPSHOT.write_text(snapshot_now(), encoding="utf-8")

@@ -184,6 +184,10 @@ class IndexHandle:
             raise ToolError(self._error or "the server is shutting down")
         return self._live
 
+    def peek(self) -> LiveIndex | None:
+        """The LiveIndex when it is open, without starting or waiting for it."""
+        return self._live
+
     def wait_first_sync(self, live: LiveIndex, timeout: float) -> IndexStatus:
         """During the first sync of an index that started empty, wait up to `timeout` s for it to end."""
         status = live.status()

@@ -38,3 +38,15 @@ def release_memory(embedder: Closable | None = None) -> None:
         embedder.close()
     gc.collect()
     trim_heap()
+
+
+def rss_mb() -> float | None:
+    """This process's resident memory in MB (Linux /proc; None elsewhere)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            pages = int(statm.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    import os
+
+    return round(pages * os.sysconf("SC_PAGE_SIZE") / 1e6, 1)

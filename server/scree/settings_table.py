@@ -119,10 +119,25 @@ SYNC_COMMAND = Setting(
 LAUNCHER_DEBUG = Setting(
     "SCREE_LAUNCHER_DEBUG", None, "str", "", "`0`", "`1`: the plugin's `bin/scree` prints which Python it runs",
     owner="bin/scree")
+ENGINE = Setting(
+    "SCREE_ENGINE", None, "str", "", "`on`",
+    "`off`: the plugin's server runs whole in each session's own process (no shared engine, no relay)",
+    owner="relay/relay.py")
+ENGINE_IDLE = Setting(
+    "SCREE_ENGINE_IDLE", None, "float", "", "`120`",
+    "seconds without a call after which the shared engine exits and gives its memory back (the next call "
+    "starts it again)", owner="cli/engine.py")
+RUNTIME_DIR = Setting(
+    "SCREE_RUNTIME_DIR", None, "path", "", "`$XDG_RUNTIME_DIR/scree`, else `/tmp/scree-<uid>`",
+    "the private folder (0700) holding the engine's socket and log", owner="relay/channel.py")
+UV_INDEX = Setting(
+    "SCREE_UV_INDEX", None, "str", "", "`https://pypi.org/pypi`",
+    "the package index (its JSON API) the plugin fetches uv from when none is installed", owner="relay/relay.py")
 SETTINGS: tuple[Setting, ...] = (
     NOTES, DB, DATA_DIR, MODE, K, EMBEDDER, API_BASE, API_KEY, MODEL, DIMENSIONS, ZDR, MODEL_LANGUAGES, LANGUAGES,
     THREADS, MAX_FILE_MB, SEARCH_BUDGET, NOTE_EXTENSIONS, LOG_LEVEL, VECTOR_CACHE_MB,
     SQLITE, HTTP_TOKEN, HOOKS, HOOKS_DEBUG, USAGE, USAGE_TEXT, SYNC_COMMAND, LAUNCHER_DEBUG,
+    ENGINE, ENGINE_IDLE, RUNTIME_DIR, UV_INDEX,
 )
 
 # Heading and rule of the README's table; `markdown()` adds one line per row.

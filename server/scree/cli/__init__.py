@@ -36,10 +36,10 @@ from typing import Callable, Sequence
 from .. import __version__
 from ..config import Config
 from ..errors import ScreeError
-from . import plugin, reindex, search, serve, status, watch
+from . import engine, plugin, reindex, search, serve, status, watch
 from ._common import Interrupts, config_for, setup_logging
 
-_MODULES = (search, status, reindex, serve, watch, plugin)
+_MODULES = (search, status, reindex, serve, watch, plugin, engine)
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Config], int]] = {
     name: fn for module in _MODULES for name, fn in module.COMMANDS.items()
@@ -101,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BadPattern as exc:
             parser.error(str(exc))
     # serve and watch end on a signal their own way (see there); every other command unwinds (Interrupts).
-    with Interrupts() if args.command not in ("serve", "watch") else nullcontext(Interrupts()) as interrupts:
+    with Interrupts() if args.command not in ("serve", "watch", "engine") else nullcontext(Interrupts()) as interrupts:
         return _run(args, interrupts)
 
 

@@ -52,6 +52,10 @@ class ScrubbingFormatter(logging.Formatter):
         super().__init__(fmt)
         self._secrets = [s for s in secrets if s]
 
+    def add_secrets(self, secrets: Sequence[str | None]) -> None:
+        """More values to scrub (the engine learns each session's API key when it connects)."""
+        self._secrets.extend(s for s in secrets if s and s not in self._secrets)
+
     def format(self, record: logging.LogRecord) -> str:
         return scrub(super().format(record), self._secrets)
 

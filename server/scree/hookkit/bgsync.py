@@ -41,26 +41,23 @@ CONTEXT_LINE = (
     f"question in plain words pass expected_answer too: a sentence or two the answer might say, in the docs' "
     f"words (none for a bare name or flag); use grep/rg for exact strings in code."
 )
-# The lines for a session without the server (issue 29): they say what is true and what to do, and name
-# no scree tool, since the model would not have it (the connected line, CONTEXT_LINE, names it).
+# The lines for a session whose server has no uv or no environment yet. The server is a stdlib relay
+# (server/scree/relay/relay.py): it is connected and lists its tools anyway, fetches uv itself when there
+# is none, builds the environment, and its tools answer once that is done, saying meanwhile how far the
+# setup is. So these lines name the tool, and never "the next session" (issue 35).
 NO_UV_LINE = (
-    "scree's notes search is not available in this session: its MCP server needs uv, which is not installed "
-    "(scree looked on PATH, in ~/.local/bin, ~/.cargo/bin and the plugin's folders). Ask the user to install it "
-    f"({UV_INSTALL}), then to run `/mcp reconnect plugin:scree:scree` (or start a new session). Until then, "
-    "search notes with grep."
+    f"scree's notes search is setting itself up: uv is not installed, so scree is fetching it from PyPI and "
+    f"building its Python environment (a minute or two on a fast connection). {SEARCH_TOOL} answers in this "
+    "session once that is done; until then it says how far the setup is, and notes are searched with grep. "
+    f"If the setup fails, the tool's answer says why; installing uv by hand ({UV_INSTALL}) always works."
 )
 
-# The first session after an install: the plugin's environment does not exist yet. Claude Code starts
-# the MCP server before it is built (init shows it `pending`, then the session goes on without its
-# tools), so the model is told what is happening and when search arrives (docs/benchmarks.md:
-# first-install timeline).
+# The first session after an install: the plugin's environment does not exist yet.
 BUILDING_LINE = (
-    "scree's notes search is not available in this session: its Python environment is being built in "
-    "the background for the first time (uv downloads and installs about 250 MB: onnxruntime, numpy, the "
-    "embedding model; a minute or two on a fast connection), then the repo's Markdown notes are indexed. "
-    "Its search tools arrive in the next session, or in this one once the user runs "
-    "`/mcp reconnect plugin:scree:scree` after the build. Until then, search notes with grep; if the user "
-    "asks why scree is missing, say this."
+    "scree's notes search is setting itself up: its Python environment is being built for the first time "
+    "(uv downloads and installs about 250 MB: onnxruntime, numpy, the embedding model; a minute or two on a "
+    f"fast connection), then the repo's notes are indexed. {SEARCH_TOOL} answers in this session once that "
+    "is done; until then it says how far the setup is, and notes are searched with grep."
 )
 
 

@@ -1,9 +1,10 @@
-"""The session relay's stdlib-only parts (issues 35, 37).
+"""The session relay: what runs in each Claude Code session as `scree serve` (issues 35, 37).
 
-Everything here imports only the standard library and nothing of scree's, so it runs on the system
-`python3` before the plugin's environment exists: the relay answers Claude Code's MCP handshake from
-these files while the environment builds, then forwards to the per-user engine.
+Everything here imports only the standard library and nothing of scree's outside this package, so it
+runs on the system `python3` before the plugin's environment exists.
 
-`toolschemas`: the engine's tool list as JSON (tools.json), held identical to scree.mcpserver by a test.
-The relay process itself and the per-user engine are not built yet (docs/architecture.md, The plugin).
+`relay`: the relay process (answers the handshake, forwards calls to the engine, starts it); `main`: its
+script entry; `channel`: where the per-user engine listens and the first line each side says;
+`getuv`: finds uv, or fetches it from PyPI when there is none; `toolschemas`: the engine's handshake and
+tool list as JSON (tools.json), held identical to scree.mcpserver by a test.
 """

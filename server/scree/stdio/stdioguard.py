@@ -178,5 +178,14 @@ async def serve_stdio(server: MCPServer) -> None:
         await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
 
+async def serve_streams(server: MCPServer, source: anyio.AsyncFile[str], sink: anyio.AsyncFile[str]) -> None:
+    """One MCP session over any pair of line files (the engine's socket connections), guarded as stdio is."""
+    guard = GuardedStdin(source)
+    lowlevel = server._lowlevel_server  # private: pinned by mcp's range in pyproject.toml
+    async with stdio_server(stdin=cast("anyio.AsyncFile[str]", guard), stdout=sink) as (read_stream, write_stream):
+        guard.attach(write_stream)
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+
+
 def run(server: MCPServer) -> None:
     anyio.run(serve_stdio, server)
