@@ -129,6 +129,11 @@ def test_a_session_searches_through_the_relay_and_its_engine(tmp_path: Path) -> 
             assert "refreshed every hour" in read.structured_content["text"]
             status = engine_status(REPO, data)
             assert status is not None and status["folders"] == [str(notes.resolve())] and status["sessions"] == 1
+            from scree.doctor.doctor import PluginContext
+            from scree.doctor.engine import check_engine
+
+            seen = check_engine(PluginContext(REPO, data), dict(os.environ))
+            assert seen.status == "ok" and f"pid {status['pid']}" in seen.summary and "1 session" in seen.summary
 
     anyio.run(main)
     # The session is over: the engine let go of its index (the writer lock is free) and waits, idle.
@@ -211,7 +216,11 @@ def test_an_idle_engine_exits_and_the_next_call_starts_another(tmp_path: Path) -
             await anyio.to_thread.run_sync(lambda: wait_for(lambda: not alive(first["pid"])))
             sockets = list(Path(os.environ["SCREE_RUNTIME_DIR"]).glob("*.sock"))
             assert sockets == [], "an engine that exits removes its socket"
-            assert first_path(await search(client)) == "tokens.md"
+            # Edited while no engine watched: the next engine's first search waits for its sync to catch up.
+            (notes / "tokens.md").write_text("# Tokens\n\nAccess tokens are refreshed every minute now.\n")
+            result = await search(client)
+            assert first_path(result) == "tokens.md"
+            assert "every minute" in result.structured_content["results"][0]["text"]
 
     anyio.run(main)
 
@@ -358,6 +367,11 @@ def test_an_unreachable_index_with_no_uv_is_said_with_the_fix(tmp_path: Path) ->
             assert "could not download uv" in text and "install uv" in text
 
     anyio.run(main)
+    from scree.doctor.doctor import PluginContext
+    from scree.doctor.engine import check_engine
+
+    told = check_engine(PluginContext(root, data), env)  # /scree-doctor names the cause and the fix
+    assert told.status == "fail" and "could not download uv" in told.summary and "install.sh" in told.fix
 
 
 def test_uv_only_in_another_clones_quickstart_folder_is_found(tmp_path: Path) -> None:

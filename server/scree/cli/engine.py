@@ -61,7 +61,9 @@ def session_settings(hello: Mapping[str, Any]) -> tuple[Config, Path, Any]:
     if cfg.notes is not None and not cfg.notes.is_absolute():
         cfg = cfg.with_overrides(notes=Path(str(hello.get("cwd") or ".")) / cfg.notes)
     folder = resolve_folder(cfg, cwd=Path(str(hello.get("cwd") or os.getcwd())), env=env)
-    options = ServeOptions(watch=not args.no_watch, health_interval=args.health_interval)
+    # The engine starts again after an idle exit: a search first lets the start sync catch up on edits
+    # made meanwhile, within the search budget.
+    options = ServeOptions(watch=not args.no_watch, health_interval=args.health_interval, catch_up=cfg.search_budget)
     if args.first_sync_wait is not None:
         options = replace(options, first_sync_wait=args.first_sync_wait)
     _scrub_its_secrets(cfg)

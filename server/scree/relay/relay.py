@@ -371,7 +371,7 @@ class Relay:
         self.say("started the engine (pid %d); its log: %s" % (self.proc.pid, log))
 
     def _uv(self) -> str:
-        from .getuv import find_uv
+        from .finduv import find_uv
 
         found = find_uv(self.env, self.root, self.data)
         if found is not None:
@@ -388,10 +388,19 @@ class Relay:
                                 progress=lambda line: self.state.set("fetching-uv", line))
             except UvFetchError as exc:
                 self.state.set("failed", str(exc))
+                self._log("--- %s: fetching uv\nscree relay: %s" % (time.strftime("%Y-%m-%d %H:%M:%S"), exc))
                 raise EngineDown(self.state.describe()) from None
         except OSError as exc:
             self.state.set("failed", "cannot write %s (%s)" % (self.data, exc))
             raise EngineDown(self.state.describe()) from None
+
+    def _log(self, text: str) -> None:
+        """A line in the engine's log, where `scree doctor` reads why the last start failed."""
+        try:
+            with open(channel.log_path(self.sock_path), "a", encoding="utf-8") as sink:
+                sink.write(text + "\n")
+        except OSError:
+            pass
 
     def _wait_for_engine(self, deadline: float) -> Link:
         while True:
