@@ -78,7 +78,7 @@ MODEL_LANGUAGES = Setting(
     "SCREE_MODEL_LANGUAGES", "model_languages", "str", "", "`en`",
     "`api`: the languages the embedding model reads, or `all` for a multilingual model (e.g. OpenRouter's "
     "`qwen/qwen3-embedding-4b`); notes in other languages stay keyword-only. The local model reads English")
-THREADS = Setting("SCREE_THREADS", "threads", "int", "", "`min(2, cpus)`", "cores the local model uses (that many batches run at once)")
+THREADS = Setting("SCREE_THREADS", "threads", "int", "", "`min(2, cpus)`", "cores the local model uses (threads inside each run of the model)")
 MAX_FILE_MB = Setting("SCREE_MAX_FILE_MB", "max_file_mb", "float", "", "`10`", "larger notes are skipped")
 SEARCH_BUDGET = Setting(
     "SCREE_SEARCH_BUDGET", "search_budget", "float", "", "`6`",

@@ -40,8 +40,8 @@ HEADER_CAP = 64  # header tokens kept in each window of a split passage, so the 
 OVERLAP = 32  # body tokens shared by consecutive windows, so no sentence is only ever seen cut in half
 # Measured on 1,500 bench windows, idle 2-core box (docs/benchmarks.md, "Throughput"): one 2-thread
 # session on batches of 8 made 35 windows/s at 410 MB peak; two callers sharing a 1-thread session on
-# batches of 4 made 40-44 windows/s at 330-430 MB. Two threads inside each op wait on each other at
-# every layer of a small batch; two independent runs never do.
+# batches of 4 made 40-44 windows/s at 330-430 MB. Since issue 37 one run of batches of 4 goes at a time
+# with `threads` threads inside it: ~14% slower than two runs at once, and 180 MB less at the peak.
 BATCH_SIZE = 4
 
 _VOCAB_RESOURCE = ("scree.embed", "data/minilm-vocab.txt")
@@ -238,7 +238,8 @@ class LocalMiniLM:
         def abandon() -> None:
             options.terminate = True
 
-        in_parallel(batches, embed_batch, workers=self.threads, should_stop=should_stop, on_stop=abandon)
+        # One helper thread (interruptible, see `in_parallel`); the model's own threads do the parallel work.
+        in_parallel(batches, embed_batch, workers=1, should_stop=should_stop, on_stop=abandon)
         return out
 
     def embed_query(self, text: str) -> np.ndarray:
@@ -273,9 +274,11 @@ class LocalMiniLM:
                 f"(or `pip install --force-reinstall onnxruntime tokenizers`); {_KEYWORD_FALLBACK}"
             ) from exc
         options = ort.SessionOptions()
-        # One thread per run: `threads` is how many runs go at once (`in_parallel`), which kept both
-        # cores busier than two threads inside each run (BATCH_SIZE). A query is one short run either way.
-        options.intra_op_num_threads = 1
+        # One run at a time with `threads` threads inside it (issue 37). Two runs at once on one thread each
+        # kept the cores a little busier, but each run in flight grew the arena by its own share: on 400
+        # passages, peak RSS 405 MB and 27.8 s with two runs at once, 222 MB and 31.6 s with one run of two
+        # threads (docs/benchmarks.md, "Lean at rest"). A query is one short run either way.
+        options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
         # Measured on 100 passages of ~400 tokens (203 windows), batch 8, 2 threads: without
         # the arena peak RSS rose 373 -> ~800 MB (glibc fragmentation) and CPU time by 15-35%,
@@ -289,7 +292,11 @@ class LocalMiniLM:
         options.log_severity_level = 3  # ORT warnings go to stderr, not through logging
         try:
             # By path, not from the hashed bytes: loading from bytes kept ~35 MB more RSS.
-            session = ort.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
+            # Without constant folding: it turned the int8 weights into float copies, +120 MB resident for a
+            # 22 MB model (session 210 -> 88 MB, after a 4x256 run 290 -> 220 MB), outputs within 3e-6 and the
+            # same speed (issue 37; docs/benchmarks.md, "Lean at rest").
+            session = ort.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"],
+                                           disabled_optimizers=["ConstantFolding"])
         except Exception as exc:  # ORT raises its own pybind classes (InvalidProtobuf, Fail...)
             raise _model_error(f"onnxruntime could not open {model_file}: {exc}") from exc
         _check_signature(session, str(model_file))

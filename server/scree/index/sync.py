@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 # A note's other names (front-matter title, aliases: `chunker.note_names`) go into the keyword rows of
 # every one of its chunks, as a heading's words do for the chunks under it (False: its first chunk only).
 NAMES_ON_EVERY_CHUNK = True
+RELEASE_IDENTIFIER_AFTER = 20  # notes read by one sync, past which the language identifier is dropped after it
 
 
 class SyncProgress(Protocol):
@@ -247,6 +248,10 @@ def sync(
     if completed:
         writes.set_meta(index.conn, {"last_sync": str(time.time()), "chunker": CHUNKER_VERSION})
     report.keyword_seconds = time.perf_counter() - t0
+    if len(plan.todo) >= RELEASE_IDENTIFIER_AFTER:
+        # The language identifier holds ~75 MB; stage two and a watcher's later one-note syncs need it
+        # rarely, and reloading it costs ~1 s (issue 37: the peak while indexing).
+        language.release_identifier()
     if embed and completed:
         _stage_two(index, embedder, report, progress, should_stop, shrink)
     report.seconds = time.perf_counter() - t0

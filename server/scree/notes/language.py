@@ -199,6 +199,11 @@ def _identifier() -> Any:
     return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
 
 
+def release_identifier() -> None:
+    """Drop the identifier's model (the next `identify` loads it again): after a sync of many notes."""
+    _identifier.cache_clear()
+
+
 def identify(text: str, among: Iterable[str] | None = None) -> tuple[str, float]:
     """(language, probability) of `text` by the identifier; with `among`, only those languages' families
     compete (probabilities renormalised over them)."""
