@@ -441,7 +441,7 @@ def test_every_check_runs_and_a_healthy_setup_exits_zero(indexed: Workspace, emb
                                embedder=embedder)
     names = [c.name for c in checks]
     assert names == ["python", "config", "sqlite", "sqlite-vec", "embedder", "api-key", "index", "writer",
-                     "watcher", "vocabulary", "hooks", "uv", "mcp", "engine", "usage"]
+                     "watcher", "vocabulary", "plugin", "hooks", "uv", "mcp", "engine", "usage"]
     assert not doctor.failed(checks), cli_plugin.render_checks(checks)
     assert cli_plugin.render_checks(checks).splitlines()[-1].startswith("scree is ready")
 
@@ -466,3 +466,32 @@ def test_mcp_server_disabled_for_this_folder_says_how_to_enable_it(tmp_path: Pat
         {"projects": {str(tmp_path.resolve()): {"disabledMcpServers": ["plugin:scree:scree"]}}}))
     check = doctor.check_mcp(doctor.PluginContext(REPO_ROOT, None), {"HOME": str(tmp_path)}, tmp_path)
     assert check.status == doctor.WARN and "/mcp enable plugin:scree:scree" in check.fix
+
+
+def _install_record(config: Path, install: Path, commit: str) -> None:
+    (install / ".claude-plugin").mkdir(parents=True)
+    (install / ".claude-plugin" / "plugin.json").write_text('{"name": "scree"}')
+    (config / "plugins").mkdir(parents=True, exist_ok=True)
+    (config / "plugins" / "installed_plugins.json").write_text(json.dumps({"version": 2, "plugins": {
+        "scree@scree-tools": [{"scope": "user", "installPath": str(install), "version": "0.1.0",
+                               "gitCommitSha": commit}]}}))
+
+
+def test_outside_claude_code_doctor_describes_the_copy_claude_code_installed(tmp_path: Path) -> None:
+    config = tmp_path / "claude"
+    install = config / "plugins" / "cache" / "scree-tools" / "scree" / "0.1.0"
+    _install_record(config, install, "0" * 40)
+    env = {"HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": str(config), "PATH": os.environ["PATH"]}
+    ctx = doctor.plugin_context(env)
+    # Not this clone: the copy and data dir Claude Code's sessions use (bin/scree derives the same).
+    assert ctx.root == install and ctx.data == config / "plugins" / "data" / "scree-scree-tools"
+    stale = doctor.check_installed(ctx, doctor.source_tree(), env)
+    assert stale.status == doctor.WARN and "older than this clone" in stale.summary
+    assert "/plugin update scree@scree-tools" in stale.fix
+    assert doctor.plugin_context({**env, "CLAUDE_PLUGIN_ROOT": str(tmp_path)}).root == tmp_path  # inside Claude Code
+
+
+def test_without_an_installed_plugin_doctor_describes_this_tree(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": str(tmp_path / "none")}
+    assert doctor.plugin_context(env).root == doctor.source_tree()
+    assert doctor.check_installed(doctor.plugin_context(env), doctor.source_tree(), env).status == doctor.INFO

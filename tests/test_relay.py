@@ -424,3 +424,26 @@ def test_the_relay_writes_only_protocol_on_stdout(tmp_path: Path) -> None:
     assert by_id["2"]["result"]["structuredContent"]["results"][0]["path"] == "tokens.md"
     errors = sorted(a["error"]["code"] for a in answers if a.get("id") is None)
     assert errors == [-32700, -32600]
+
+
+def test_a_signal_ends_the_relay_quietly_and_the_engine_lets_go_of_the_index(tmp_path: Path) -> None:
+    notes, data = notes_folder(tmp_path), data_with_test_venv(tmp_path)
+    proc = subprocess.Popen(["sh", str(REPO / "bin" / "scree"), "serve", "--notes", str(notes)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=relay_env(data))
+    assert proc.stdin is not None and proc.stdout is not None
+    for message in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search_docs", "arguments": {"query": "tokens"}}},
+    ):
+        proc.stdin.write((json.dumps(message) + "\n").encode())
+        proc.stdin.flush()
+    assert json.loads(proc.stdout.readline())["id"] == 1
+    assert json.loads(proc.stdout.readline())["id"] == 2
+    assert (engine_status(REPO, data) or {}).get("folders") == [str(notes.resolve())]
+    proc.send_signal(signal.SIGINT)  # how Claude Code ends a stdio server
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + signal.SIGINT and b"Traceback" not in err
+    assert (engine_status(REPO, data) or {}).get("folders") == []

@@ -26,6 +26,7 @@ from .checks import (FAIL, INFO, OK, WARN, Check, PluginContext, failed, guarded
                      to_json)
 from ..config import Config
 from .engine import check_engine
+from .installed import check_installed, installed_plugin
 from .hooks import check_hooks
 from ..errors import ScreeError
 from ..humantime import age as _age
@@ -47,14 +48,23 @@ def plugin_context(env: Mapping[str, str] | None = None) -> PluginContext:
     `.claude-plugin/plugin.json`) and its data dir ($CLAUDE_PLUGIN_DATA, which `bin/scree` sets)."""
     env = os.environ if env is None else env
     root: Path | None = None
+    data = Path(env["CLAUDE_PLUGIN_DATA"].strip()) if env.get("CLAUDE_PLUGIN_DATA", "").strip() else None
     if env.get("CLAUDE_PLUGIN_ROOT", "").strip():
         root = Path(env["CLAUDE_PLUGIN_ROOT"].strip())
     else:
-        tree = Path(__file__).resolve().parents[3]  # <root>/server/scree/doctor/doctor.py
+        # Outside Claude Code, the copy Claude Code installed is what its sessions run (issue 35, item 4).
+        found = installed_plugin(env)
+        if found is not None:
+            return PluginContext(root=found.root, data=data or found.data)
+        tree = source_tree()
         if (tree / ".claude-plugin" / "plugin.json").is_file():
             root = tree
-    data = Path(env["CLAUDE_PLUGIN_DATA"].strip()) if env.get("CLAUDE_PLUGIN_DATA", "").strip() else None
     return PluginContext(root=root, data=data)
+
+
+def source_tree() -> Path:
+    """The folder this package runs from (<root>/server/scree/doctor/doctor.py)."""
+    return Path(__file__).resolve().parents[3]
 
 
 def _fail(name: str, exc: BaseException, fix: str | None = None) -> Check:
@@ -558,7 +568,8 @@ def run_checks(cfg: Config, *, cwd: Path | None = None, env: Mapping[str, str] |
         checks.append(guarded("writer", lambda: check_writer(ws.location.lock)))
         checks.append(guarded("watcher", lambda: check_watcher(ws.location.lock, ws.folder)))
         checks.append(guarded("vocabulary", lambda: check_vocabulary(ws, verbose=verbose)))  # vocabreport.py
-    checks += [guarded("hooks", lambda: check_hooks(ctx, env)), guarded("uv", lambda: check_uv(ctx, env)),
+    checks += [guarded("plugin", lambda: check_installed(ctx, source_tree(), env)),
+               guarded("hooks", lambda: check_hooks(ctx, env)), guarded("uv", lambda: check_uv(ctx, env)),
                guarded("mcp", lambda: check_mcp(ctx, env, cwd)), guarded("engine", lambda: check_engine(ctx, env)), guarded("usage", lambda: usage_check(env))]
     close = getattr(embedder, "close", None)
     if own and callable(close):

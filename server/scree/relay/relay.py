@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -487,6 +488,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     # Nothing else may write to the protocol stream: stray prints from any library go to stderr.
     os.dup2(2, 1)
     relay = Relay(root, data, rest, os.environ, out, sys.stderr)
+
+    def on_signal(signum: int, frame: object) -> None:
+        # Claude Code ends a stdio server with SIGINT, then SIGTERM: end this session in the engine (its
+        # index let go) and leave, with no traceback on stderr.
+        relay.close(wait=2.0)
+        os._exit(128 + signum)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, on_signal)
     code = relay.run(sys.stdin.buffer)
     try:
         out.flush()
