@@ -134,6 +134,11 @@ def test_a_session_searches_through_the_relay_and_its_engine(tmp_path: Path) -> 
 
             seen = check_engine(PluginContext(REPO, data), dict(os.environ))
             assert seen.status == "ok" and f"pid {status['pid']}" in seen.summary and "1 session" in seen.summary
+            shown = subprocess.run([sys.executable, "-m", "scree.cli", "status", "--notes", str(notes)],
+                                   env={**os.environ, "CLAUDE_PLUGIN_ROOT": str(REPO), "CLAUDE_PLUGIN_DATA": str(data)},
+                                   capture_output=True, text=True, timeout=60)
+            engine_line = [line for line in shown.stdout.splitlines() if line.startswith("engine ")]
+            assert engine_line and f"pid {status['pid']}: 1 session(s), 1 folder(s)" in engine_line[0]
 
     anyio.run(main)
     # The session is over: the engine let go of its index (the writer lock is free) and waits, idle.
@@ -209,7 +214,8 @@ def test_an_idle_engine_exits_and_the_next_call_starts_another(tmp_path: Path) -
     notes, data = notes_folder(tmp_path), data_with_test_venv(tmp_path)
 
     async def main() -> None:
-        async with session(REPO, relay_env(data, SCREE_ENGINE_IDLE="1"), notes) as client:
+        # A generous search budget: the catch-up below waits within it, and a loaded box is slow, not wrong.
+        async with session(REPO, relay_env(data, SCREE_ENGINE_IDLE="1", SCREE_SEARCH_BUDGET="120"), notes) as client:
             assert first_path(await search(client)) == "tokens.md"
             first = engine_status(REPO, data)
             assert first is not None and first["idle_exit"] == 1

@@ -41,6 +41,9 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
         data["writer_pid"] = None if holder is None else holder.pid
     if damage is not None:
         data.update(damage=damage, fix=DAMAGED_FIX)
+    engine = _engine(args.json)
+    if engine is not None:
+        data["engine"] = engine
     if args.json:
         print(json.dumps(data, indent=2))
     else:
@@ -58,6 +61,27 @@ def cmd_status(args: argparse.Namespace, cfg: Config) -> int:
         for key, value in data.items():
             print(f"{key:17} {'-' if value is None else value}")
     return 1 if damage is not None else 0
+
+
+def _engine(as_json: bool) -> object | None:
+    """The plugin's shared engine (issue 37): what it holds, or that none runs; None outside the plugin."""
+    import os
+
+    from ..doctor.doctor import plugin_context
+    from ..doctor.engine import engine_socket, engine_status
+
+    ctx = plugin_context()
+    sock = engine_socket(ctx, os.environ) if ctx.root is not None else None
+    if sock is None:
+        return None
+    status = engine_status(sock)
+    if as_json:
+        return status or {"running": False, "socket": sock}
+    if status is None:
+        return "not running (the plugin's sessions start it at their first call; it exits when idle)"
+    folders = status.get("folders") or []
+    return (f"pid {status.get('pid')}: {status.get('sessions')} session(s), {len(folders)} folder(s), "
+            f"{status.get('rss_mb')} MB; exits after {status.get('idle_exit'):g} s without a call")
 
 
 def _describe(ws: Workspace, data: dict[str, object], as_json: bool) -> str | None:

@@ -46,20 +46,37 @@ def _last_start(log: Path) -> list[str]:
     return [line for line in lines[starts[-1] + 1 if starts else 0:] if line.strip()]
 
 
+def engine_socket(ctx: PluginContext, env: Mapping[str, str]) -> str | None:
+    """The socket the plugin's relays use for this plugin copy and data dir (None outside the plugin, with
+    SCREE_ENGINE=off, or when its folder is unusable: `check_engine` says why)."""
+    if ctx.root is None or env.get("SCREE_ENGINE", "").strip() == "off":
+        return None
+    try:
+        return _socket(ctx, env)
+    except (channel.UnsafeDir, OSError):
+        return None
+
+
+def _socket(ctx: PluginContext, env: Mapping[str, str]) -> str:
+    assert ctx.root is not None
+    # bin/scree's rule when no data dir is given: the XDG cache's scree folder.
+    data = str(ctx.data) if ctx.data is not None else os.path.join(
+        env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "scree")
+    directory = channel.ensure_private_dir(channel.engine_dir(env))
+    return channel.socket_path(directory, channel.engine_key(str(ctx.root), data, channel.code_stamp(str(ctx.root))))
+
+
 def check_engine(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Check:
     env = os.environ if env is None else env
     if ctx.root is None:
         return Check("engine", INFO, "not running from the Claude Code plugin: no shared engine here", {})
     if env.get("SCREE_ENGINE", "").strip() == "off":
         return Check("engine", INFO, "SCREE_ENGINE=off: each session runs the whole server in its own process", {})
-    data = str(ctx.data) if ctx.data is not None else os.path.join(
-        env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "scree")
-    directory = channel.engine_dir(env)
     try:
-        channel.ensure_private_dir(directory)
-        sock = channel.socket_path(directory, channel.engine_key(str(ctx.root), data, channel.code_stamp(str(ctx.root))))
+        sock = _socket(ctx, env)
     except (channel.UnsafeDir, OSError) as exc:
-        return Check("engine", FAIL, f"the sessions cannot reach an engine: {exc}", {"dir": directory}, str(exc))
+        return Check("engine", FAIL, f"the sessions cannot reach an engine: {exc}", {"dir": channel.engine_dir(env)},
+                     str(exc))
     log = Path(channel.log_path(sock))
     details: dict[str, object] = {"socket": sock, "log": str(log)}
     status = engine_status(sock)
