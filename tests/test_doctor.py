@@ -485,7 +485,12 @@ def test_outside_claude_code_doctor_describes_the_copy_claude_code_installed(tmp
     ctx = doctor.plugin_context(env)
     # Not this clone: the copy and data dir Claude Code's sessions use (bin/scree derives the same).
     assert ctx.root == install and ctx.data == config / "plugins" / "data" / "scree-scree-tools"
-    stale = doctor.check_installed(ctx, doctor.source_tree(), env)
+    clone = tmp_path / "clone"  # a clone with a commit of its own (CI's clean copy has none)
+    clone.mkdir()
+    git = ["git", "-C", str(clone), "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "x"], check=True)
+    stale = doctor.check_installed(ctx, clone, env)
     assert stale.status == doctor.WARN and "older than this clone" in stale.summary
     assert "/plugin update scree@scree-tools" in stale.fix
     assert doctor.plugin_context({**env, "CLAUDE_PLUGIN_ROOT": str(tmp_path)}).root == tmp_path  # inside Claude Code
