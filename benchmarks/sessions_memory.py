@@ -100,19 +100,9 @@ class Sessions:
         return [p for c in children(os.getpid()) for p in tree(c)]
 
     def engine_pid(self) -> int | None:
-        sock = channel.socket_path(self.env["SCREE_RUNTIME_DIR"], channel.engine_key(
-            str(self.root), str(self.data), channel.code_stamp(str(self.root))))
-        import socket
-
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            s.connect(sock)
-            s.sendall(channel.encode({"scree": "status"}))
-            return int(channel.decode(s.makefile("rb").readline())["pid"])
-        except (OSError, ValueError, KeyError):
-            return None
-        finally:
-            s.close()
+        status = channel.engine_status(channel.socket_path(self.env["SCREE_RUNTIME_DIR"], channel.engine_key(
+            str(self.root), str(self.data), channel.code_stamp(str(self.root)))))
+        return int(status["pid"]) if status and "pid" in status else None
 
     def all_pids(self) -> list[int]:
         pids = self.session_pids()
@@ -181,8 +171,6 @@ async def measure(engine: str, corpus: Path, idle: float) -> dict[str, Any]:
             out["search_after_rest_s"] = round(await timed_search(readers[1], QUERIES[4]), 2)
             out["after_rest_search_mb"] = rss(sessions.all_pids())
     finally:
-        from scree.relay.channel import engine_key  # noqa: F401 - keeps the import path honest
-
         for pid_dir in Path("/proc").iterdir():  # no engine of this run outlives it
             if pid_dir.name.isdigit():
                 try:

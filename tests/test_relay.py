@@ -69,17 +69,8 @@ async def session(root: Path, env: dict[str, str], notes: Path) -> AsyncIterator
 
 def engine_status(root: Path, data: Path) -> dict[str, Any] | None:
     """What the engine for this plugin copy and data dir says of itself; None when none listens."""
-    sock_path = channel.socket_path(os.environ["SCREE_RUNTIME_DIR"],
-                                    channel.engine_key(str(root), str(data), channel.code_stamp(str(root))))
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        sock.connect(sock_path)
-        sock.sendall(channel.encode({"scree": "status"}))
-        return channel.decode(sock.makefile("rb").readline())
-    except (OSError, ValueError):
-        return None
-    finally:
-        sock.close()
+    return channel.engine_status(channel.socket_path(
+        os.environ["SCREE_RUNTIME_DIR"], channel.engine_key(str(root), str(data), channel.code_stamp(str(root)))))
 
 
 def wait_for(condition: Any, limit: float = 60.0) -> Any:

@@ -68,7 +68,8 @@ def _engine(as_json: bool) -> object | None:
     import os
 
     from ..doctor.doctor import plugin_context
-    from ..doctor.engine import engine_socket, engine_status
+    from ..doctor.engine import engine_socket
+    from ..relay.channel import engine_status
 
     ctx = plugin_context()
     sock = engine_socket(ctx, os.environ) if ctx.root is not None else None

@@ -4,7 +4,6 @@ and why the last start failed (its log), each failure with the one thing that fi
 from __future__ import annotations
 
 import os
-import socket
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -19,20 +18,6 @@ FAILURES = (
      "`/mcp reconnect plugin:scree:scree` in Claude Code"),
     ("No space left", "free some disk space, then run `/mcp reconnect plugin:scree:scree` in Claude Code"),
 )
-
-
-def engine_status(sock_path: str, timeout: float = 3.0) -> dict[str, Any] | None:
-    """What the engine listening on `sock_path` says of itself; None when none listens."""
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(timeout)
-    try:
-        sock.connect(sock_path)
-        sock.sendall(channel.encode({"scree": "status"}))
-        return channel.decode(sock.makefile("rb").readline())
-    except (OSError, ValueError):
-        return None
-    finally:
-        sock.close()
 
 
 def _last_start(log: Path) -> list[str]:
@@ -79,7 +64,7 @@ def check_engine(ctx: PluginContext, env: Mapping[str, str] | None = None) -> Ch
                      str(exc))
     log = Path(channel.log_path(sock))
     details: dict[str, object] = {"socket": sock, "log": str(log)}
-    status = engine_status(sock)
+    status = channel.engine_status(sock)
     if status is not None:
         details.update({k: status.get(k) for k in ("pid", "sessions", "folders", "rss_mb", "uptime", "idle_exit")})
         folders = status.get("folders") or []

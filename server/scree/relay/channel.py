@@ -152,3 +152,17 @@ def decode(line: bytes) -> Dict[str, Any]:
     if not isinstance(message, dict) or not isinstance(message.get("scree"), str):
         raise ValueError("not a scree handshake line")
     return message
+
+
+def engine_status(sock_path: str, timeout: float = 3.0) -> Optional[Dict[str, Any]]:
+    """What the engine listening on `sock_path` says of itself (its `describe()`); None when none listens."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    try:
+        sock.connect(sock_path)
+        sock.sendall(encode({"scree": "status"}))
+        return decode(sock.makefile("rb").readline())
+    except (OSError, ValueError):
+        return None
+    finally:
+        sock.close()
