@@ -20,7 +20,6 @@ import time
 from . import jsonio as json  # `import json` would pull in re and enum: see jsonio
 from ..errors import ConfigError
 from ..pids import host_name, pid_alive
-from ..relay.finduv import standard_places
 from ..settings_table import SYNC_COMMAND
 from . import SEARCH_TOOL
 
@@ -74,11 +73,20 @@ def _executable(path: str) -> bool:
 
 def uv_candidates(env: Mapping[str, str] | None = None, plugin_root: str | None = None,
                   plugin_data: str | None = None) -> list[tuple[str, str]]:
-    """(path, where) of every place uv is looked for, in order: `relay.finduv.standard_places` (PATH, the
-    installers' folders, the plugin's `.uv/bin`, the data dir's `uv/bin`), the order the relay uses too."""
+    """(path, where) of every place uv is looked for, in order: PATH; ~/.local/bin and ~/.cargo/bin
+    (where its installers put it); the Quickstart's `.uv/bin` in the plugin's folder (a clone);
+    `uv/bin` in the plugin's data dir (a private venv holding uv, for an externally managed Python)."""
     env = os.environ if env is None else env
     home = env.get("HOME") or os.path.expanduser("~")
-    return standard_places(env.get("PATH", os.defpath).split(os.pathsep), home, plugin_root, plugin_data)
+    # shutil.which does the same first part, but importing shutil costs the hook a few ms.
+    found = [(os.path.join(d, "uv"), "PATH") for d in env.get("PATH", os.defpath).split(os.pathsep) if d]
+    found += [(os.path.join(home, ".local", "bin", "uv"), "~/.local/bin"),
+              (os.path.join(home, ".cargo", "bin", "uv"), "~/.cargo/bin")]
+    if plugin_root:
+        found.append((os.path.join(plugin_root, ".uv", "bin", "uv"), "the Quickstart's .uv/bin"))
+    if plugin_data:
+        found.append((os.path.join(plugin_data, "uv", "bin", "uv"), "the plugin's data dir"))
+    return found
 
 
 def find_uv_where(env: Mapping[str, str] | None = None, plugin_root: str | None = None,

@@ -7,33 +7,27 @@ imports nothing of the network stack: the relay stays a small process.
 
 from __future__ import annotations
 
+import json
 import os
-TYPE_CHECKING = False  # as hookkit does: mypy reads the block below, the interpreter never imports `typing`
-if TYPE_CHECKING:  # `typing` costs the session-start hook (via hookkit.bgsync) ~2 ms it does not need
-    from typing import Dict, List, Mapping, Optional, Tuple
+from typing import Dict, List, Mapping, Optional, Tuple
 
 
-def standard_places(path_dirs: List[str], home: str, plugin_root: Optional[str],
-                    plugin_data: Optional[str]) -> List[Tuple[str, str]]:
-    """(path, where) in the order every finder of uv looks (this relay, the hooks and doctor through
-    `hookkit.bgsync`): each PATH dir; ~/.local/bin and ~/.cargo/bin (where uv's installers put it, often not
-    on a GUI's PATH); the Quickstart's `.uv/bin` in the plugin's folder; `uv/bin` in the plugin's data dir."""
-    found = [(os.path.join(d, "uv"), "PATH") for d in path_dirs if d]
+def uv_candidates(env: Mapping[str, str], plugin_root: Optional[str],
+                  plugin_data: Optional[str]) -> List[Tuple[str, str]]:
+    """Every place a uv may be, as (path, where), most preferred first; none is checked to exist."""
+    found: List[Tuple[str, str]] = []
+    for d in env.get("PATH", "").split(os.pathsep):
+        if d:
+            found.append((os.path.join(d, "uv"), "PATH"))
+    home = env.get("HOME", "")
     if home:
+        # uv's own installer puts it in ~/.local/bin (older ones in ~/.cargo/bin), often not on a GUI's PATH
         found.append((os.path.join(home, ".local", "bin", "uv"), "~/.local/bin"))
         found.append((os.path.join(home, ".cargo", "bin", "uv"), "~/.cargo/bin"))
     if plugin_root:
         found.append((os.path.join(plugin_root, ".uv", "bin", "uv"), "the Quickstart's .uv/bin"))
     if plugin_data:
         found.append((os.path.join(plugin_data, "uv", "bin", "uv"), "the plugin's data dir"))
-    return found
-
-
-def uv_candidates(env: Mapping[str, str], plugin_root: Optional[str],
-                  plugin_data: Optional[str]) -> List[Tuple[str, str]]:
-    """Every place a uv may be, as (path, where), most preferred first; none is checked to exist: the
-    standard places, then the Quickstart's `.uv/bin` of each local marketplace."""
-    found = standard_places(env.get("PATH", "").split(os.pathsep), env.get("HOME", ""), plugin_root, plugin_data)
     for d in _local_marketplace_dirs(env):
         found.append((os.path.join(d, ".uv", "bin", "uv"), f"the Quickstart's .uv/bin in {d}"))
     unique: Dict[str, str] = {}
@@ -48,8 +42,6 @@ def _local_marketplace_dirs(env: Mapping[str, str]) -> List[str]:
     config = env.get("CLAUDE_CONFIG_DIR") or (os.path.join(env["HOME"], ".claude") if env.get("HOME") else "")
     if not config:
         return []
-    import json  # here, not at the top: the session-start hook imports this module (via hookkit.bgsync)
-
     try:
         with open(os.path.join(config, "plugins", "known_marketplaces.json"), encoding="utf-8") as f:
             data = json.load(f)
