@@ -236,6 +236,8 @@ def test_an_index_from_before_the_cjk_rows_gets_them_on_its_next_sync(tmp_path, 
     index.close()
     # What a schema 6 file holds: no CJK table, no flag, no rules in meta.
     with closing(sqlite3.connect(db, isolation_level=None)) as conn:
+        conn.execute("drop table chunks_literal")  # what migration 8 (the literal rows) added
+        conn.execute("delete from meta where key = 'literal'")
         conn.execute("drop table chunks_cjk")
         conn.execute("drop index chunks_with_cjk")
         conn.execute("alter table chunks drop column cjk")

@@ -91,6 +91,7 @@ def optimize_keywords(conn: Any) -> None:
     with transaction(conn):
         conn.execute("insert into chunks_fts(chunks_fts) values('optimize')")
         conn.execute("insert into chunks_cjk(chunks_cjk) values('optimize')")
+        conn.execute("insert into chunks_literal(chunks_literal) values('optimize')")
 
 
 def drop_cache_entries(conn: Any, model: str, live: Iterable[bytes], spare: int) -> int:

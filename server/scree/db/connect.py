@@ -75,6 +75,25 @@ def _can_load_vec(module: ModuleType) -> bool:
         conn.close()
 
 
+# FTS5's trigram tokenizer (the literal index, `chunks_literal`: schema migration 8) came with SQLite 3.34.
+TRIGRAM_SINCE = "3.34"
+
+
+def _has_trigram(module: ModuleType) -> bool:
+    try:
+        conn = module.connect(":memory:")
+    except Exception:  # pragma: no cover - a broken module
+        return False
+    try:
+        conn.execute("create virtual table t using fts5(a, tokenize='trigram')")
+        return True
+    except Exception as exc:
+        log.debug("%s has no trigram tokenizer: %s", getattr(module, "__name__", module), exc)
+        return False
+    finally:
+        conn.close()
+
+
 def choose_driver(prefer: str | None = None) -> Driver:
     """Pick the SQLite module: sqlean if it is installed and loads sqlite-vec, else stdlib.
 
@@ -98,9 +117,19 @@ def _choose_driver_cached(prefer: str | None) -> Driver:
         if prefer not in ("stdlib", "sqlean"):
             raise SqliteUnavailableError(f"{SQLITE.env}={prefer!r}: use 'stdlib' or 'sqlean'")
         candidates = [c for c in candidates if c[0] == prefer]
+    too_old: list[str] = []
     for name, module in candidates:
         if module is not None and _can_load_vec(module):
-            return Driver(name, module)
+            if _has_trigram(module):
+                return Driver(name, module)
+            too_old.append(f"{'this Python' if name == 'stdlib' else 'the bundled'} SQLite {module.sqlite_version}")
+    if too_old:
+        remedy = (f"unset {SQLITE.env} to use the bundled SQLite of sqlean.py, or use a Python whose sqlite3 is newer"
+                  if prefer == "stdlib" else "reinstall scree's dependencies (`uv sync --reinstall` or "
+                  "`pip install --force-reinstall sqlean.py`), or use a Python whose sqlite3 is newer")
+        raise SqliteUnavailableError(
+            f"{' and '.join(too_old)} has no FTS5 trigram tokenizer (the literal index needs SQLite "
+            f"{TRIGRAM_SINCE} or newer); {remedy}")
     if prefer == "stdlib":
         raise SqliteUnavailableError(
             f"{SQLITE.env}=stdlib, but this Python's sqlite3 cannot load extensions (sqlite-vec); unset "

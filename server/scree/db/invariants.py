@@ -5,7 +5,8 @@ Every file with a recorded hash has all its chunks, each chunk its FTS row and e
 or none (windows = 0: stage one stored its text, stage two has not embedded it yet; known missing,
 never half there; windows = -1: keyword-only, its note's language is not one the embedder reads); no chunk, FTS row or vector belongs to nothing, and a chunk marked as lacking
 vectors has none (a vector left from older text would be stale). A chunk holding Chinese, Japanese or Korean
-text has its second keyword row (`chunks_cjk`, marked `chunks.cjk`), and no other chunk has one. A file without a hash (its rows were being written
+text has its second keyword row (`chunks_cjk`, marked `chunks.cjk`), and no other chunk has one. Every chunk
+has its literal row (`chunks_literal`, its punctuated tokens: db/literal.py), and no other row is there. A file without a hash (its rows were being written
 when the writer stopped) may hold any part of its new rows: the next sync redoes it.
 """
 
@@ -84,12 +85,29 @@ def _problems(conn: Any, max_windows: int | None) -> list[str]:
                    f"{len(fts_ids - chunk_ids)} keyword rows without a chunk")
     if _has_cjk_table(conn):
         out.extend(_cjk_problems(conn))
+    if _has_literal_rows(conn):
+        have = {int(r[0]) for r in conn.execute("select id from chunks_literal_docsize").fetchall()}
+        if have != chunk_ids:
+            out.append(f"the literal index is out of step: {len(chunk_ids - have)} chunks without their literal row, "
+                       f"{len(have - chunk_ids)} literal rows without a chunk")
     return out
 
 
 def _has_cjk_table(conn: Any) -> bool:
     """The CJK keyword rows exist from schema 7 on (a reader may open an older file as it is)."""
     return conn.execute("select 1 from sqlite_master where name = 'chunks_cjk_docsize'").fetchone() is not None
+
+
+def _has_literal_table(conn: Any) -> bool:
+    """The literal rows' table exists from schema 8 on."""
+    return conn.execute("select 1 from sqlite_master where name = 'chunks_literal_docsize'").fetchone() is not None
+
+
+def _has_literal_rows(conn: Any) -> bool:
+    """The literal table holds every chunk's row: it exists and meta `literal` names the rules it was made by
+    (from migration 8 until the next sync's `follow_literal`, the table is there and empty)."""
+    return _has_literal_table(conn) and conn.execute(
+        "select 1 from meta where key = 'literal'").fetchone() is not None
 
 
 def _cjk_problems(conn: Any) -> list[str]:
@@ -116,7 +134,7 @@ def out_of_step(conn: Any) -> str | None:
     Every transaction keeps `chunks`, the keyword index's docsize rows (one per chunk) and each hashed
     file's `chunks` count in step, so in any committed state: as many keyword rows as chunks, up to the
     same id, as many CJK keyword rows as chunks marked as holding CJK text (`chunks.cjk`), up to the same
-    id, and the chunks of hashed files number what those files record (a file without a hash may
+    id, as many literal rows as chunks, up to the same id (once they are made: meta `literal`), and the chunks of hashed files number what those files record (a file without a hash may
     hold any part of its rows: the next sync redoes it). Rows deleted by hand, from `chunks` or from the
     FTS5 shadow tables, break one of these; `quick_check` sees neither, and a sync would otherwise call
     such an index "unchanged" for ever. Vectors are not counted here (their chunks' `windows` need a scan
@@ -137,6 +155,9 @@ def out_of_step(conn: Any) -> str | None:
             if _has_cjk_table(conn):  # one row per chunk marked as holding CJK text, up to the same id
                 cjk_counts = tuple(conn.execute("select count(*), coalesce(max(id), 0) from chunks where cjk = 1").fetchone())
                 cjk_rows = tuple(conn.execute("select count(*), coalesce(max(id), 0) from chunks_cjk_docsize").fetchone())
+            literal_rows: tuple[int, int] | None = None
+            if _has_literal_rows(conn):  # one row per chunk, up to the same id
+                literal_rows = tuple(conn.execute("select count(*), coalesce(max(id), 0) from chunks_literal_docsize").fetchone())
     except Exception as exc:  # noqa: BLE001 - the driver's error classes vary (stdlib, sqlean)
         if "no such table" in str(exc).lower():
             return f"a table is missing ({exc})"
@@ -147,6 +168,9 @@ def out_of_step(conn: Any) -> str | None:
     if cjk_counts is not None and cjk_counts != cjk_rows:
         return (f"the CJK keyword index is out of step with the chunks: {cjk_rows[0]:,} rows for {cjk_counts[0]:,} "
                 "chunks in CJK scripts")
+    if literal_rows is not None and literal_rows != (chunks, top):
+        return (f"the literal index is out of step with the chunks: {literal_rows[0]:,} literal rows for {chunks:,} "
+                "chunks")
     if chunks - unhashed != recorded:
         return (f"fully indexed notes record {recorded:,} chunks but {chunks - unhashed:,} are stored "
                 "(rows deleted or added by hand)")
@@ -184,6 +208,8 @@ def fts_check(conn: Any, seconds: float | None = None) -> str | None:
         conn.execute("insert into chunks_fts(chunks_fts, rank) values ('integrity-check', 1)")
         if _has_cjk_table(conn):  # contentless: its own structure only (the rows are checked by `problems`)
             conn.execute("insert into chunks_cjk(chunks_cjk) values ('integrity-check')")
+        if _has_literal_table(conn):  # the same
+            conn.execute("insert into chunks_literal(chunks_literal) values ('integrity-check')")
     except Exception as exc:  # noqa: BLE001 - the driver's error classes vary (stdlib, sqlean)
         if "interrupt" in str(exc).lower():
             return None

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import re
 from typing import Any, Sequence
 
+from . import literal
 from .schema import FTS_WEIGHTS
 
 
@@ -263,6 +264,36 @@ def verbatim_search(conn: Any, needle: str, limit: int, file_ids: Sequence[int] 
     sql = (f"select id, (length({hay}) - length(replace({hay}, ?, ''))) / length(?) as n from chunks "
            f"where instr({hay}, ?) > 0{clause} order by n desc, id limit ?")
     return [(int(i), float(n)) for i, n in conn.execute(sql, [needle, needle, needle, *params, limit]).fetchall()]
+
+
+def literal_search(conn: Any, needle: str, limit: int,
+                   file_ids: Sequence[int] | None = None) -> list[tuple[int, float]]:
+    """What `verbatim_search(..., fold=True)` answers ((chunk id, times the case-folded `needle` occurs in its
+    heading and text), most first, then by id), its candidates found by the literal index instead of a scan:
+    `chunks_literal` MATCH the needle's core as one quoted string (db/literal.py), then the same exact count
+    on those chunks (the trigram match folds case wider than `lower` and a phrase of trigrams is not yet the
+    string: every candidate is checked). `needle` comes case-folded. A needle the table cannot answer
+    (`literal.searchable`: whitespace, under 3 characters, letters and digits only), or an index whose
+    literal rows are not made yet (an older schema, or migrated and not synced since), is scanned."""
+    if not literal.searchable(needle) or not _literal_rows_made(conn):
+        return verbatim_search(conn, needle, limit, file_ids, fold=True)
+    clause, params = _in_clause("file_id", file_ids)
+    hay = "lower(heading || char(10) || text)"
+    sql = (f"select id, (length({hay}) - length(replace({hay}, ?, ''))) / length(?) as n from chunks "
+           "where id in (select rowid from chunks_literal where chunks_literal match ?) "
+           f"and instr({hay}, ?) > 0{clause} order by n desc, id limit ?")
+    rows = conn.execute(sql, [needle, needle, literal.match(needle), needle, *params, limit]).fetchall()
+    return [(int(i), float(n)) for i, n in rows]
+
+
+def _literal_rows_made(conn: Any) -> bool:
+    """The literal rows are made under this scree's rules (meta `literal`, written with them by
+    `writes.remake_literal_rows`)."""
+    try:
+        row = conn.execute("select value from meta where key = 'literal'").fetchone()
+    except Exception:  # noqa: BLE001 - no meta: not an index this answers from
+        return False
+    return row is not None and row[0] == literal.version()
 
 
 def vector_search(

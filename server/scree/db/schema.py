@@ -11,7 +11,7 @@ from typing import Any
 
 from .snapshot import read_snapshot
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 # FTS5 column weights for bm25(): the heading trail counts above the body, since a trail that names
 # the subject ("Configuration > Retention") is stronger evidence than one mention in a paragraph. The
@@ -157,6 +157,18 @@ MIGRATIONS: dict[int, list[str]] = {
         """create virtual table chunks_cjk using fts5(
                heading, text, names, content='',
                tokenize='unicode61 remove_diacritics 2'
+           )""",
+    ],
+    # The literal index (db/literal.py, issue 38): a name whose punctuation is the name (`path:`, `{{date}}`,
+    # `--callout-icon`) is dropped by unicode61; its chunks were found by a scan of every chunk. Each chunk has
+    # exactly one row here, rowid = chunk id, holding its punctuated whitespace tokens ('' when none), which a
+    # trigram phrase finds by any substring. Contentless like chunks_cjk (a row is deleted by making it again
+    # with `literal.row`; meta `literal` names the rules); `detail=full`: a phrase of trigrams needs positions.
+    # Existing chunks get their rows from the next sync (sync.follow_literal). The trigram tokenizer needs
+    # SQLite 3.34 (connect.choose_driver refuses older ones).
+    8: [
+        """create virtual table chunks_literal using fts5(
+               tokens, content='', detail='full', tokenize='trigram'
            )""",
     ],
 }

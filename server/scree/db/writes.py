@@ -10,7 +10,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from ..records import Chunk
-from . import cjk
+from . import cjk, literal
 from .schema import vec_table_sql
 
 
@@ -48,6 +48,7 @@ def reset_vectors(conn: Any, dimensions: int, meta: dict[str, str]) -> None:
         conn.execute(vec_table_sql(dimensions))
         conn.execute("insert into chunks_fts(chunks_fts) values('delete-all')")
         conn.execute("insert into chunks_cjk(chunks_cjk) values('delete-all')")
+        conn.execute("insert into chunks_literal(chunks_literal) values('delete-all')")
         conn.execute("delete from chunks")
         conn.execute("update files set sha256 = null, chunks = 0")
         set_meta(conn, meta)
@@ -82,8 +83,9 @@ def _delete_file_rows(conn: Any, file_id: int, max_windows: int) -> None:
             "select 'delete', id, heading, text, names from chunks where file_id = ?",
             (file_id,),
         )
-        _delete_cjk_rows(conn, conn.execute("select id, heading, text, names from chunks where file_id = ? "
-                                            "and cjk = 1", (file_id,)).fetchall())
+        texts = conn.execute("select id, heading, text, names, cjk from chunks where file_id = ?", (file_id,)).fetchall()
+        _delete_cjk_rows(conn, [(cid, heading, text, names) for cid, heading, text, names, marked in texts if marked])
+        _delete_literal_rows(conn, [(cid, heading, text, names) for cid, heading, text, names, _ in texts])
         conn.execute("delete from chunks where file_id = ?", (file_id,))
 
 
@@ -94,6 +96,13 @@ def _delete_cjk_rows(conn: Any, chunks: Sequence[tuple[int, str, str, str]]) -> 
             if (made := cjk.row(heading, text, names)) is not None]
     conn.executemany("insert into chunks_cjk(chunks_cjk, rowid, heading, text, names) "
                      "values ('delete', ?, ?, ?, ?)", rows)
+
+
+def _delete_literal_rows(conn: Any, chunks: Sequence[tuple[int, str, str, str]]) -> None:
+    """Delete these chunks' `chunks_literal` rows (every chunk has one). Contentless like `chunks_cjk`: the
+    values are made again by `literal.row` (its rules are the index's: `sync.follow_literal`)."""
+    conn.executemany("insert into chunks_literal(chunks_literal, rowid, tokens) values ('delete', ?, ?)",
+                     [(cid, literal.row(heading, text, names)) for cid, heading, text, names in chunks])
 
 
 def replace_file(
@@ -191,6 +200,9 @@ def _insert_chunks(conn: Any, file_id: int, first_seq: int, chunks: Sequence[Chu
         )
         if second is not None:
             conn.execute("insert into chunks_cjk(rowid, heading, text, names) values (?, ?, ?, ?)", (cid, *second))
+        # Punctuated tokens, for names the word index drops (db/literal.py): every chunk has a row.
+        conn.execute("insert into chunks_literal(rowid, tokens) values (?, ?)",
+                     (cid, literal.row(chunk.heading, chunk.text, own)))
         if vecs is not None:
             _insert_vectors(conn, int(cid), file_id, vecs, max_windows)
 
@@ -302,6 +314,27 @@ def remake_cjk_rows(conn: Any, rules: str, batch: int = 2000) -> int:
             conn.executemany("update chunks set cjk = 1 where id = ?", [(r[0],) for r in rows])
             made += len(rows)
         set_meta(conn, {"cjk": rules})
+    return made
+
+
+def remake_literal_rows(conn: Any, rules: str, batch: int = 2000) -> int:
+    """Make every chunk's `chunks_literal` row again under the current `literal` rules, and record `rules`
+    in meta (one transaction). For an index made before the table (migration 8) or under other rules: a
+    contentless row can only be deleted with the values it was made from. Returns the rows made."""
+    made = 0
+    with transaction(conn):
+        conn.execute("insert into chunks_literal(chunks_literal) values('delete-all')")
+        last = 0
+        while True:
+            page = conn.execute("select id, heading, text, names from chunks where id > ? order by id limit ?",
+                                (last, batch)).fetchall()
+            if not page:
+                break
+            last = int(page[-1][0])
+            conn.executemany("insert into chunks_literal(rowid, tokens) values (?, ?)",
+                             [(cid, literal.row(heading, text, names)) for cid, heading, text, names in page])
+            made += len(page)
+        set_meta(conn, {"literal": rules})
     return made
 
 

@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Protocol
 from ..notes.autodoc import ModuleFinder, autodoc_chunks
 from ..notes.chunker import CHUNKER_VERSION, chunk_note, note_names
 from ..notes.modules import ModuleFiles
-from ..db import cjk, invariants, queries, writes
+from ..db import cjk, invariants, literal, queries, writes
 from ..db.connect import damaged_index, is_damage, is_db_error
 from ..embed import Embedder, Passage, readable_languages
 from .embedstage import embed_pending, passage_of
@@ -206,6 +206,7 @@ def sync(
     if wrong is not None:
         raise damaged_index(index.location.db, wrong)
     follow_cjk(index)  # before any write: a contentless row is deleted by making it again under its rules
+    follow_literal(index)  # the same for the literal (trigram) rows
     report = SyncReport()
     report.reset = ensure_embedder(index, embedder.id, embedder.dimensions, embedder.max_windows)
     follow_languages(index, embedder)
@@ -288,6 +289,17 @@ def follow_cjk(index: Index) -> None:
         made = writes.remake_cjk_rows(index.conn, rules)
         if made:
             log.info("made the CJK keyword rows of %d chunks (rules %s)", made, rules)
+
+
+def follow_literal(index: Index) -> None:
+    """The literal rows (`chunks_literal`, db/literal.py: each chunk's punctuated tokens) follow the rules
+    `literal` makes them by: an index made before them (schema 7) or under other rules makes every row again
+    (one pass over the chunks' text; never for an index that has them). Cheap otherwise: one meta read."""
+    rules = literal.version()
+    if index.meta().get("literal") != rules:
+        made = writes.remake_literal_rows(index.conn, rules)
+        if made:
+            log.info("made the literal rows of %d chunks (rules %s)", made, rules)
 
 
 def follow_languages(index: Index, embedder: Embedder) -> None:
