@@ -456,6 +456,13 @@ HINT_ORDER_CASES = {
                                 "timeout allows, the request fails with PoolTimeout; raise the pool size when that "
                                 "happens.\n"},
              "PoolTimeout", ["docs/limits.md", "docs/errors.md"]),
+    # The table row that defines the pattern before a mention, though BM25 prefers the short mention and the
+    # table is a list (issue 38).
+    "defined": ({"docs/runbook.md": "# Jam\n\nJobs move on after 10 s (`PLATEN_FALLBACK_S`).\n",
+                 "docs/config.md": "# Configuration\n\n| Variable | Default | Meaning |\n|---|---|---|\n"
+                                   "| `PLATEN_FALLBACK_S` | `10` | Primary unavailable this long |\n"
+                                   "| `PLATEN_LEASE_S` | `30` | Lease length |\n| `PLATEN_SITES` | `all` | Sites |\n"},
+                "PLATEN_FALLBACK_S", ["docs/config.md", "docs/runbook.md"]),
 }
 
 

@@ -82,11 +82,11 @@ def test_the_hint_path_imports_neither_json_nor_re() -> None:
     assert out.stdout.strip() == "[]"
 
 
-def test_the_hint_and_search_share_one_definition_of_titled_and_list_sections() -> None:
+def test_the_hint_and_search_share_one_definition_of_titled_defining_and_list_sections() -> None:
     # One module, imported by both, instead of a copy in the hook that could drift.
     from scree.search import ranking
     from scree.notes import sectiontext
     from scree.hookkit import hint
 
-    for name in ("titled_by", "mostly_list"):
+    for name in ("titled_by", "defines", "mostly_list"):
         assert getattr(hint, name) is getattr(sectiontext, name) is getattr(ranking, name)

@@ -45,7 +45,7 @@ def test_the_readme_local_install_copies_the_plugin_not_the_clones_environments(
     _git("commit", "-qm", "x", cwd=work)
     for ignored in (".venv/lib/big.bin", ".uv/lib/big.bin"):
         (work / ignored).parent.mkdir(parents=True)
-        (work / ignored).write_bytes(os.urandom(4 << 20))
+        (work / ignored).write_bytes(os.urandom(16 << 20))
     home = tmp_path / "home"
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "ANTHROPIC"))}
@@ -58,4 +58,4 @@ def test_the_readme_local_install_copies_the_plugin_not_the_clones_environments(
     (cache,) = (home / ".claude" / "plugins" / "cache" / "scree-tools" / "scree").iterdir()
     assert (cache / ".claude-plugin" / "plugin.json").is_file() and (cache / "uv.lock").is_file()
     assert not (cache / ".venv").exists() and not (cache / ".uv").exists()
-    assert _du(cache) < 4 << 20, _du(cache)
+    assert _du(cache) < 16 << 20, _du(cache)  # the plugin (about 4 MB), not either 16 MB environment file

@@ -14,6 +14,7 @@ from scree.config import load_config
 from scree.locate import index_location
 from scree.notes.policy import NotesPolicy
 from scree.search.search import Query, matching_file_ids, search
+from scree.search import search as search_module
 from scree.index.store import open_index
 from scree.index.sync import sync
 
@@ -114,7 +115,9 @@ def test_a_section_split_into_chunks_is_answered_once(tmp_path, real_embedder):
         index.close()
 
 
-def test_hybrid_fuses_both_halves(indexed, real_embedder):
+def test_hybrid_fuses_both_halves(indexed, real_embedder, monkeypatch):
+    # The fusion alone: a name one section spells would also lift that section's score (RARE_NAME_SECTIONS).
+    monkeypatch.setattr(search_module, "RARE_NAME_SECTIONS", 0)
     result = run(indexed, real_embedder, "nightly PURGE_OLD_RECORDS deletion", mode="hybrid")
     assert result.hits[0].path == "ops/retention.md"
     # First in both halves: each half scales it near its top (weights 1.2 + 0.8 = 2 at most).

@@ -44,3 +44,69 @@ def mostly_list(text: str) -> bool:
         if line.startswith(_LIST_MARKS) or (0 < digits < 10 and line[digits:digits + 2] in (". ", ") ")):
             items += 1
     return 2 * items > lines
+
+
+_TERM_MARKUP = "`*"
+_TERM_SEPARATORS = (":", " -", " –", " —", " =", " (")
+
+
+def _term(text: str) -> str:
+    """`text` without the code or emphasis markup around a term: "**`--why`**" is "--why"."""
+    return text.strip().strip(_TERM_MARKUP).strip()
+
+
+def _opens_entry(rest: str, wanted: set[str], marked: bool) -> bool:
+    """True when `rest` (a list item's or a line's text) opens with one of `wanted` as its term, followed by
+    a separator (`--why`: ..., **name** - ...). Unless `marked`, the term must be set off by markup."""
+    if not marked and not rest.startswith(tuple(_TERM_MARKUP)):
+        return False
+    head = rest.lstrip(_TERM_MARKUP)
+    folded = head.casefold()
+    for name in wanted:
+        if folded.startswith(name):
+            after = head[len(name):]
+            if after[:1] in _TERM_MARKUP or marked:
+                after = after.lstrip(_TERM_MARKUP)
+                for sep in _TERM_SEPARATORS:
+                    if after.startswith(sep):
+                        # "`x-success` (optional) see [[#Callbacks]]": an entry that points elsewhere defines nothing
+                        said = after[len(sep):].split(")", 1)[-1] if sep == " (" else after[len(sep):]
+                        return not said.strip(" :-–—").casefold().startswith(("see ", "see:"))
+    return False
+
+
+def defines(text: str, names: Sequence[str]) -> bool:
+    """True when a section's text holds an entry that defines one of `names` (ignoring case and markup): a
+    table row whose first cell is the name, a list item or line opening with the name set off by markup and a
+    separator ("* `--why`: When showing ..."), or a definition-list term (the name alone on a line, its
+    definition on the next line after `: ` or indented). A mention elsewhere in a line is no definition."""
+    wanted = {n.casefold() for n in names if n}
+    if not wanted:
+        return False
+    lines = text.split("\n")
+    fence = ""
+    for i, raw in enumerate(lines):
+        line = raw.strip()
+        if fence:
+            if line.startswith(fence):
+                fence = ""
+            continue
+        if line.startswith(("```", "~~~")):
+            fence = line[:3]
+            continue
+        if line.startswith("|"):
+            cells = line.strip("|").split("|")
+            if len(cells) > 1 and _term(cells[0]).casefold() in wanted and any(c.strip(" -:") for c in cells[1:]):
+                return True
+            continue
+        if line.startswith(("- ", "* ", "+ ")):
+            if _opens_entry(line[2:].lstrip(), wanted, marked=True):
+                return True
+            continue
+        if _opens_entry(line, wanted, marked=False):
+            return True
+        if raw[:1] not in (" ", "\t") and _term(line).casefold() in wanted:
+            after = next((n for n in lines[i + 1:] if n.strip()), "")
+            if after.lstrip().startswith(": ") or after[:1] in (" ", "\t"):
+                return True
+    return False

@@ -11,7 +11,7 @@ from typing import Callable, Hashable, Sequence, TypeVar
 
 # The predicates on a section's trail and text live in an import-free module the grep hint shares;
 # search reaches them here, beside the rules that use them.
-from ..notes.sectiontext import TRAIL_SEPARATOR, mostly_list, titled_by  # noqa: F401
+from ..notes.sectiontext import TRAIL_SEPARATOR, defines, mostly_list, titled_by  # noqa: F401
 
 T = TypeVar("T")
 
@@ -97,6 +97,11 @@ TITLED_FIRST = True
 # 76% (92) -> 80% (96), three lookups each one place better; the other two sets unchanged, at thresholds
 # from a half to 0.7 of the lines; a third of the lines cost queries_dev two lookups.
 LISTS_LAST = True
+
+# Among a lookup's sections equal so far (same verbatim count, none titled by the name), one holding an entry
+# that defines the name (`sectiontext.defines`: a table row whose first cell is the name, a list item or line
+# opening with the name set off by markup and a separator, a definition-list term) comes first (issue 38).
+DEFINED_FIRST = True
 
 
 # How many places a release history's section moves down when a plain question does not ask about

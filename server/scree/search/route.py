@@ -87,6 +87,19 @@ def syntax_token(word: str, *, alone: bool = False) -> str | None:
     return None
 
 
+def punctuation_name(query: str) -> str:
+    """The query as a token of ASCII punctuation looked up on purpose (`%%`, `[[##`, `==`, `??`: syntax a
+    note defines), backticks or quotes around it dropped; "" for anything else. It is the whole query, one
+    token of two characters or more: a lone `?` or `.` names nothing, and several tokens are a sentence's
+    leftovers."""
+    token = query.strip()
+    if len(token) > 2 and token[0] == token[-1] and token[0] in "`'\"":
+        token = token[1:-1].strip()
+    if len(token) < 2 or any(ch.isspace() or ch.isalnum() or ord(ch) > 127 for ch in token):
+        return ""
+    return token
+
+
 def is_syntax_name(name: str) -> bool:
     """True for a name that `syntax_token` made: its punctuation, which the keyword index drops, is the name."""
     return bool(_SYNTAX_TOKEN.search(name) or _OPERATOR.match(name))

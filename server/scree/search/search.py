@@ -42,7 +42,8 @@ from ..index.indexstatus import stage_two_note
 from . import expansion, ranking
 from ..notes.policy import NotesPolicy
 from ..records import Hit, SearchResult
-from .route import common_words_only, is_lookup, is_syntax_name, named_identifiers, route
+from .route import (common_words_only, is_lookup, is_syntax_name, looks_like_identifier, named_identifiers,
+                    punctuation_name, route)
 from ..index.store import Index, vectors_usable
 
 log = logging.getLogger(__name__)
@@ -161,6 +162,16 @@ def _verbatim(name: str) -> re.Pattern[str]:
 
 
 HISTORY_IN_TIER = True
+# A name that this few sections spell verbatim is rare: in hybrid they come first (`_exact_names_first`). Measured
+# on twelve sets (docs/benchmarks.md): 2 lowered nothing; 3 also moved the three sections spelling a mixed
+# question's context name (`input_series`) above its answer.
+RARE_NAME_SECTIONS = 2
+# Chunks looked at to count the sections spelling a name (enough to see more than RARE_NAME_SECTIONS).
+RARE_POOL = 50
+# A one-word lookup is a name even when it looks like a plain word (`cssclass`, `numref`, `disable-type-checked`):
+# the names tier then puts the sections titled by it or defining it first (issue 38; measured: mdx, sphinx and
+# obsidian identifier top1 up, nothing lower).
+LOOKUP_WORD_AS_NAME = True
 
 
 def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
@@ -182,12 +193,24 @@ def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
     return spelled
 
 
+def exact_chunks(index: Index, name: str, limit: int, file_ids: Sequence[int] | None) -> list[int]:
+    """Ids of up to `limit` chunks that spell `name` (case-folded) verbatim, as `_verbatim` bounds it."""
+    exact = _verbatim(name)
+    if name.isalnum():  # one word of the keyword index, which finds exactly the chunks holding it
+        found = [cid for cid, _ in queries.keyword_search(index.conn, f'"{name}"', limit, file_ids)]
+    else:  # punctuation is the literal index's (a scan for what it cannot answer)
+        found = [cid for cid, _ in queries.literal_search(index.conn, name, limit, file_ids)]
+    texts = queries.chunk_texts(index.conn, found)
+    return [cid for cid in found if exact.search(texts.get(cid, "").casefold())]
+
+
 def _names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
-                names: Sequence[str], lookup: bool = False) -> list[tuple[int, float]]:
+                names: Sequence[str], lookup: str = "") -> list[tuple[int, float]]:
     """`ranked` re-ordered by how many of `names` (case-folded) each chunk's text spells verbatim,
-    most first; equal counts keep their order (BM25's), except that for a `lookup` a section whose
-    heading trail has a heading that is one of the names comes first among equals
-    (`ranking.titled_by`), and a section that is mostly a list comes after the others
+    most first; equal counts keep their order (BM25's), except that for a `lookup` (the query's text) a
+    section whose heading trail has a heading that is one of the names comes first among equals
+    (`ranking.titled_by`), then one holding an entry that defines the lookup (`ranking.defines`: a table row,
+    list item or term opening with it), and a section that is mostly a list comes after the others
     (`ranking.mostly_list`).
 
     Scores stay in step with the order: each name spelled adds the pool's whole BM25 range, so a
@@ -197,14 +220,19 @@ def _names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     spelled = spelled_counter(names)
     counts = {cid: spelled(texts.get(cid, "")) for cid, _ in ranked}
     titled: dict[int, bool] = {}
+    defined: dict[int, bool] = {}
     listed: dict[int, bool] = {}
     if lookup:
+        # What a lookup looks up is the whole of it: `platenctl jobs requeue` is defined by its own entry,
+        # not by one that opens with `platenctl`.
+        terms = [lookup.strip().strip("`").strip()]
         for cid, _ in ranked:
             trail, _, body = texts.get(cid, "").partition("\n")
             titled[cid] = ranking.TITLED_FIRST and ranking.titled_by(trail, names)
+            defined[cid] = ranking.DEFINED_FIRST and not titled[cid] and ranking.defines(body, terms)
             listed[cid] = ranking.LISTS_LAST and ranking.mostly_list(body)
     ordered = sorted(ranked, key=lambda item: (-counts[item[0]], not titled.get(item[0], False),
-                                               listed.get(item[0], False)))
+                                               not defined.get(item[0], False), listed.get(item[0], False)))
     span = max(s for _, s in ranked) - min(s for _, s in ranked) or 1.0
     return [(cid, s + counts[cid] * span) for cid, s in ordered]
 
@@ -238,6 +266,9 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
     if search_match(text) is None:
         return []
     names = named_identifiers(text, vocabulary)
+    lookup = is_lookup(text)
+    if LOOKUP_WORD_AS_NAME and not names and lookup and len(text.split()) == 1:
+        names = [text.strip().strip("`").casefold()]
     pool = max(2 * depth, NAME_POOL) if names else 2 * depth
     if guess:  # the question's own BM25 is run only where the way of widening uses it
         deeper = max(pool, expansion.GUESS_POOL)
@@ -252,13 +283,13 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
         floor = min((s for _, s in ranked), default=0.0)
         have = {cid for cid, _ in ranked}
         for name in literal:
-            for cid, _ in queries.verbatim_search(index.conn, name, NAME_POOL, file_ids, fold=True):
+            for cid, _ in queries.literal_search(index.conn, name, NAME_POOL, file_ids):
                 if cid not in have:
                     have.add(cid)
                     ranked.append((cid, floor))
     if names and ranked:
         ranked = _names_first(ranked, queries.chunk_texts(index.conn, [cid for cid, _ in ranked]), names,
-                              lookup=is_lookup(text))
+                              lookup=text if lookup else "")
     return ranked
 
 
@@ -339,7 +370,8 @@ class _Ranker:
 
     def _keyword(self, depth: int) -> list[tuple[int, float]]:
         if self.symbols_only:  # the keyword index drops symbols: look for them verbatim
-            needle = self.text.strip(_ASCII_PUNCTUATION) or self.text  # `🚀?` asks for the rocket
+            # `🚀?` asks for the rocket; `%%` (or `` `%%` ``) for itself
+            needle = self.text.strip(_ASCII_PUNCTUATION) or punctuation_name(self.text) or self.text
             return queries.verbatim_search(self.index.conn, needle, depth, self.file_ids)
         return keyword_ranking(self.index, self.text, depth, self.file_ids, self.vocabulary, self.guess)
 
@@ -393,21 +425,34 @@ class _Ranker:
                 ranked = halves[1]
         rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
         if mode == "hybrid":
-            ranked = self._syntax_names_first(ranked, rows)
+            ranked = self._exact_names_first(ranked, rows)
         return _Ranked(self._reorder(ranked, section, rows), mode, section, rows)
 
-    def _syntax_names_first(self, ranked: list[tuple[int, float]],
-                            rows: dict[int, queries.ChunkRow]) -> list[tuple[int, float]]:
-        """For a query naming a syntax token (`path:`, `%%comment%%`: `route.is_syntax_name`), the fused
-        sections that spell it exactly come first, in fused order: the vectors do not know the token and
-        must not outvote the section that defines it (issue 38). Only such names: moving every named
-        section ahead cost plain questions on six sets (docs/benchmarks.md)."""
-        names = [n for n in named_identifiers(self.text, self.vocabulary) if is_syntax_name(n)]
-        if not names:
+    def _exact_names_first(self, ranked: list[tuple[int, float]],
+                           rows: dict[int, queries.ChunkRow]) -> list[tuple[int, float]]:
+        """For a query naming a syntax token (`path:`, `%%comment%%`: `route.is_syntax_name`) or a rare name
+        (an identifier that at most RARE_NAME_SECTIONS sections spell: `--why`, `PLT-4302`), the fused
+        sections that spell it exactly come first, in fused order: the vectors do not know the token, and
+        their noise must not outvote the few sections that spell it (issue 38). Scores stay in step with
+        the order (each name spelled adds the fused scores' range). Only such names: moving every named
+        section ahead cost plain questions on six sets, and names three sections spell cost a mixed
+        question whose name was context (docs/benchmarks.md)."""
+        named = named_identifiers(self.text, self.vocabulary)
+        names = [n for n in named if is_syntax_name(n)]
+        if RARE_NAME_SECTIONS:
+            names += [n for n in named if n not in names and looks_like_identifier(n) and self._rare(n)]
+        if not names or not ranked:
             return ranked
         spelled = spelled_counter(names)
         tiers = {cid: spelled(f"{row.heading}\n{row.text}") for cid, row in rows.items()}
-        return sorted(ranked, key=lambda item: -tiers.get(item[0], 0))
+        span = max(s for _, s in ranked) - min(s for _, s in ranked) or 1.0
+        lifted = [(cid, s + tiers.get(cid, 0) * span) for cid, s in ranked]
+        return sorted(lifted, key=lambda item: -tiers.get(item[0], 0))
+
+    def _rare(self, name: str) -> bool:
+        """True when 1 to RARE_NAME_SECTIONS sections (within the path filter) spell `name` verbatim."""
+        found = exact_chunks(self.index, name, RARE_POOL, self.file_ids)
+        return 0 < len(set(queries.section_keys(self.index.conn, found).values())) <= RARE_NAME_SECTIONS
 
     def _fuse_partial(self, halves: list[list[tuple[int, float]]],
                       group: Callable[[int], Hashable]) -> list[tuple[int, float]]:
@@ -467,9 +512,10 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     if not text:
         return SearchResult([], mode, ["the query is empty: ask a question or name what you look for"])
     symbols_only = search_match(text) is None
-    if symbols_only and not any(ord(ch) > 127 for ch in text):
+    if symbols_only and not any(ord(ch) > 127 for ch in text) and not punctuation_name(text):
         # Only ASCII punctuation: the vectors would still rank something, but nothing it means, and
-        # `.` or `?` verbatim is in every note.
+        # `.` or `?` verbatim is in every note. One token of two or more (`%%`, `[[##`, `??`) is syntax
+        # named on purpose, and looked for verbatim like an emoji.
         return SearchResult([], mode, ["the query has no searchable words (only punctuation): "
                                        "ask a question or name what you look for"])
     if symbols_only:

@@ -1,0 +1,167 @@
+"""The section that defines a name comes first (issue 38). The shapes of the misses measured on unseen sets:
+
+- mention beats definition: a table row whose first cell is the name, or a list entry opening with it, lost
+  to a paragraph that only uses the name;
+- a flag the model has never seen: the one section that spells it, first by keyword, ended 7th in hybrid;
+- a plain-looking word that is a name (`cssclass`) got no names tier at all;
+- a name of punctuation only (`%%`) was refused as "no searchable words".
+
+The predicate directly; the ranking on real indexes (fake embedder: hashed words, which know no flag either).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from fake_embedder import FakeEmbedder
+from scree.config import load_config
+from scree.index.store import open_index
+from scree.index.sync import sync
+from scree.locate import index_location
+from scree.notes.policy import NotesPolicy
+from scree.notes.sectiontext import defines
+from scree.search import search as search_module
+from scree.search.route import punctuation_name
+from scree.search.search import Query
+from scree.search.vocabsearch import search_with_names
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("| `PLATEN_RETRY_S` | `10` | Seconds before a retry |", "platen_retry_s"),
+    ("| **retry_s** | how long to wait |", "retry_s"),
+    ("* `--why`: When showing the full list, say why a package is there.", "--why"),
+    ("- **timeout** - seconds to wait", "timeout"),
+    ("- `paneType` (optional) where the note opens.", "panetype"),
+    ("`SIGIL_HOME`: where the data lives.", "sigil_home"),
+    ("retry_s\n: how long to wait before retrying", "retry_s"),
+    ("retry_s\n    How long to wait before retrying.", "retry_s"),
+])
+def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) -> None:
+    assert defines(text, [name])
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Set `PLATEN_RETRY_S` to 20 when the printers are slow.", "platen_retry_s"),
+    ("| 10 | `PLATEN_RETRY_S` |", "platen_retry_s"),  # not the first cell: a value, not the entry
+    ("- `--why` now works with `--tree` (#4521).", "--why"),  # a changelog bullet: no separator after the name
+    ("- `x-success` (optional) see [[#Callbacks]].", "x-success"),  # an entry that points elsewhere
+    ("```\n| `PLATEN_RETRY_S` | 10 |\n```", "platen_retry_s"),  # inside code
+    ("PLATEN_RETRY_S: 10", "platen_retry_s"),  # a bare `key: value` line is configuration, not an entry
+    ("| `PLATEN_RETRY_S_MAX` | 60 |", "platen_retry_s"),  # another, longer name
+])
+def test_a_mention_is_no_definition(text: str, name: str) -> None:
+    assert not defines(text, [name])
+
+
+@pytest.mark.parametrize(("query", "token"), [("%%", "%%"), ("`[[##`", "[[##"), (" ?? ", "??"), ("==", "==")])
+def test_one_token_of_punctuation_is_a_name(query: str, token: str) -> None:
+    assert punctuation_name(query) == token
+
+
+@pytest.mark.parametrize("query", ["?", ".", "?! ~~~", "%%comment%%", "a--b", ""])
+def test_a_lone_mark_or_several_tokens_are_no_punctuation_name(query: str) -> None:
+    assert punctuation_name(query) == ""
+
+
+def _index(root: Path):
+    index = open_index(index_location(root, load_config()), root)
+    sync(index, NotesPolicy.load(root), FakeEmbedder())
+    return index
+
+
+def _first(root: Path, index, query: str, mode: str = "auto") -> tuple[str, str]:
+    hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(query, k=5, mode=mode)).hits
+    assert hits, (query, mode)
+    return hits[0].path, hits[0].heading
+
+
+@pytest.fixture
+def ops(tmp_path: Path):
+    """A runbook that mentions settings in passing, and the reference whose table defines them."""
+    root = tmp_path / "ops"
+    write(root, "runbooks/jam.md", "# Printer jam\n\n## Are jobs stuck?\n\nJobs aimed at a station move on after "
+                                   "10 s (`PLATEN_STATION_FALLBACK_AFTER_S`), so a jam at one station is not "
+                                   "an outage. Check the station first.\n")
+    write(root, "docs/configuration.md", "# Configuration\n\n## Router\n\n| Variable | Default | Meaning |\n"
+                                         "|---|---|---|\n| `PLATEN_STATION_FALLBACK_AFTER_S` | `10` | Primary "
+                                         "unavailable this long, use the fallback |\n| `PLATEN_LEASE_S` | `30` | "
+                                         "Lease length |\n| `PLATEN_SITES` | `all` | Sites served |\n")
+    write(root, "docs/cli.md", "# Commands\n\n## show\n\nShows the installed packages, as a list or a tree.\n\n"
+                               "### Options\n\n* `--tree`: list the dependencies as a tree.\n* `--why`: say "
+                               "whether a package is a direct dependency or required by others.\n")
+    for n in range(8):  # pages whose words the question shares: what hashed words (or a model) ranks first
+        write(root, f"docs/page{n}.md", f"# Display page {n}\n\nWhat does the display show? The poetry display "
+                                        f"shows page {n}, and what it does is display.\n")
+    index = _index(root)
+    yield root, index
+    index.close()
+
+
+def test_a_lookup_puts_the_table_row_that_defines_the_name_above_a_mention(ops) -> None:
+    root, index = ops
+    for mode in ("auto", "keyword"):
+        assert _first(root, index, "PLATEN_STATION_FALLBACK_AFTER_S", mode) == (
+            "docs/configuration.md", "Configuration > Router"), mode
+
+
+def test_without_the_rule_the_mention_came_first(ops, monkeypatch) -> None:
+    """The fixture holds the miss: the rule is what moves the definition up."""
+    root, index = ops
+    monkeypatch.setattr(search_module.ranking, "DEFINED_FIRST", False)
+    assert _first(root, index, "PLATEN_STATION_FALLBACK_AFTER_S")[0] == "runbooks/jam.md"
+
+
+def test_a_question_naming_a_rare_flag_answers_from_the_section_that_spells_it(ops, monkeypatch) -> None:
+    root, index = ops
+    question = "What does poetry show --why display?"
+    for mode in ("auto", "hybrid"):
+        assert _first(root, index, question, mode) == ("docs/cli.md", "Commands > show > Options"), mode
+    monkeypatch.setattr(search_module, "RARE_NAME_SECTIONS", 0)  # the miss: the vectors' neighbours outvote it
+    assert _first(root, index, question, "hybrid")[0] != "docs/cli.md"
+
+
+def test_a_name_many_sections_spell_is_not_moved_ahead_in_hybrid(tmp_path: Path) -> None:
+    """Only a rare name leads: one that most notes spell is context, and the fused order stands."""
+    root = tmp_path / "many"
+    for n in range(4):
+        write(root, f"n{n}.md", f"# Note {n}\n\nThe `--verbose` flag prints more about step {n}.\n")
+    write(root, "answer.md", "# Logging levels\n\nHow to make the output quieter or louder: logging levels.\n")
+    index = _index(root)
+    try:
+        hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(),
+                                 Query("how do logging levels make output louder with --verbose", k=5,
+                                       mode="hybrid")).hits
+        assert hits[0].path == "answer.md", [h.path for h in hits]
+    finally:
+        index.close()
+
+
+def test_a_one_word_lookup_is_a_name_its_defining_entry_answers(tmp_path: Path) -> None:
+    root = tmp_path / "vault"
+    write(root, "Format converter.md", "## Properties\n\nOld notes set a class like this:\n\n"
+                                       "cssclass: custom-style cssclass cssclass\n\nThe converter rewrites it.\n")
+    write(root, "Properties.md", "## Deprecated properties\n\n| Property | Description |\n|---|---|\n"
+                                 "| `cssclass` | Deprecated alias for `cssclasses`. |\n| `tag` | Deprecated alias "
+                                 "for `tags`. |\n| `alias` | Deprecated alias for `aliases`. |\n")
+    index = _index(root)
+    try:
+        assert _first(root, index, "cssclass") == ("Properties.md", "Deprecated properties")
+    finally:
+        index.close()
+
+
+def test_a_query_of_one_punctuation_token_finds_the_section_that_spells_it_most(tmp_path: Path) -> None:
+    root = tmp_path / "vault"
+    write(root, "syntax.md", "# Syntax\n\n## Headings\n\n%% HTML headings here %%\n\n## Comments\n\nWrap text "
+                             "in `%%` to hide it: %%hidden%%.\n\n%%\nA block comment.\n%%\n\n## Bold\n\n**bold**\n")
+    index = _index(root)
+    try:
+        for query in ("%%", "`%%`"):
+            assert _first(root, index, query) == ("syntax.md", "Syntax > Comments"), query
+        result = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query("?", k=5))
+        assert not result.hits and "no searchable words" in result.notes[0]
+    finally:
+        index.close()
