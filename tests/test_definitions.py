@@ -24,7 +24,7 @@ from scree.locate import index_location
 from scree.notes.policy import NotesPolicy
 from scree.notes.sectiontext import defines
 from scree.search import search as search_module
-from scree.search.route import punctuation_name
+from scree.search.route import is_syntax_name, named_identifiers, phrase_names, punctuation_name
 from scree.search.search import Query
 from scree.search.vocabsearch import search_with_names
 
@@ -36,6 +36,8 @@ from scree.search.vocabsearch import search_with_names
     ("- **timeout** - seconds to wait", "timeout"),
     ("- `paneType` (optional) where the note opens.", "panetype"),
     ("`SIGIL_HOME`: where the data lives.", "sigil_home"),
+    ("- `-n N`, `--limit N` — print at most N results.", "--limit"),  # an alias and an argument
+    ("- **`--color=WHEN`**: when to colour the output.", "--color"),
     ("retry_s\n: how long to wait before retrying", "retry_s"),
     ("retry_s\n    How long to wait before retrying.", "retry_s"),
 ])
@@ -51,6 +53,7 @@ def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) ->
     ("```\n| `PLATEN_RETRY_S` | 10 |\n```", "platen_retry_s"),  # inside code
     ("PLATEN_RETRY_S: 10", "platen_retry_s"),  # a bare `key: value` line is configuration, not an entry
     ("| `PLATEN_RETRY_S_MAX` | 60 |", "platen_retry_s"),  # another, longer name
+    ("`SIGIL_OFFLINE` set to `1` works offline.", "sigil_offline"),  # a paragraph, as guides open them too
 ])
 def test_a_mention_is_no_definition(text: str, name: str) -> None:
     assert not defines(text, [name])
@@ -163,5 +166,36 @@ def test_a_query_of_one_punctuation_token_finds_the_section_that_spells_it_most(
             assert _first(root, index, query) == ("syntax.md", "Syntax > Comments"), query
         result = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query("?", k=5))
         assert not result.hits and "no searchable words" in result.notes[0]
+    finally:
+        index.close()
+
+
+@pytest.mark.parametrize(("query", "phrases"), [
+    ("[= title =]", ["[= title =]"]),
+    ("How do I resolve an open question written as {? text ?}?", ["{? text ?}"]),
+    ("{{ page.title }} in a layout", ["{{ page.title }}"]),
+    ("use .. code-block:: python", [".. code-block::"]),
+    ('`|> default("text")`', ['|> default("text")']),
+    ("What does `poetry show --why` display?", ["poetry show --why"]),
+    ("a -- b -- c", []), ("what is this?? really!!", []), ("it (the pool) works.", []), ("`--why`", []),
+])
+def test_syntax_over_several_words_is_one_name(query: str, phrases: list[str]) -> None:
+    assert phrase_names(query) == phrases
+    assert all(p in named_identifiers(query) and is_syntax_name(p) for p in phrases)
+
+
+def test_a_name_of_several_words_finds_the_section_that_spells_it_whatever_the_spacing(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    for n in range(6):  # the word everywhere, the placeholder nowhere
+        write(root, f"guide{n}.md", f"# Guide {n}\n\n## Title\n\nThe title of page {n} is its title: what does "
+                                    "the title insert? Set the title.\n")
+    write(root, "templates.md", "# Templates\n\n## Placeholders\n\n`[=  title  =]`\n: the page name when the "
+                                "template is applied.\n\n`[= today =]`\n: the date.\n\n`[= cursor =]`\n: where "
+                                "the cursor goes.\n\n## Blocks\n\nBlocks repeat text.\n")
+    index = _index(root)
+    try:
+        for query in ("[= title =]", "what does [= title =] insert?"):
+            for mode in ("auto", "keyword", "hybrid"):
+                assert _first(root, index, query, mode) == ("templates.md", "Templates > Placeholders"), (query, mode)
     finally:
         index.close()

@@ -48,6 +48,10 @@ def mostly_list(text: str) -> bool:
 
 _TERM_MARKUP = "`*"
 _TERM_SEPARATORS = (":", " -", " –", " —", " =", " (")
+# Between the aliases an entry opens with: "`-n N`, `--limit N` — ...".
+_ALIAS_SEPARATORS = (", ", " / ", " | ", " or ")
+# What may follow a name inside its own code span: an argument ("`--limit N`", "`--color=WHEN`", "`f(x)`").
+_ARGUMENT_MARKS = (" ", "=", "[", "<", "(")
 
 
 def _term(text: str) -> str:
@@ -55,24 +59,58 @@ def _term(text: str) -> str:
     return text.strip().strip(_TERM_MARKUP).strip()
 
 
+def _spans(rest: str) -> tuple[list[str], str]:
+    """The marked-up terms `rest` opens with (code spans, bold, bold code; aliases joined by
+    `_ALIAS_SEPARATORS`), and what follows them."""
+    terms: list[str] = []
+    while rest.startswith(("`", "**")):
+        stars = len(rest) - len(rest.lstrip("*"))
+        body = rest[stars:]
+        mark = "`" if body.startswith("`") else "*" * stars
+        close = body.find(mark, 1 if mark == "`" else 0)
+        if close <= 0:
+            break
+        start = 1 if mark == "`" else 0
+        terms.append(body[start:close].strip())
+        rest = body[close + len(mark):]
+        if mark == "`" and stars and rest.startswith("*" * stars):
+            rest = rest[stars:]
+        sep = next((a for a in _ALIAS_SEPARATORS if rest.startswith(a)), "")
+        if not sep:
+            break
+        rest = rest[len(sep):]
+    return terms, rest
+
+
+def _names_term(term: str, wanted: set[str]) -> bool:
+    """`term` (an entry's code span or bold text) is one of `wanted`, alone or with its argument."""
+    folded = term.casefold()
+    return any(folded == n or (folded.startswith(n) and folded[len(n):len(n) + 1] in _ARGUMENT_MARKS)
+               for n in wanted)
+
+
+def _separated(after: str) -> bool:
+    """`after` (what follows an entry's term) opens with a separator, and the entry does not point elsewhere
+    ("`x-success` (optional) see [[#Callbacks]]" defines nothing)."""
+    for sep in _TERM_SEPARATORS:
+        if after.startswith(sep):
+            said = after[len(sep):].split(")", 1)[-1] if sep == " (" else after[len(sep):]
+            return not said.strip(" :-–—").casefold().startswith(("see ", "see:"))
+    return False
+
+
 def _opens_entry(rest: str, wanted: set[str], marked: bool) -> bool:
     """True when `rest` (a list item's or a line's text) opens with one of `wanted` as its term, followed by
-    a separator (`--why`: ..., **name** - ...). Unless `marked`, the term must be set off by markup."""
-    if not marked and not rest.startswith(tuple(_TERM_MARKUP)):
+    a separator (`--why`: ..., **name** - ..., `-n N`, `--limit N` — ...). Unless `marked` (a list item), the
+    term must be set off by markup. (A paragraph opening with the name in a code span and going on in prose
+    is no entry: measured, guides open paragraphs that way as often as references do.)"""
+    terms, after = _spans(rest)
+    if terms:
+        return any(_names_term(t, wanted) for t in terms) and _separated(after)
+    if not marked:
         return False
-    head = rest.lstrip(_TERM_MARKUP)
-    folded = head.casefold()
-    for name in wanted:
-        if folded.startswith(name):
-            after = head[len(name):]
-            if after[:1] in _TERM_MARKUP or marked:
-                after = after.lstrip(_TERM_MARKUP)
-                for sep in _TERM_SEPARATORS:
-                    if after.startswith(sep):
-                        # "`x-success` (optional) see [[#Callbacks]]": an entry that points elsewhere defines nothing
-                        said = after[len(sep):].split(")", 1)[-1] if sep == " (" else after[len(sep):]
-                        return not said.strip(" :-–—").casefold().startswith(("see ", "see:"))
-    return False
+    folded = rest.casefold()
+    return any(folded.startswith(n) and _separated(rest[len(n):]) for n in wanted)
 
 
 def defines(text: str, names: Sequence[str]) -> bool:

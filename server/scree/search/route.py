@@ -101,8 +101,9 @@ def punctuation_name(query: str) -> str:
 
 
 def is_syntax_name(name: str) -> bool:
-    """True for a name that `syntax_token` made: its punctuation, which the keyword index drops, is the name."""
-    return bool(_SYNTAX_TOKEN.search(name) or _OPERATOR.match(name))
+    """True for a name that `syntax_token` or `phrase_names` made: its punctuation, which the keyword index
+    drops, is the name (a name of several words is only ever one of these)."""
+    return bool(_SYNTAX_TOKEN.search(name) or _OPERATOR.match(name)) or any(ch.isspace() for ch in name)
 
 
 def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) -> List[str]:
@@ -126,7 +127,45 @@ def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
         if name and name not in seen:
             seen.add(name)
             names.append(name)
+    if PHRASE_NAMES:
+        for phrase in phrase_names(query):
+            if phrase not in seen:
+                seen.add(phrase)
+                names.append(phrase)
     return names
+
+
+# Syntax spelled over several words is a name too (issue 38): a code span the query quotes (`` `|> default("x")` ``,
+# `` `poetry show --why` ``), and a run of two to four words that opens and closes with markers of two or more
+# marks (`{{ page.title }}`, `[= title =]`, `.. code-block::`). Each keeps its punctuation and is matched with any
+# whitespace between its words.
+PHRASE_NAMES = True
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+_MARKS_OPEN = re.compile(r"^[^\w\s]{2,}")
+_MARKS_CLOSE = re.compile(r"[^\w\s]{2,}$")
+_PROSE_MARKS = {"--", "---", "...", "?!", "!!", "??", "?)", ".)", "),", ")."}  # dashes, ellipses, ends of sentences
+
+
+def phrase_names(query: str) -> List[str]:
+    """The names of several words a query spells (see PHRASE_NAMES), case-folded, single-spaced, in order."""
+    out: List[str] = []
+    for span in _CODE_SPAN.findall(query):
+        words = span.split()
+        if len(words) > 1:
+            out.append(" ".join(words).casefold())
+    words = _CODE_SPAN.sub(" ", query).split()
+    i = 0
+    while i < len(words):
+        found = 0
+        if _MARKS_OPEN.match(words[i]) and words[i] not in _PROSE_MARKS:
+            for j in range(i + 1, min(len(words), i + 4)):
+                last = words[j].rstrip(_SENTENCE_END) if len(words[j].rstrip(_SENTENCE_END)) > 1 else words[j]
+                if _MARKS_CLOSE.search(last) and last not in _PROSE_MARKS:
+                    found = j
+                    out.append(" ".join([*words[i:j], last]).casefold())
+                    break
+        i = found + 1 if found else i + 1
+    return out
 
 
 def common_words_only(query: str, vocabulary: AbstractSet[str] = frozenset()) -> List[str]:

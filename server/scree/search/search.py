@@ -156,9 +156,10 @@ def semantic_ranking(index: Index, embedder: Embedder, text: str, depth: int,
 def _verbatim(name: str) -> re.Pattern[str]:
     # Not inside a longer word or flag: `--type` must not match `--type-add`, nor `pre` match `pre_stop`. A
     # name that starts or ends with other punctuation is bounded by it (`path:` in `path:docs/`, `%%x%%`).
+    # A name of several words (`{{ page.title }}`: `route.phrase_names`) matches with any whitespace between them.
     before = r"(?<![\w-])" if name[:1].isalnum() or name[:1] in "_-" else ""
     after = r"(?![\w-])" if name[-1:].isalnum() or name[-1:] in "_-" else ""
-    return re.compile(before + re.escape(name) + after)
+    return re.compile(before + r"\s+".join(re.escape(word) for word in name.split()) + after)
 
 
 HISTORY_IN_TIER = True
@@ -179,6 +180,7 @@ def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
     # Each name's regex is compiled on its first substring hit: a long query names hundreds of words
     # most chunks lack, and compiling them all up front cost more than the search (issue 21).
     patterns: dict[str, re.Pattern[str]] = {}
+    heads = [(n, n.split()[0] if " " in n else n) for n in names if n.strip()]  # what a substring test looks for
 
     def verbatim(name: str) -> re.Pattern[str]:
         if name not in patterns:
@@ -188,7 +190,7 @@ def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
     def spelled(text: str) -> int:
         hay = text.casefold()
         # The substring test first: most chunks lack the name, and the bounded regex is 10x slower.
-        return sum(1 for n in names if n in hay and verbatim(n).search(hay))
+        return sum(1 for n, first in heads if first in hay and verbatim(n).search(hay))
 
     return spelled
 
