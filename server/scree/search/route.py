@@ -72,6 +72,10 @@ _SYNTAX_TOKEN = re.compile(r"^(?:%%|\{\{|!?\[\[|[#@](?=[A-Za-z]))\S*[A-Za-z]|[A-
 # A search operator (`path:`, `tag:`, `file:`): a word and a colon, named alone or in backticks.
 _OPERATOR = re.compile(r"^[A-Za-z][\w-]*:$")
 _SENTENCE_END = ",;!?."
+# An operator given a value (`path:docs/`, `under:ops`, `tag:#draft`): the name is the operator. Not a URL
+# (`http://`), a time (`10:30`), a Windows drive or a `::` path.
+OPERATOR_VALUES = True
+_OPERATOR_APPLIED = re.compile(r"^([A-Za-z][\w-]+:)(?![/:])\S+$")
 
 
 def syntax_token(word: str, *, alone: bool = False) -> str | None:
@@ -84,6 +88,9 @@ def syntax_token(word: str, *, alone: bool = False) -> str | None:
         return token
     if (ticked or alone) and _OPERATOR.match(token):
         return token
+    applied = _OPERATOR_APPLIED.match(token) if OPERATOR_VALUES else None
+    if applied:  # `path:docs/` uses the operator `path:`
+        return applied.group(1)
     return None
 
 
