@@ -102,6 +102,20 @@ def test_literal_search_answers_what_the_scan_answers(repo, embedder):
     index.close()
 
 
+def test_spelling_chunks_finds_the_chunks_the_scan_finds_and_stops_at_the_limit(repo, embedder):
+    index = _index(repo, embedder)
+    conn = index.conn
+    for needle in NEEDLES:
+        scanned = {cid for cid, _ in queries.verbatim_search(conn, needle, 1000, fold=True)}
+        found = queries.spelling_chunks(conn, needle, 1000)
+        if needle.isalnum():  # a word: the word index holds the chunks with that token, a subset of the substring's
+            assert set(found) <= scanned and (found or not scanned), needle
+        else:
+            assert sorted(found) == sorted(scanned), needle
+        assert len(queries.spelling_chunks(conn, needle, 1)) == min(1, len(found)), needle
+    index.close()
+
+
 def test_the_trigram_table_finds_the_candidates_without_a_scan(repo, embedder):
     index = _index(repo, embedder)
     rows = index.conn.execute("select rowid from chunks_literal where chunks_literal match ?",

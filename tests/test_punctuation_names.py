@@ -24,8 +24,9 @@ from scree.search.vocabsearch import search_with_names
     ("path:", ["path:"]), ("`path:` operator", ["path:"]), ("what does %%comment%% do", ["%%comment%%"]),
     ("use {{date}} in a template", ["{{date}}"]), ("[[Page]] links", ["[[page]]"]), ("#tag search", ["#tag"]),
     ("note: this is prose", []), ("is it 50% faster?", []), ("histogram_quantile()", ["histogram_quantile"]),
-    # an operator given a value names the operator; a URL, a time or a drive does not
-    ("why does under:ops match ops-archive", ["under:"]), ("path:docs/ only", ["path:"]),
+    # an operator given a value names the whole token and the operator; a URL, a time or a drive does not
+    ("why does under:ops match ops-archive", ["under:ops", "under:"]), ("path:docs/ only", ["path:docs/", "path:"]),
+    ("who needs the printers:admin scope?", ["printers:admin", "printers:"]),
     ("at 10:30 today", []), ("C:\\Users", []), ("see https://example.org", ["https://example.org"]),
 ])
 def test_syntax_tokens_are_names_that_keep_their_punctuation(query: str, names: list[str]) -> None:

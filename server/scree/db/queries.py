@@ -286,6 +286,29 @@ def literal_search(conn: Any, needle: str, limit: int,
     return [(int(i), float(n)) for i, n in rows]
 
 
+def spelling_chunks(conn: Any, needle: str, limit: int, file_ids: Sequence[int] | None = None) -> list[int]:
+    """Ids of up to `limit` chunks whose heading and text hold the case-folded `needle`, in no order, found
+    without counting or ranking them so the search stops at `limit`: by the literal index when it can
+    answer (`literal_search`'s rules), by the word index for a needle of letters and digits (a token of its
+    own: what the index finds is what the chunk holds), else by a scan."""
+    hay = "lower(heading || char(10) || text)"
+    if needle.isalnum():
+        clause, params = _in_clause("c.file_id", file_ids)
+        sql = ("select c.id from chunks_fts join chunks c on c.id = chunks_fts.rowid "
+               f"where chunks_fts match ?{clause} limit ?")
+        args: list[Any] = ['"' + needle + '"', *params, limit]
+    elif literal.searchable(needle) and _literal_rows_made(conn):
+        clause, params = _in_clause("file_id", file_ids)
+        sql = ("select id from chunks where id in (select rowid from chunks_literal where chunks_literal match ?) "
+               f"and instr({hay}, ?) > 0{clause} limit ?")
+        args = [literal.match(needle), needle, *params, limit]
+    else:
+        clause, params = _in_clause("file_id", file_ids)
+        sql = f"select id from chunks where instr({hay}, ?) > 0{clause} limit ?"
+        args = [needle, *params, limit]
+    return [int(r[0]) for r in conn.execute(sql, args).fetchall()]
+
+
 def _literal_rows_made(conn: Any) -> bool:
     """The literal rows are made under this scree's rules (meta `literal`, written with them by
     `writes.remake_literal_rows`)."""

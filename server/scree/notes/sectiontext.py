@@ -50,6 +50,9 @@ _TERM_MARKUP = "`*"
 _TERM_SEPARATORS = (":", " -", " –", " —", " =", " (")
 # Between the aliases an entry opens with: "`-n N`, `--limit N` — ...".
 _ALIAS_SEPARATORS = (", ", " / ", " | ", " or ")
+# How far into a line an entry's term may start (list marks, a table's bar, markup, aliases before it): checked
+# before a line is parsed.
+_ENTRY_REACH = 48
 # What may follow a name inside its own code span: an argument ("`--limit N`", "`--color=WHEN`", "`f(x)`").
 _ARGUMENT_MARKS = (" ", "=", "[", "<", "(")
 
@@ -119,7 +122,19 @@ def defines(text: str, names: Sequence[str]) -> bool:
     separator ("* `--why`: When showing ..."), or a definition-list term (the name alone on a line, its
     definition on the next line after `: ` or indented). A mention elsewhere in a line is no definition."""
     wanted = {n.casefold() for n in names if n}
-    if not wanted:
+    folded = text.casefold()
+    # An entry's line spells the name near its start (after a list mark, a table's bar, markup or an alias or
+    # two): find those lines by the name's occurrences, so a section that only mentions it is not read line by
+    # line (casefold keeps the newlines: line i of the folded text is line i of the text).
+    near: set[int] = set()
+    for name in wanted:
+        at = folded.find(name)
+        while at >= 0:
+            start = folded.rfind("\n", 0, at) + 1
+            if len(folded[start:at].lstrip()) <= _ENTRY_REACH:
+                near.add(folded.count("\n", 0, start))
+            at = folded.find(name, at + 1)
+    if not near:
         return False
     lines = text.split("\n")
     fence = ""
@@ -131,6 +146,8 @@ def defines(text: str, names: Sequence[str]) -> bool:
             continue
         if line.startswith(("```", "~~~")):
             fence = line[:3]
+            continue
+        if i not in near:
             continue
         if line.startswith("|"):
             cells = line.strip("|").split("|")

@@ -107,10 +107,16 @@ def punctuation_name(query: str) -> str:
     return token
 
 
+def _applied(word: str, token: str) -> bool:
+    """`token` is the operator of `word`, an operator given a value (`path:docs/`)."""
+    return token.endswith(":") and bool(_OPERATOR_APPLIED.match(word.strip("\"'“”‘’`").rstrip(_SENTENCE_END)))
+
+
 def is_syntax_name(name: str) -> bool:
     """True for a name that `syntax_token` or `phrase_names` made: its punctuation, which the keyword index
     drops, is the name (a name of several words is only ever one of these)."""
-    return bool(_SYNTAX_TOKEN.search(name) or _OPERATOR.match(name)) or any(ch.isspace() for ch in name)
+    return (bool(_SYNTAX_TOKEN.search(name) or _OPERATOR.match(name) or _OPERATOR_APPLIED.match(name))
+            or any(ch.isspace() for ch in name))
 
 
 def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) -> List[str]:
@@ -127,13 +133,16 @@ def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
         bare = word.strip(_EDGE_PUNCT)
         token = syntax_token(word, alone=len(words) == 1)
         if token is not None:
-            bare = token
-        elif not (looks_like_identifier(word) or (vocabulary and bare in vocabulary)):
+            # An operator given a value (`printers:admin`) names the whole token first, then the operator.
+            found = [word.strip("\"'“”‘’`").rstrip(_SENTENCE_END), token] if _applied(word, token) else [token]
+        elif looks_like_identifier(word) or (vocabulary and bare in vocabulary):
+            found = [bare]
+        else:
             continue
-        name = bare.casefold()
-        if name and name not in seen:
-            seen.add(name)
-            names.append(name)
+        for name in (f.casefold() for f in found):
+            if name and name not in seen:
+                seen.add(name)
+                names.append(name)
     if PHRASE_NAMES:
         for phrase in phrase_names(query):
             if phrase not in seen:

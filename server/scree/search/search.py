@@ -198,10 +198,7 @@ def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
 def exact_chunks(index: Index, name: str, limit: int, file_ids: Sequence[int] | None) -> list[int]:
     """Ids of up to `limit` chunks that spell `name` (case-folded) verbatim, as `_verbatim` bounds it."""
     exact = _verbatim(name)
-    if name.isalnum():  # one word of the keyword index, which finds exactly the chunks holding it
-        found = [cid for cid, _ in queries.keyword_search(index.conn, f'"{name}"', limit, file_ids)]
-    else:  # punctuation is the literal index's (a scan for what it cannot answer)
-        found = [cid for cid, _ in queries.literal_search(index.conn, name, limit, file_ids)]
+    found = queries.spelling_chunks(index.conn, name, limit, file_ids)
     texts = queries.chunk_texts(index.conn, found)
     return [cid for cid in found if exact.search(texts.get(cid, "").casefold())]
 
@@ -278,14 +275,17 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
                                    lambda words: bm25(index, words, deeper, file_ids))[:pool]
     else:
         ranked = bm25(index, text, pool, file_ids)
-    literal = [n for n in names if is_syntax_name(n)]
+    # An operator whose value the query gives (`printers:` of `printers:admin`) orders the pool but need not
+    # join it: the whole token does, and the bare operator is in every note that uses it.
+    literal = [n for n in names if is_syntax_name(n)
+               and not (n.endswith(":") and any(m != n and m.startswith(n) for m in names))]
     if literal:
         # The keyword index drops the punctuation that makes these names (`path:` is the word "path", in
         # every other note): the sections that spell one exactly join the pool, for the names tier to rank.
         floor = min((s for _, s in ranked), default=0.0)
         have = {cid for cid, _ in ranked}
         for name in literal:
-            for cid, _ in queries.literal_search(index.conn, name, NAME_POOL, file_ids):
+            for cid in queries.spelling_chunks(index.conn, name, NAME_POOL, file_ids):
                 if cid not in have:
                     have.add(cid)
                     ranked.append((cid, floor))
@@ -442,7 +442,7 @@ class _Ranker:
         named = named_identifiers(self.text, self.vocabulary)
         names = [n for n in named if is_syntax_name(n)]
         if RARE_NAME_SECTIONS:
-            names += [n for n in named if n not in names and looks_like_identifier(n) and self._rare(n)]
+            names += [n for n in named if n not in names and looks_like_identifier(n) and self._rare(n, rows)]
         if not names or not ranked:
             return ranked
         spelled = spelled_counter(names)
@@ -451,8 +451,14 @@ class _Ranker:
         lifted = [(cid, s + tiers.get(cid, 0) * span) for cid, s in ranked]
         return sorted(lifted, key=lambda item: -tiers.get(item[0], 0))
 
-    def _rare(self, name: str) -> bool:
-        """True when 1 to RARE_NAME_SECTIONS sections (within the path filter) spell `name` verbatim."""
+    def _rare(self, name: str, rows: dict[int, queries.ChunkRow]) -> bool:
+        """True when 1 to RARE_NAME_SECTIONS sections (within the path filter) spell `name` verbatim, and the
+        fused sections (`rows`) hold one of them. The fused sections answer first: none spelling it (nothing
+        to move) or more than RARE_NAME_SECTIONS (not rare) needs no look at the index."""
+        spelled = spelled_counter([name])
+        fused = {(row.path, row.heading) for row in rows.values() if spelled(f"{row.heading}\n{row.text}")}
+        if not fused or len(fused) > RARE_NAME_SECTIONS:
+            return False
         found = exact_chunks(self.index, name, RARE_POOL, self.file_ids)
         return 0 < len(set(queries.section_keys(self.index.conn, found).values())) <= RARE_NAME_SECTIONS
 
