@@ -81,8 +81,8 @@ REPO = Path(__file__).resolve().parent.parent
 PKG = REPO / "server" / "scree"
 BENCH = REPO.parent / "shared" / "bench"
 # Modules that only rank: changing them never changes what an index holds.
-RANKING_MODULES = {"search/search.py", "search/ranking.py", "search/fusion.py", "search/route.py", "search/ftsquery.py",
-                   "search/vocabsearch.py", "search/expansion.py",
+RANKING_MODULES = {"search/search.py", "search/names.py", "search/ranking.py", "search/fusion.py", "search/route.py",
+                   "search/ftsquery.py", "search/vocabsearch.py", "search/expansion.py", "notes/sectiontext.py",
                    "index/vectors.py", "db/queries.py"}
 MODES = ("semantic", "keyword", "hybrid", "auto")
 

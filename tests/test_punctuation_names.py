@@ -16,7 +16,8 @@ from scree.index.sync import sync
 from scree.locate import index_location
 from scree.notes.policy import NotesPolicy
 from scree.search.route import named_identifiers
-from scree.search.search import Query, spelled_counter
+from scree.search.names import spelled_counter
+from scree.search.search import Query
 from scree.search.vocabsearch import search_with_names
 
 

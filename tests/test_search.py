@@ -223,7 +223,7 @@ def test_a_subsection_answers_before_its_parents_introduction(tmp_path, real_emb
 
 
 def test_the_verbatim_name_tier_keeps_scores_in_step_with_its_order():
-    from scree.search.search import _names_first
+    from scree.search.names import names_first as _names_first
 
     # BM25 ranks chunk 1 (the name's parts, many times) far above chunk 3 (the name itself, once).
     ranked = [(1, 12.0), (2, 7.0), (3, 2.0)]

@@ -57,7 +57,7 @@ SEMANTIC_WEIGHT = 1.0
 #   "weighted" - BM25 of the question plus KEYWORD_WEIGHT times BM25 of the guess's other words (at
 #                1.0 this ranks exactly as "concat");
 #   "question" - the question's words alone.
-# Either way the chunks spelling the question's names verbatim stay first (search._names_first).
+# Either way the chunks spelling the question's names verbatim stay first (search.names.names_first).
 KEYWORD_WAY = "concat"
 KEYWORD_WEIGHT = 0.5
 # For a question naming an identifier, a section titled by it within this many first places moves to
