@@ -19,7 +19,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
 import sqlite_vec
 
@@ -54,25 +54,34 @@ class Driver:
         return str(self.module.sqlite_version)
 
 
-def _can_load_vec(module: ModuleType) -> bool:
+def _works(module: ModuleType, what: str, probe: Callable[[Any], object]) -> bool:
+    """True when `probe` runs on a fresh in-memory connection of `module`; why not is logged (debug)."""
     try:
         conn = module.connect(":memory:")
     except Exception:  # pragma: no cover - a broken module
         return False
     try:
-        if not hasattr(conn, "enable_load_extension"):
-            return False
-        conn.enable_load_extension(True)
-        sqlite_vec.load(conn)
-        conn.enable_load_extension(False)
-        conn.execute("select vec_version()").fetchone()
-        conn.execute("create virtual table t using fts5(a)")
+        probe(conn)
         return True
     except Exception as exc:
-        log.debug("%s cannot load sqlite-vec: %s", getattr(module, "__name__", module), exc)
+        log.debug("%s %s: %s", getattr(module, "__name__", module), what, exc)
         return False
     finally:
         conn.close()
+
+
+def _load_vec(conn: Any) -> None:
+    if not hasattr(conn, "enable_load_extension"):
+        raise RuntimeError("this sqlite3 has no enable_load_extension")
+    conn.enable_load_extension(True)
+    sqlite_vec.load(conn)
+    conn.enable_load_extension(False)
+    conn.execute("select vec_version()").fetchone()
+    conn.execute("create virtual table t using fts5(a)")
+
+
+def _can_load_vec(module: ModuleType) -> bool:
+    return _works(module, "cannot load sqlite-vec", _load_vec)
 
 
 # FTS5's trigram tokenizer (the literal index, `chunks_literal`: schema migration 8) came with SQLite 3.34.
@@ -80,18 +89,8 @@ TRIGRAM_SINCE = "3.34"
 
 
 def _has_trigram(module: ModuleType) -> bool:
-    try:
-        conn = module.connect(":memory:")
-    except Exception:  # pragma: no cover - a broken module
-        return False
-    try:
-        conn.execute("create virtual table t using fts5(a, tokenize='trigram')")
-        return True
-    except Exception as exc:
-        log.debug("%s has no trigram tokenizer: %s", getattr(module, "__name__", module), exc)
-        return False
-    finally:
-        conn.close()
+    return _works(module, "has no trigram tokenizer",
+                  lambda conn: conn.execute("create virtual table t using fts5(a, tokenize='trigram')"))
 
 
 def choose_driver(prefer: str | None = None) -> Driver:

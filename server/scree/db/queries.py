@@ -266,6 +266,11 @@ def verbatim_search(conn: Any, needle: str, limit: int, file_ids: Sequence[int] 
     return [(int(i), float(n)) for i, n in conn.execute(sql, [needle, needle, needle, *params, limit]).fetchall()]
 
 
+# A chunk's heading and text as a case-folded needle is looked for in; a chunk the literal index offers for a needle.
+_FOLDED = "lower(heading || char(10) || text)"
+_LITERAL_CANDIDATE = "id in (select rowid from chunks_literal where chunks_literal match ?)"
+
+
 def literal_search(conn: Any, needle: str, limit: int,
                    file_ids: Sequence[int] | None = None) -> list[tuple[int, float]]:
     """What `verbatim_search(..., fold=True)` answers ((chunk id, times the case-folded `needle` occurs in its
@@ -278,10 +283,9 @@ def literal_search(conn: Any, needle: str, limit: int,
     if not literal.searchable(needle) or not _literal_rows_made(conn):
         return verbatim_search(conn, needle, limit, file_ids, fold=True)
     clause, params = _in_clause("file_id", file_ids)
-    hay = "lower(heading || char(10) || text)"
+    hay = _FOLDED
     sql = (f"select id, (length({hay}) - length(replace({hay}, ?, ''))) / length(?) as n from chunks "
-           "where id in (select rowid from chunks_literal where chunks_literal match ?) "
-           f"and instr({hay}, ?) > 0{clause} order by n desc, id limit ?")
+           f"where {_LITERAL_CANDIDATE} and instr({hay}, ?) > 0{clause} order by n desc, id limit ?")
     rows = conn.execute(sql, [needle, needle, literal.match(needle), needle, *params, limit]).fetchall()
     return [(int(i), float(n)) for i, n in rows]
 
@@ -291,7 +295,7 @@ def spelling_chunks(conn: Any, needle: str, limit: int, file_ids: Sequence[int] 
     without counting or ranking them so the search stops at `limit`: by the literal index when it can
     answer (`literal_search`'s rules), by the word index for a needle of letters and digits (a token of its
     own: what the index finds is what the chunk holds), else by a scan."""
-    hay = "lower(heading || char(10) || text)"
+    hay = _FOLDED
     if needle.isalnum():
         clause, params = _in_clause("c.file_id", file_ids)
         sql = ("select c.id from chunks_fts join chunks c on c.id = chunks_fts.rowid "
@@ -299,8 +303,7 @@ def spelling_chunks(conn: Any, needle: str, limit: int, file_ids: Sequence[int] 
         args: list[Any] = ['"' + needle + '"', *params, limit]
     elif literal.searchable(needle) and _literal_rows_made(conn):
         clause, params = _in_clause("file_id", file_ids)
-        sql = ("select id from chunks where id in (select rowid from chunks_literal where chunks_literal match ?) "
-               f"and instr({hay}, ?) > 0{clause} limit ?")
+        sql = f"select id from chunks where {_LITERAL_CANDIDATE} and instr({hay}, ?) > 0{clause} limit ?"
         args = [literal.match(needle), needle, *params, limit]
     else:
         clause, params = _in_clause("file_id", file_ids)

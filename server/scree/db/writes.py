@@ -293,6 +293,19 @@ def keep_vectors_for(conn: Any, unreadable: Sequence[str], max_windows: int) -> 
     return changed
 
 
+def _chunk_texts_by_page(conn: Any, batch: int) -> Iterator[list[tuple[int, str, str, str]]]:
+    """Every chunk's (id, heading, text, names), `batch` chunks at a time in id order: a second keyword row's
+    values, made again without holding every chunk's text at once."""
+    last = 0
+    while True:
+        page = conn.execute("select id, heading, text, names from chunks where id > ? order by id limit ?",
+                            (last, batch)).fetchall()
+        if not page:
+            return
+        last = int(page[-1][0])
+        yield page
+
+
 def remake_cjk_rows(conn: Any, rules: str, batch: int = 2000) -> int:
     """Make every chunk's `chunks_cjk` row again under the current `cjk` rules, and record `rules` in meta
     (one transaction). For an index made before the table (migration 7) or under other rules: a
@@ -301,13 +314,7 @@ def remake_cjk_rows(conn: Any, rules: str, batch: int = 2000) -> int:
     with transaction(conn):
         conn.execute("insert into chunks_cjk(chunks_cjk) values('delete-all')")
         conn.execute("update chunks set cjk = 0 where cjk = 1")
-        last = 0
-        while True:
-            page = conn.execute("select id, heading, text, names from chunks where id > ? order by id limit ?",
-                                (last, batch)).fetchall()
-            if not page:
-                break
-            last = int(page[-1][0])
+        for page in _chunk_texts_by_page(conn, batch):
             rows = [(cid, *second) for cid, heading, text, names in page
                     if (second := cjk.row(heading, text, names)) is not None]
             conn.executemany("insert into chunks_cjk(rowid, heading, text, names) values (?, ?, ?, ?)", rows)
@@ -324,13 +331,7 @@ def remake_literal_rows(conn: Any, rules: str, batch: int = 2000) -> int:
     made = 0
     with transaction(conn):
         conn.execute("insert into chunks_literal(chunks_literal) values('delete-all')")
-        last = 0
-        while True:
-            page = conn.execute("select id, heading, text, names from chunks where id > ? order by id limit ?",
-                                (last, batch)).fetchall()
-            if not page:
-                break
-            last = int(page[-1][0])
+        for page in _chunk_texts_by_page(conn, batch):
             conn.executemany("insert into chunks_literal(rowid, tokens) values (?, ?)",
                              [(cid, literal.row(heading, text, names)) for cid, heading, text, names in page])
             made += len(page)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Sequence
+    from typing import Iterator, Sequence
 
 TRAIL_SEPARATOR = " > "
 _LIST_MARKS = ("- ", "* ", "+ ", "|")
@@ -23,12 +23,10 @@ def titled_by(trail: str, names: Sequence[str]) -> bool:
     return any(h.strip().strip("`").strip().casefold() in wanted for h in trail.split(TRAIL_SEPARATOR))
 
 
-def mostly_list(text: str) -> bool:
-    """True when more than half of a section's lines are list items or table rows (blank lines, headings
-    and fenced code aside): the section lists things rather than explains one."""
-    items = lines = 0
+def _outside_fences(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """(index, stripped line) of each line outside fenced code (the fences' own lines left out too)."""
     fence = ""
-    for raw in text.split("\n"):
+    for i, raw in enumerate(lines):
         line = raw.strip()
         if fence:
             if line.startswith(fence):
@@ -37,6 +35,14 @@ def mostly_list(text: str) -> bool:
         if line.startswith(("```", "~~~")):
             fence = line[:3]
             continue
+        yield i, line
+
+
+def mostly_list(text: str) -> bool:
+    """True when more than half of a section's lines are list items or table rows (blank lines, headings
+    and fenced code aside): the section lists things rather than explains one."""
+    items = lines = 0
+    for _, line in _outside_fences(text.split("\n")):
         if not line or line.startswith("#"):
             continue
         lines += 1
@@ -137,16 +143,7 @@ def defines(text: str, names: Sequence[str]) -> bool:
     if not near:
         return False
     lines = text.split("\n")
-    fence = ""
-    for i, raw in enumerate(lines):
-        line = raw.strip()
-        if fence:
-            if line.startswith(fence):
-                fence = ""
-            continue
-        if line.startswith(("```", "~~~")):
-            fence = line[:3]
-            continue
+    for i, line in _outside_fences(lines):
         if i not in near:
             continue
         if line.startswith("|"):
@@ -160,7 +157,7 @@ def defines(text: str, names: Sequence[str]) -> bool:
             continue
         if _opens_entry(line, wanted, marked=False):
             return True
-        if raw[:1] not in (" ", "\t") and _term(line).casefold() in wanted:
+        if lines[i][:1] not in (" ", "\t") and _term(line).casefold() in wanted:
             after = next((n for n in lines[i + 1:] if n.strip()), "")
             if after.lstrip().startswith(": ") or after[:1] in (" ", "\t"):
                 return True

@@ -78,12 +78,18 @@ OPERATOR_VALUES = True
 _OPERATOR_APPLIED = re.compile(r"^([A-Za-z][\w-]+:)(?![/:])\S+$")
 
 
+def _bare_token(word: str) -> tuple[str, bool]:
+    """`word` without the quotes around it and its backticks, or else a sentence's end; and whether it was
+    backticked."""
+    token = word.strip("\"'“”‘’")
+    ticked = len(token) > 2 and token.startswith("`") and token.endswith("`")
+    return (token.strip("`") if ticked else token.rstrip(_SENTENCE_END)), ticked
+
+
 def syntax_token(word: str, *, alone: bool = False) -> str | None:
     """`word` as a name that keeps its punctuation (`%%comment%%`, `{{date}}`, `[[Page]]`, `#tag`, and a
     search operator such as `path:` when backticked or the whole query), or None."""
-    token = word.strip("\"'“”‘’")
-    ticked = len(token) > 2 and token.startswith("`") and token.endswith("`")
-    token = token.strip("`") if ticked else token.rstrip(_SENTENCE_END)
+    token, ticked = _bare_token(word)
     if _SYNTAX_TOKEN.search(token):
         return token
     if (ticked or alone) and _OPERATOR.match(token):
@@ -107,11 +113,6 @@ def punctuation_name(query: str) -> str:
     return token
 
 
-def _applied(word: str, token: str) -> bool:
-    """`token` is the operator of `word`, an operator given a value (`path:docs/`)."""
-    return token.endswith(":") and bool(_OPERATOR_APPLIED.match(word.strip("\"'“”‘’`").rstrip(_SENTENCE_END)))
-
-
 def is_syntax_name(name: str) -> bool:
     """True for a name that `syntax_token` or `phrase_names` made: its punctuation, which the keyword index
     drops, is the name (a name of several words is only ever one of these)."""
@@ -133,8 +134,10 @@ def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
         bare = word.strip(_EDGE_PUNCT)
         token = syntax_token(word, alone=len(words) == 1)
         if token is not None:
-            # An operator given a value (`printers:admin`) names the whole token first, then the operator.
-            found = [word.strip("\"'“”‘’`").rstrip(_SENTENCE_END), token] if _applied(word, token) else [token]
+            # An operator given a value (`printers:admin`) names the whole token first, then the operator
+            # (`syntax_token` gives back a shorter token only for such an operator).
+            whole = _bare_token(word)[0]
+            found = [whole, token] if whole != token else [token]
         elif looks_like_identifier(word) or (vocabulary and bare in vocabulary):
             found = [bare]
         else:
