@@ -4,7 +4,9 @@
   to a paragraph that only uses the name;
 - a flag the model has never seen: the one section that spells it, first by keyword, ended 7th in hybrid;
 - a plain-looking word that is a name (`cssclass`) got no names tier at all;
-- a name of punctuation only (`%%`) was refused as "no searchable words".
+- a name of punctuation only (`%%`) was refused as "no searchable words";
+- a dotted name's entry (`httpx.Proxy` documented under "Developer Interface > `Proxy`") lost to the changelog
+  entries that spell the whole name, or was not among the candidates at all.
 
 The predicate directly; the ranking on real indexes (fake embedder: hashed words, which know no flag either).
 """
@@ -24,6 +26,8 @@ from scree.locate import index_location
 from scree.notes.policy import NotesPolicy
 from scree.notes.sectiontext import defines
 from scree.search import search as search_module
+from scree.search import names as names_module
+from scree.search.names import dotted_names, entry_of
 from scree.search.route import is_syntax_name, named_identifiers, phrase_names, punctuation_name
 from scree.search.search import Query
 from scree.search.vocabsearch import search_with_names
@@ -199,3 +203,76 @@ def test_a_name_of_several_words_finds_the_section_that_spells_it_whatever_the_s
                 assert _first(root, index, query, mode) == ("templates.md", "Templates > Placeholders"), (query, mode)
     finally:
         index.close()
+
+
+@pytest.mark.parametrize(("query", "names"), [
+    ("Which arguments does the httpx.Proxy class accept?", ["httpx.Proxy"]),
+    ("How do I call `uvicorn.run()` from a script?", ["uvicorn.run"]),
+    ("Does httpx.Client(http2=True) need the extra?", ["httpx.Client"]),
+    ("What is tool.poetry.requires-plugins used for?", ["tool.poetry.requires-plugins"]),
+    ("What does the proxy do. It hangs", []),  # a sentence's end is no dotted name
+    ("version 1.2.3", []),
+])
+def test_dotted_names_are_read_as_typed(query: str, names: list[str]) -> None:
+    assert dotted_names(query) == names
+
+
+@pytest.mark.parametrize(("trail", "name", "head_is_name"), [
+    ("API Reference > Functions > `pytest.approx`", "pytest.approx", False),  # the whole name
+    ("Settings > `virtualenvs.in-project`", "virtualenvs.in-project", False),
+    ("The `tool.poetry` section > requires-plugins", "tool.poetry.requires-plugins", False),  # the rest above it
+    ("Developer Interface > `Proxy`", "httpx.Proxy", True),  # the package is the repo's own name
+    ("Developer Interface > `Client(auth=None)`", "httpx.Client", True),  # a signature
+])
+def test_a_section_titled_by_a_dotted_name_is_its_entry(trail: str, name: str, head_is_name: bool) -> None:
+    assert entry_of(trail, name, head_is_name)
+
+
+@pytest.mark.parametrize(("trail", "name", "head_is_name"), [
+    ("Developer Interface > `Proxy`", "httpx.Proxy", False),  # `httpx` is no name of this repo, nor above
+    ("Links > `backlinks`", "file.backlinks", False),  # a command of that name, not the property
+    ("API Reference > Objects > Approx", "pytest.approx", True),  # the class, not the function
+    ("API Reference > Objects > Approx > pytest.Approx", "pytest.approx", True),  # another case is another name
+    ("Proxies > Proxy keys", "httpx.Proxy", True),
+])
+def test_a_heading_that_only_shares_a_part_is_no_entry(trail: str, name: str, head_is_name: bool) -> None:
+    assert not entry_of(trail, name, head_is_name)
+
+
+@pytest.fixture
+def package(tmp_path: Path):
+    """A package's reference titles `Proxy` without spelling `demopkg.Proxy`; its changelog spells the whole
+    name in several releases."""
+    root = tmp_path / "demopkg"
+    write(root, "pyproject.toml", '[project]\nname = "demopkg"\nversion = "1.0"\n')
+    write(root, "docs/api.md", "# Developer Interface\n\n## `Client`\n\nSends requests.\n\n## `Proxy`\n\n"
+                               "```python\n>>> proxy = Proxy(\"http://proxy.example.com:8030\")\n```\n\n"
+                               "* `def __init__(url, auth=None, headers=None)`\n")
+    write(root, "CHANGELOG.md", "# Changelog\n\n" + "".join(
+        f"## 0.{n}.0\n\n* Fix `demopkg.Proxy` configuration arguments in release {n}.\n\n" for n in range(6)))
+    write(root, "docs/pyproject.md", "# The file\n\n## The `tool.demo` section\n\n### requires-plugins\n\n"
+                                     "Plugins the project needs, installed on first run.\n\n### name\n\n"
+                                     "The project's name.\n")
+    write(root, "docs/plugins.md", "# Plugins\n\n## Project plugins\n\nA project that needs plugins lists "
+                                   "them in `tool.demo.requires-plugins`, and what is it used for? Plugins used "
+                                   "by the project.\n")
+    index = _index(root)
+    yield root, index
+    index.close()
+
+
+def test_a_question_naming_a_dotted_name_answers_from_its_entry(package) -> None:
+    root, index = package
+    for mode in ("auto", "keyword", "hybrid"):
+        assert _first(root, index, "Which arguments does the demopkg.Proxy configuration class accept?", mode) == (
+            "docs/api.md", "Developer Interface > `Proxy`"), mode
+        assert _first(root, index, "What is tool.demo.requires-plugins used for?", mode) == (
+            "docs/pyproject.md", "The file > The `tool.demo` section > requires-plugins"), mode
+
+
+def test_without_the_entries_the_dotted_names_mentions_came_first(package, monkeypatch) -> None:
+    root, index = package
+    monkeypatch.setattr(names_module, "DOTTED_ENTRIES", False)
+    assert _first(root, index, "Which arguments does the demopkg.Proxy configuration class accept?")[0] != (
+        "docs/api.md")
+    assert _first(root, index, "What is tool.demo.requires-plugins used for?", "hybrid")[0] != "docs/pyproject.md"

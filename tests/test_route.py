@@ -94,3 +94,14 @@ def test_the_question_rule_is_chosen_per_embedder_kind(monkeypatch):
 def test_embedder_kind_is_the_ids_first_field():
     assert embedder_kind("local:all-MiniLM-L6-v2-int8:256") == "local"
     assert embedder_kind("api") == "api"
+
+
+@pytest.mark.parametrize(("query", "names"), [
+    ("Will HTTPTransport(retries=3) also retry on 503 responses?", ["httptransport"]),  # the callee, not `retries=3`
+    ("createProgram(configFile, projectDirectory)", ["createprogram", "projectdirectory"]),
+    ("Does httpx.Client(http2=True) need the extra?", ["httpx.client"]),
+    ("list the file(s) it wrote", []),  # a plural's `(s)` is no call
+    ("what does default(\"x\") do", []),  # a plain word called is no name by its shape
+])
+def test_a_call_with_arguments_names_what_it_calls(query, names):
+    assert named_identifiers(query) == names

@@ -341,6 +341,19 @@ def section_keys(conn: Any, ids: Sequence[int]) -> dict[int, tuple[int, str]]:
     return {int(r[0]): (int(r[1]), str(r[2])) for r in rows}
 
 
+def headed_chunks(conn: Any, words: Sequence[str], limit: int,
+                  file_ids: Sequence[int] | None = None) -> list[tuple[int, int, str]]:
+    """(chunk id, file id, heading trail) of up to `limit` chunks whose heading trail holds `words` (letters and
+    digits, as the word index splits them) as a phrase: the candidates for a section titled by a name."""
+    if not words or not all(w.isalnum() for w in words):
+        return []
+    clause, params = _in_clause("c.file_id", file_ids)
+    match = 'heading : "' + " ".join(words) + '"'
+    sql = (f"select c.id, c.file_id, c.heading from chunks_fts join chunks c on c.id = chunks_fts.rowid "
+           f"where chunks_fts match ?{clause} limit ?")
+    return [(int(i), int(f), str(h)) for i, f, h in conn.execute(sql, [match, *params, limit]).fetchall()]
+
+
 def chunk_texts(conn: Any, ids: Sequence[int]) -> dict[int, str]:
     """Heading trail and text per chunk id, joined by a newline, then the note's other names when the
     chunk's keyword row holds them (what a verbatim name is looked for in)."""

@@ -99,7 +99,8 @@ class Vocabulary(frozenset):  # type: ignore[type-arg]
 
 def query_words(query: str) -> list[str]:
     """The lowercased words of a query that could be names, with quotes, brackets, a call's `()` and
-    end punctuation trimmed (as `route` trims them): what a vocabulary lookup asks about."""
+    end punctuation trimmed (as `route` trims them), and a dotted word's first part: what a vocabulary
+    lookup asks about."""
     # A dict keeps the order and tests membership in O(1): a list's `in` made a long query quadratic.
     out: dict[str, None] = {}
     for word in query.split():
@@ -108,6 +109,10 @@ def query_words(query: str) -> list[str]:
             bare = bare[:-2]
         if len(bare) >= MIN_NAME_LEN:
             out.setdefault(bare)
+        # A dotted name's first part may be the repo's package (`httpx` of `httpx.Proxy`: search.names).
+        head = bare.split(".", 1)[0]
+        if head != bare and len(head) >= MIN_NAME_LEN:
+            out.setdefault(head)
     return list(out)
 
 

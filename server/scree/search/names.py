@@ -1,5 +1,6 @@
 """The verbatim-name tier: which chunks spell a query's names exactly, and how a lookup's sections are ordered
-among those that spell them as often (titled by the name, defining it, mostly a list).
+among those that spell them as often (titled by the name, defining it, mostly a list); and a dotted name's own
+entry (`dotted_entries`, `entries_first`), which reference pages title by the name or by its last part.
 
 FTS5 splits identifiers into words and drops punctuation, the user did not: a chunk that spells `--pre`,
 `GH_REPO` or `%%comment%%` verbatim outranks one that only matches its parts (`search.keyword_ranking` applies
@@ -9,11 +10,13 @@ the tier to its pool; `search._Ranker` asks `exact_chunks` whether a name is rar
 from __future__ import annotations
 
 import re
-from typing import Callable, Sequence
+from typing import AbstractSet, Callable, Sequence
 
 from ..db import queries
 from ..index.store import Index
+from ..notes.sectiontext import TRAIL_SEPARATOR
 from . import ranking
+from .route import EDGE_PUNCT
 
 
 def verbatim_pattern(name: str) -> re.Pattern[str]:
@@ -84,3 +87,90 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
                                                not defined.get(item[0], False), listed.get(item[0], False)))
     span = max(s for _, s in ranked) - min(s for _, s in ranked) or 1.0
     return [(cid, s + counts[cid] * span) for cid, s in ordered]
+
+
+# A dotted name's entry is the section its reference titles by it (issue 38): "API > `pytest.approx`",
+# "Settings > `virtualenvs.in-project`", or by its last part under what holds it: "The `tool.poetry` section >
+# requires-plugins" for `tool.poetry.requires-plugins`, "Developer Interface > `Proxy`" for `httpx.Proxy` when
+# `httpx` is one of the repo's names (its package). A question or lookup spelling the whole dotted path asks for
+# that entry. Measured (docs/benchmarks.md): on the 13 sets every query whose dotted name has such an entry
+# expects it.
+DOTTED_ENTRIES = True
+# A name with more entries than this is not pinned to one: the rule has nothing to choose by.
+ENTRY_MAX_SECTIONS = 2
+_DOTTED_NAME = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")
+_HEADING_WORDS = re.compile(r"[^\W_]+")
+
+
+def dotted_names(query: str) -> list[str]:
+    """The dotted names `query` spells (`httpx.Proxy`, `tool.poetry.requires-plugins`, `uvicorn.run()`), as typed:
+    quotes, a call's parentheses and arguments, and end punctuation trimmed."""
+    out: list[str] = []
+    for word in query.split():
+        bare = word.strip(EDGE_PUNCT).split("(", 1)[0]  # a call's arguments aside: `httpx.Client(http2=True)`
+        if _DOTTED_NAME.fullmatch(bare) and bare not in out:
+            out.append(bare)
+    return out
+
+
+def entry_of(trail: str, name: str, head_is_name: bool = False, exact: bool = True) -> bool:
+    """True when a section with heading `trail` is dotted `name`'s entry: its last heading (markup and a
+    signature's arguments aside) is the whole name (in any case unless `exact`: `pytest.Approx` is not
+    `pytest.approx`), or exactly the name's last part (`Proxy` is not `proxy`) while a heading above spells the
+    rest (`tool.poetry` above `requires-plugins`) or the name's first part is one of the repo's names
+    (`head_is_name`: `httpx` of `httpx.Proxy`)."""
+    heads = [h.strip().strip("`").strip() for h in trail.split(TRAIL_SEPARATOR)]
+    leaf = heads[-1].split("(", 1)[0].strip().strip("`").strip()
+    if leaf == name or (not exact and leaf.casefold() == name.casefold()):
+        return True
+    prefix, _, tail = name.rpartition(".")
+    if leaf != tail:
+        return False
+    if head_is_name:
+        return True
+    above = verbatim_pattern(prefix.casefold())
+    return any(above.search(h.casefold()) for h in heads[:-1])
+
+
+def dotted_entries(index: Index, query: str, vocabulary: AbstractSet[str], limit: int,
+                   file_ids: Sequence[int] | None) -> list[int]:
+    """One chunk id per entry section (`entry_of`) of each dotted name `query` spells, names in order; a name
+    with more than ENTRY_MAX_SECTIONS entries gives none."""
+    out: list[int] = []
+    for name in dotted_names(query) if DOTTED_ENTRIES else ():
+        head_is_name = name.split(".", 1)[0] in vocabulary
+        found = [row for words in {name, name.rpartition(".")[2]}
+                 for row in queries.headed_chunks(index.conn, _HEADING_WORDS.findall(words), limit, file_ids)]
+        sections: dict[tuple[int, str], int] = {}
+        for exact in (True, False):  # the name as typed first; in another case only when nothing has it so
+            for cid, fid, trail in found:
+                if (fid, trail) not in sections and entry_of(trail, name, head_is_name, exact):
+                    sections[(fid, trail)] = cid
+            if sections:
+                break
+        if 0 < len(sections) <= ENTRY_MAX_SECTIONS:
+            out += [cid for cid in sections.values() if cid not in out]
+    return out
+
+
+def entries_first(ranked: Sequence[tuple[int, float]], entries: Sequence[int],
+                  section: Callable[[tuple[int, float]], object]) -> list[tuple[int, float]]:
+    """`ranked` with the chunks of the `entries`' sections first (each section once, at its best-ranked chunk,
+    in the entries' order), scored above the rest so a reader of scores sees the order."""
+    if not entries or not ranked:
+        return list(ranked)
+    wanted = {section((cid, 0.0)): i for i, cid in enumerate(entries)}
+    first: dict[object, tuple[int, float]] = {}
+    rest: list[tuple[int, float]] = []
+    for item in ranked:
+        key = section(item)
+        if key in wanted and key not in first:
+            first[key] = item
+        else:
+            rest.append(item)
+    if not first:
+        return list(ranked)
+    top = max(s for _, s in ranked)
+    span = top - min(s for _, s in ranked) or 1.0
+    lead = sorted(first.items(), key=lambda kv: wanted[kv[0]])
+    return [(cid, top + span * (len(lead) - i)) for i, (_, (cid, _s)) in enumerate(lead)] + rest

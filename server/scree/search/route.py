@@ -20,7 +20,7 @@ from typing import AbstractSet, List
 
 from .ftsquery import STOPWORDS
 
-_EDGE_PUNCT = "\"'`“”‘’()[]{}<>,;:!?."
+EDGE_PUNCT = "\"'`“”‘’()[]{}<>,;:!?."
 # A lookup is short: past three words a query is a phrase or a question, where the vectors help.
 MAX_LOOKUP_WORDS = 3
 _CAMEL = re.compile(r"[a-z][A-Z]")
@@ -37,7 +37,7 @@ def looks_like_identifier(word: str) -> bool:
     """
     if word.startswith("`") and word.endswith("`") and len(word) > 2:
         return True
-    w = word.strip(_EDGE_PUNCT)
+    w = word.strip(EDGE_PUNCT)
     if not w:
         return False
     has_letter = any(c.isalpha() for c in w)
@@ -62,7 +62,7 @@ def is_lookup(query: str) -> bool:
     words = query.split()
     if not words or len(words) > MAX_LOOKUP_WORDS or query.rstrip().endswith("?"):
         return False
-    return not any(w.strip(_EDGE_PUNCT).lower() in STOPWORDS for w in words)
+    return not any(w.strip(EDGE_PUNCT).lower() in STOPWORDS for w in words)
 
 
 # Syntax that makes a token a name although its letters are a common word (issue 38: `%%comment%%`,
@@ -120,6 +120,24 @@ def is_syntax_name(name: str) -> bool:
             or any(ch.isspace() for ch in name))
 
 
+# A call with arguments names what it calls (`HTTPTransport(retries=3)` is `HTTPTransport`): the arguments are
+# the user's example, not the docs' spelling.
+CALLS = True
+_CALL = re.compile(r"^([A-Za-z_][\w.]*)\((.+)$")
+
+
+def _callee(bare: str, vocabulary: AbstractSet[str]) -> str:
+    """The name a word that calls with arguments calls, or "": `createProgram(configFile,` is `createProgram`.
+    Only a name by its shape or the repo's (`HTTPTransport`, `createProgram`; not `default(`), and only with
+    arguments, not a plural's `(s)`."""
+    call = _CALL.match(bare)
+    if call is None or len(call.group(2).strip(",")) < 2:
+        return ""
+    name = call.group(1)
+    shaped = looks_like_identifier(name) or any(c.isupper() for c in name[1:]) or name in vocabulary
+    return name if shaped else ""
+
+
 def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) -> List[str]:
     """The names a query spells out verbatim (identifiers, vocabulary words), case-folded, in order.
 
@@ -131,13 +149,15 @@ def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
     seen: set[str] = set()  # a list's `in` would make a long query quadratic
     words = query.split()
     for word in words:
-        bare = word.strip(_EDGE_PUNCT)
+        bare = word.strip(EDGE_PUNCT)
         token = syntax_token(word, alone=len(words) == 1)
         if token is not None:
             # An operator given a value (`printers:admin`) names the whole token first, then the operator
             # (`syntax_token` gives back a shorter token only for such an operator).
             whole = _bare_token(word)[0]
             found = [whole, token] if whole != token else [token]
+        elif CALLS and (called := _callee(bare, vocabulary)):
+            found = [called]
         elif looks_like_identifier(word) or (vocabulary and bare in vocabulary):
             found = [bare]
         else:
@@ -194,7 +214,7 @@ def common_words_only(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
     nearest sections to nothing in particular."""
     words: List[str] = []
     for word in query.split():
-        bare = word.strip(_EDGE_PUNCT)
+        bare = word.strip(EDGE_PUNCT)
         if not bare:
             continue
         if looks_like_identifier(word) or (vocabulary and bare in vocabulary) or (len(bare) > 1 and bare.isupper()):

@@ -36,7 +36,7 @@ from ..db import queries
 from ..embed import Embedder
 from ..errors import EmbedderError, EmbedderUnavailable
 from .fusion import RRF_K, collapse, dbsf, dbsf_imputed, keep_places, rrf_grouped
-from .names import exact_chunks, names_first, spelled_counter
+from .names import dotted_entries, entries_first, exact_chunks, names_first, spelled_counter
 from .ftsquery import cjk_match, other_words_match, search_match
 from ..index.indexstatus import stage_two_note
 from . import expansion, ranking
@@ -160,6 +160,8 @@ HISTORY_IN_TIER = True
 RARE_NAME_SECTIONS = 2
 # Chunks looked at to count the sections spelling a name (enough to see more than RARE_NAME_SECTIONS).
 RARE_POOL = 50
+# Chunks looked at for the sections titled by a dotted name or its last part (`names.dotted_entries`).
+ENTRY_POOL = 200
 # A one-word lookup is a name even when it looks like a plain word (`cssclass`, `numref`, `disable-type-checked`):
 # the names tier then puts the sections titled by it or defining it first (issue 38; measured: mdx, sphinx and
 # obsidian identifier top1 up, nothing lower).
@@ -282,6 +284,7 @@ class _Ranker:
         self.symbols_only = symbols_only
         self.coverage = coverage  # the share of chunks with vectors (below 1 while stage two runs)
         self.qvec: np.ndarray | None = None
+        self.entries: list[int] | None = None
 
     def _semantic(self, depth: int) -> list[tuple[int, float]]:
         if self.guess:
@@ -318,9 +321,12 @@ class _Ranker:
                                                                   embedder.max_windows):
                 mode = "hybrid"  # a lookup the notes never spell: the vectors may still know its topic
         ranked: list[tuple[int, float]]
+        # A dotted name's own entry (`names.dotted_entries`) need not be among either half's candidates.
+        entries = [] if mode == "semantic" else self._entries()
+        held = [(cid, 0.0) for cid in entries]
         if mode == "keyword":
             kw = kw or []
-            section = _by_section(index, kw)
+            section = _by_section(index, kw, held)
             ranked = collapse(kw, section)[:depth]
         elif mode == "semantic":
             try:
@@ -343,7 +349,7 @@ class _Ranker:
                 mode, sem = "keyword", []
             if kw is None:
                 kw = self._keyword(depth)
-            section = _by_section(index, sem, kw)
+            section = _by_section(index, sem, kw, held)
             halves = [collapse(sem, section)[:depth], collapse(kw, section)[:depth]]
             group = lambda cid: section((cid, 0.0))  # noqa: E731
             if self.coverage < 1 and PARTIAL_FUSION != "dbsf" and mode == "hybrid":
@@ -355,10 +361,23 @@ class _Ranker:
                                                                           weights=HYBRID_WEIGHTS)]
             if mode == "keyword":  # fell back: rank by BM25 alone, not by a fusion with an empty half
                 ranked = halves[1]
+        if entries and mode != "semantic":
+            present = {section(item) for item in ranked}
+            floor = min((sc for _, sc in ranked), default=0.0)
+            ranked += [(cid, floor) for cid in entries if section((cid, 0.0)) not in present]
+        else:
+            entries = []
         rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
         if mode == "hybrid":
             ranked = self._exact_names_first(ranked, rows)
-        return _Ranked(self._reorder(ranked, section, rows), mode, section, rows)
+        ranked = self._reorder(ranked, section, rows)
+        return _Ranked(entries_first(ranked, entries, section), mode, section, rows)
+
+    def _entries(self) -> list[int]:
+        """The dotted names' entries (`names.dotted_entries`), looked up once for every depth."""
+        if self.entries is None:
+            self.entries = dotted_entries(self.index, self.text, self.vocabulary, ENTRY_POOL, self.file_ids)
+        return list(self.entries)
 
     def _exact_names_first(self, ranked: list[tuple[int, float]],
                            rows: dict[int, queries.ChunkRow]) -> list[tuple[int, float]]:
