@@ -1,6 +1,7 @@
 """End-to-end latency of `search_with_names` for name queries at ~10k and ~100k chunks (issue 38: "p50 within 2 ms of today").
 
     uv run --frozen python benchmarks/search_names_latency.py [--chunks 10000 100000] [--runs 7] [--per-query] [--profile]
+        [--toggle MODULE.NAME ...]
 
 `search_with_names` (scree.search.vocabsearch) is what the CLI and the MCP server call. It is timed here on the code of
 the tree the script runs from, so the same file copied into an older checkout measures that checkout (it only uses APIs
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import hashlib
+import importlib
 import io
 import math
 import os
@@ -168,6 +170,42 @@ def measure(index, policy, embedder, runs: int, k: int, mode: str,
     return out
 
 
+def set_flags(toggles: list[str], value: bool) -> None:
+    """Set each `module.NAME` (under scree., e.g. `search.names.DOTTED_ENTRIES`) to `value`."""
+    for spec in toggles:
+        module, _, name = spec.rpartition(".")
+        mod = importlib.import_module(f"scree.{module}")
+        if not hasattr(mod, name):
+            raise SystemExit(f"no setting scree.{spec}")
+        setattr(mod, name, value)
+
+
+def measure_toggled(index, policy, embedder, runs: int, k: int, mode: str,
+                    toggles: list[str]) -> dict[bool, dict[str, list[float]]]:
+    """Per setting (the `toggles` all off, all on), per kind: every timing in ms. Each query's runs alternate off
+    and on after two warm-ups of each, so the two sides share the index, the process and the box's moment: on a
+    noisy box this separates a rule's cost from the drift between two runs of the script."""
+    out: dict[bool, dict[str, list[float]]] = {False: {}, True: {}}
+    try:
+        for kind, texts in QUERIES.items():
+            for side in out.values():
+                side[kind] = []
+            for text in texts:
+                q = Query(text, k=k, mode=mode)
+                for value in (False, True, False, True):
+                    set_flags(toggles, value)
+                    search_with_names(index, policy, embedder, q)
+                for _ in range(runs):
+                    for value in (False, True):
+                        set_flags(toggles, value)
+                        t = time.perf_counter()
+                        search_with_names(index, policy, embedder, q)
+                        out[value][kind].append((time.perf_counter() - t) * 1000)
+    finally:
+        set_flags(toggles, True)
+    return out
+
+
 def profile(index, policy, embedder, k: int, mode: str, top: int = 18) -> None:
     for kind, texts in QUERIES.items():
         prof = cProfile.Profile()
@@ -191,6 +229,9 @@ def main() -> None:
     ap.add_argument("--mode", default="auto")
     ap.add_argument("--per-query", action="store_true", help="also print each query's p50")
     ap.add_argument("--profile", action="store_true", help="also print cProfile's top functions per kind")
+    ap.add_argument("--toggle", nargs="+", default=[], metavar="MODULE.NAME",
+                    help="time each query with these boolean settings off and on, interleaved (e.g. "
+                         "search.names.DOTTED_ENTRIES search.route.CALLS), instead of the tree's own table")
     args = ap.parse_args()
     args.cache.mkdir(parents=True, exist_ok=True)
     embedder = make_embedder("fake")
@@ -209,6 +250,17 @@ def main() -> None:
             print(f"  built x{copies} in {built:.0f}s", file=sys.stderr, flush=True)
         chunks = index.conn.execute("select count(*) from chunks").fetchone()[0]
         mb = db.stat().st_size / 1e6  # checkpointed after the build: the whole index
+        if args.toggle:
+            toggled = measure_toggled(index, policy, embedder, args.runs, args.k, args.mode, args.toggle)
+            index.close()
+            print(f"\n{chunks:,} chunks, {' '.join(args.toggle)} off / on (p50 ms, interleaved)")
+            for kind in QUERIES:
+                off, on = statistics.median(toggled[False][kind]), statistics.median(toggled[True][kind])
+                print(f"  {kind}: {off:.2f} / {on:.2f} ({on - off:+.2f})")
+            off = statistics.median([m for ms in toggled[False].values() for m in ms])
+            on = statistics.median([m for ms in toggled[True].values() for m in ms])
+            print(f"  all: {off:.2f} / {on:.2f} ({on - off:+.2f})", flush=True)
+            continue
         answered: dict[str, str] = {}
         timings = measure(index, policy, embedder, args.runs, args.k, args.mode, answered)
         row = {"tree": label, "copies": copies, "chunks": chunks, "mb": mb, "kinds": {}}
@@ -229,6 +281,8 @@ def main() -> None:
         if args.profile:
             profile(index, policy, embedder, args.k, args.mode)
         index.close()
+    if args.toggle:
+        return
     kinds = list(QUERIES)
     head = "| tree | chunks | index MB | " + " | ".join(f"{k} p50 / p95 ms" for k in kinds) + " | all p50 / p95 ms |"
     print("\n" + head + "\n|" + "---|" * 3 + "---:|" * (len(kinds) + 1))

@@ -256,9 +256,25 @@ def package(tmp_path: Path):
     write(root, "docs/plugins.md", "# Plugins\n\n## Project plugins\n\nA project that needs plugins lists "
                                    "them in `tool.demo.requires-plugins`, and what is it used for? Plugins used "
                                    "by the project.\n")
+    write(root, "docs/configuration.md", "# Configuration reference\n\n## Links and embeds\n\n| Key | Default | "
+                                         "Meaning |\n|---|---|---|\n| `embed.max_depth` | `4` | Deeper embeds show "
+                                         "as a link |\n| `embed.fold` | `true` | Fold long embeds |\n")
+    write(root, "docs/guide.md", "# Embeds\n\n## How deep embeds go\n\nEmbeds nested deeper than "
+                                 "`embed.max_depth` happen to show as links: embeds nested in embeds nested deeper "
+                                 "are what happens when embeds go deeper than `embed.max_depth`.\n")
     index = _index(root)
     yield root, index
     index.close()
+
+
+def test_a_question_naming_a_dotted_name_answers_from_the_row_that_defines_it(package, monkeypatch) -> None:
+    root, index = package
+    question = "What happens to embeds nested deeper than embed.max_depth?"
+    for mode in ("auto", "keyword", "hybrid"):
+        assert _first(root, index, question, mode) == ("docs/configuration.md",
+                                                       "Configuration reference > Links and embeds"), mode
+    monkeypatch.setattr(names_module, "DEFINED_ENTRIES", False)  # the miss: the guide spells it more
+    assert _first(root, index, question, "keyword")[0] == "docs/guide.md"
 
 
 def test_a_question_naming_a_dotted_name_answers_from_its_entry(package) -> None:

@@ -10,7 +10,7 @@ the tier to its pool; `search._Ranker` asks `exact_chunks` whether a name is rar
 from __future__ import annotations
 
 import re
-from typing import AbstractSet, Callable, Sequence
+from typing import AbstractSet, Callable, Hashable, Sequence
 
 from ..db import queries
 from ..index.store import Index
@@ -96,6 +96,10 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
 # that entry. Measured (docs/benchmarks.md): on the 13 sets every query whose dotted name has such an entry
 # expects it.
 DOTTED_ENTRIES = True
+# When no heading titles it, a dotted name's entry may be a table row or list item among the candidates that defines
+# it (`defined_entries`). Measured: it fires on 4 queries of 2 sets (sigil, obsidian), each time on the labelled
+# answer; sigil identifier top1 77 -> 80 in auto, 60 -> 70 in hybrid, none lower.
+DEFINED_ENTRIES = True
 # A name with more entries than this is not pinned to one: the rule has nothing to choose by.
 ENTRY_MAX_SECTIONS = 2
 _DOTTED_NAME = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")
@@ -133,22 +137,44 @@ def entry_of(trail: str, name: str, head_is_name: bool = False, exact: bool = Tr
 
 
 def dotted_entries(index: Index, query: str, vocabulary: AbstractSet[str], limit: int,
-                   file_ids: Sequence[int] | None) -> list[int]:
-    """One chunk id per entry section (`entry_of`) of each dotted name `query` spells, names in order; a name
-    with more than ENTRY_MAX_SECTIONS entries gives none."""
+                   file_ids: Sequence[int] | None) -> tuple[list[int], list[str]]:
+    """One chunk id per section titled by each dotted name `query` spells (`entry_of`), names in order, a name
+    with more than ENTRY_MAX_SECTIONS such sections giving none; and the names no heading titles (for
+    `defined_entries`)."""
     out: list[int] = []
+    untitled: list[str] = []
     for name in dotted_names(query) if DOTTED_ENTRIES else ():
         head_is_name = name.split(".", 1)[0] in vocabulary
-        found = [row for words in {name, name.rpartition(".")[2]}
-                 for row in queries.headed_chunks(index.conn, _HEADING_WORDS.findall(words), limit, file_ids)]
         sections: dict[tuple[int, str], int] = {}
-        for exact in (True, False):  # the name as typed first; in another case only when nothing has it so
+        found: list[tuple[int, int, str]] = []
+        # Headings spelling the whole name, then (when none is its entry) those spelling its last part; the name
+        # as typed first, in another case only when nothing has it so.
+        for words, exact in ((name, True), (name.rpartition(".")[2], True), (name, False)):
+            if exact:
+                found += queries.headed_chunks(index.conn, _HEADING_WORDS.findall(words), limit, file_ids)
             for cid, fid, trail in found:
                 if (fid, trail) not in sections and entry_of(trail, name, head_is_name, exact):
                     sections[(fid, trail)] = cid
             if sections:
                 break
-        if 0 < len(sections) <= ENTRY_MAX_SECTIONS:
+        if not sections:
+            untitled.append(name)
+        elif len(sections) <= ENTRY_MAX_SECTIONS:
+            out += [cid for cid in sections.values() if cid not in out]
+    return out, untitled
+
+
+def defined_entries(candidates: Sequence[tuple[int, Hashable, str]], names: Sequence[str]) -> list[int]:
+    """Of `candidates` ((chunk id, section key, text), best first), one chunk per section holding an entry that
+    defines each of `names` (`ranking.defines`: "| `embed.max_depth` | 4 | ... |"), a name defined in more than
+    ENTRY_MAX_SECTIONS sections giving none."""
+    out: list[int] = []
+    for name in names if DEFINED_ENTRIES else ():
+        sections: dict[Hashable, int] = {}
+        for cid, key, text in candidates:
+            if key not in sections and ranking.defines(text, [name]):
+                sections[key] = cid
+        if len(sections) <= ENTRY_MAX_SECTIONS:
             out += [cid for cid in sections.values() if cid not in out]
     return out
 

@@ -36,7 +36,7 @@ from ..db import queries
 from ..embed import Embedder
 from ..errors import EmbedderError, EmbedderUnavailable
 from .fusion import RRF_K, collapse, dbsf, dbsf_imputed, keep_places, rrf_grouped
-from .names import dotted_entries, entries_first, exact_chunks, names_first, spelled_counter
+from .names import defined_entries, dotted_entries, entries_first, exact_chunks, names_first, spelled_counter
 from .ftsquery import cjk_match, other_words_match, search_match
 from ..index.indexstatus import stage_two_note
 from . import expansion, ranking
@@ -161,7 +161,7 @@ RARE_NAME_SECTIONS = 2
 # Chunks looked at to count the sections spelling a name (enough to see more than RARE_NAME_SECTIONS).
 RARE_POOL = 50
 # Chunks looked at for the sections titled by a dotted name or its last part (`names.dotted_entries`).
-ENTRY_POOL = 200
+ENTRY_POOL = 100
 # A one-word lookup is a name even when it looks like a plain word (`cssclass`, `numref`, `disable-type-checked`):
 # the names tier then puts the sections titled by it or defining it first (issue 38; measured: mdx, sphinx and
 # obsidian identifier top1 up, nothing lower).
@@ -284,7 +284,7 @@ class _Ranker:
         self.symbols_only = symbols_only
         self.coverage = coverage  # the share of chunks with vectors (below 1 while stage two runs)
         self.qvec: np.ndarray | None = None
-        self.entries: list[int] | None = None
+        self.entries: tuple[list[int], list[str]] | None = None
 
     def _semantic(self, depth: int) -> list[tuple[int, float]]:
         if self.guess:
@@ -322,7 +322,7 @@ class _Ranker:
                 mode = "hybrid"  # a lookup the notes never spell: the vectors may still know its topic
         ranked: list[tuple[int, float]]
         # A dotted name's own entry (`names.dotted_entries`) need not be among either half's candidates.
-        entries = [] if mode == "semantic" else self._entries()
+        entries, untitled = ([], []) if mode == "semantic" else self._entries()
         held = [(cid, 0.0) for cid in entries]
         if mode == "keyword":
             kw = kw or []
@@ -368,16 +368,20 @@ class _Ranker:
         else:
             entries = []
         rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
+        if untitled and mode != "semantic":  # no heading titles it: a candidate's entry may define it
+            candidates = [(cid, section((cid, 0.0)), rows[cid].text) for cid, _ in ranked if cid in rows]
+            entries += defined_entries(candidates, untitled)
         if mode == "hybrid":
             ranked = self._exact_names_first(ranked, rows)
         ranked = self._reorder(ranked, section, rows)
         return _Ranked(entries_first(ranked, entries, section), mode, section, rows)
 
-    def _entries(self) -> list[int]:
-        """The dotted names' entries (`names.dotted_entries`), looked up once for every depth."""
+    def _entries(self) -> tuple[list[int], list[str]]:
+        """The dotted names' titled entries and the names none titles (`names.dotted_entries`), looked up once
+        for every depth."""
         if self.entries is None:
             self.entries = dotted_entries(self.index, self.text, self.vocabulary, ENTRY_POOL, self.file_ids)
-        return list(self.entries)
+        return list(self.entries[0]), self.entries[1]
 
     def _exact_names_first(self, ranked: list[tuple[int, float]],
                            rows: dict[int, queries.ChunkRow]) -> list[tuple[int, float]]:
