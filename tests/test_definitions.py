@@ -212,6 +212,7 @@ def test_a_name_of_several_words_finds_the_section_that_spells_it_whatever_the_s
     ("What is tool.poetry.requires-plugins used for?", ["tool.poetry.requires-plugins"]),
     ("What does the proxy do. It hangs", []),  # a sentence's end is no dotted name
     ("version 1.2.3", []),
+    (" ".join(f"mod{n}.name{n}" for n in range(50)), [f"mod{n}.name{n}" for n in range(4)]),  # a pasted log: the first
 ])
 def test_dotted_names_are_read_as_typed(query: str, names: list[str]) -> None:
     assert dotted_names(query) == names
