@@ -170,14 +170,19 @@ def measure(index, policy, embedder, runs: int, k: int, mode: str,
     return out
 
 
-def set_flags(toggles: list[str], value: bool) -> None:
-    """Set each `module.NAME` (under scree., e.g. `search.names.DOTTED_ENTRIES`) to `value`."""
-    for spec in toggles:
+def set_flags(toggles: list[str], value: object) -> list[object]:
+    """Set each `module.NAME` (under scree., e.g. `search.names.DOTTED_ENTRIES`) to `value` (one value, or one
+    per setting); the values they had."""
+    values = value if isinstance(value, list) else [value] * len(toggles)
+    had: list[object] = []
+    for spec, new in zip(toggles, values):
         module, _, name = spec.rpartition(".")
         mod = importlib.import_module(f"scree.{module}")
         if not hasattr(mod, name):
             raise SystemExit(f"no setting scree.{spec}")
-        setattr(mod, name, value)
+        had.append(getattr(mod, name))
+        setattr(mod, name, new)
+    return had
 
 
 def measure_toggled(index, policy, embedder, runs: int, k: int, mode: str,
@@ -186,6 +191,7 @@ def measure_toggled(index, policy, embedder, runs: int, k: int, mode: str,
     and on after two warm-ups of each, so the two sides share the index, the process and the box's moment: on a
     noisy box this separates a rule's cost from the drift between two runs of the script."""
     out: dict[bool, dict[str, list[float]]] = {False: {}, True: {}}
+    had = set_flags(toggles, True)
     try:
         for kind, texts in QUERIES.items():
             for side in out.values():
@@ -202,7 +208,7 @@ def measure_toggled(index, policy, embedder, runs: int, k: int, mode: str,
                         search_with_names(index, policy, embedder, q)
                         out[value][kind].append((time.perf_counter() - t) * 1000)
     finally:
-        set_flags(toggles, True)
+        set_flags(toggles, had)
     return out
 
 

@@ -27,8 +27,8 @@ from scree.notes.policy import NotesPolicy
 from scree.notes.sectiontext import defines
 from scree.search import search as search_module
 from scree.search import names as names_module
-from scree.search.names import dotted_names, entry_of
-from scree.search.route import is_syntax_name, named_identifiers, phrase_names, punctuation_name
+from scree.search.names import entry_of
+from scree.search.route import dotted_names, is_syntax_name, named_identifiers, phrase_names, punctuation_name
 from scree.search.search import Query
 from scree.search.vocabsearch import search_with_names
 

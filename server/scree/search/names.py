@@ -16,7 +16,7 @@ from ..db import queries
 from ..index.store import Index
 from ..notes.sectiontext import TRAIL_SEPARATOR
 from . import ranking
-from .route import EDGE_PUNCT
+from .route import dotted_names
 
 
 def verbatim_pattern(name: str) -> re.Pattern[str]:
@@ -100,25 +100,9 @@ DOTTED_ENTRIES = True
 # it (`defined_entries`). Measured: it fires on 4 queries of 2 sets (sigil, obsidian), each time on the labelled
 # answer; sigil identifier top1 77 -> 80 in auto, 60 -> 70 in hybrid, none lower.
 DEFINED_ENTRIES = True
-# The dotted names of one query whose entries are looked up (the first ones): a question names one or two.
-MAX_DOTTED_NAMES = 4
 # A name with more entries than this is not pinned to one: the rule has nothing to choose by.
 ENTRY_MAX_SECTIONS = 2
-_DOTTED_NAME = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")
 _HEADING_WORDS = re.compile(r"[^\W_]+")
-
-
-def dotted_names(query: str) -> list[str]:
-    """The dotted names `query` spells (`httpx.Proxy`, `tool.poetry.requires-plugins`, `uvicorn.run()`), as typed:
-    quotes, a call's parentheses and arguments, and end punctuation trimmed."""
-    out: list[str] = []
-    for word in query.split():
-        bare = word.strip(EDGE_PUNCT).split("(", 1)[0]  # a call's arguments aside: `httpx.Client(http2=True)`
-        if _DOTTED_NAME.fullmatch(bare) and bare not in out:
-            out.append(bare)
-            if len(out) == MAX_DOTTED_NAMES:  # a pasted log of dotted names must not cost a lookup each
-                break
-    return out
 
 
 def entry_of(trail: str, name: str, head_is_name: bool = False, exact: bool = True) -> bool:

@@ -20,7 +20,7 @@ from typing import AbstractSet, List
 
 from .ftsquery import STOPWORDS
 
-EDGE_PUNCT = "\"'`“”‘’()[]{}<>,;:!?."
+_EDGE_PUNCT = "\"'`“”‘’()[]{}<>,;:!?."
 # A lookup is short: past three words a query is a phrase or a question, where the vectors help.
 MAX_LOOKUP_WORDS = 3
 _CAMEL = re.compile(r"[a-z][A-Z]")
@@ -37,7 +37,7 @@ def looks_like_identifier(word: str) -> bool:
     """
     if word.startswith("`") and word.endswith("`") and len(word) > 2:
         return True
-    w = word.strip(EDGE_PUNCT)
+    w = word.strip(_EDGE_PUNCT)
     if not w:
         return False
     has_letter = any(c.isalpha() for c in w)
@@ -62,7 +62,7 @@ def is_lookup(query: str) -> bool:
     words = query.split()
     if not words or len(words) > MAX_LOOKUP_WORDS or query.rstrip().endswith("?"):
         return False
-    return not any(w.strip(EDGE_PUNCT).lower() in STOPWORDS for w in words)
+    return not any(w.strip(_EDGE_PUNCT).lower() in STOPWORDS for w in words)
 
 
 # Syntax that makes a token a name although its letters are a common word (issue 38: `%%comment%%`,
@@ -149,7 +149,7 @@ def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
     seen: set[str] = set()  # a list's `in` would make a long query quadratic
     words = query.split()
     for word in words:
-        bare = word.strip(EDGE_PUNCT)
+        bare = word.strip(_EDGE_PUNCT)
         token = syntax_token(word, alone=len(words) == 1)
         if token is not None:
             # An operator given a value (`printers:admin`) names the whole token first, then the operator
@@ -172,6 +172,24 @@ def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
                 seen.add(phrase)
                 names.append(phrase)
     return names
+
+
+# The dotted names of one query whose entries are looked up (`names.dotted_entries`): a question names one or two.
+MAX_DOTTED_NAMES = 4
+_DOTTED_NAME = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")
+
+
+def dotted_names(query: str) -> list[str]:
+    """The dotted names `query` spells (`httpx.Proxy`, `tool.poetry.requires-plugins`, `uvicorn.run()`), as typed:
+    quotes, a call's parentheses and arguments, and end punctuation trimmed."""
+    out: list[str] = []
+    for word in query.split():
+        bare = word.strip(_EDGE_PUNCT).split("(", 1)[0]  # a call's arguments aside: `httpx.Client(http2=True)`
+        if _DOTTED_NAME.fullmatch(bare) and bare not in out:
+            out.append(bare)
+            if len(out) == MAX_DOTTED_NAMES:  # a pasted log of dotted names must not cost a lookup each
+                break
+    return out
 
 
 # Syntax spelled over several words is a name too (issue 38): a code span the query quotes (`` `|> default("x")` ``,
@@ -214,7 +232,7 @@ def common_words_only(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
     nearest sections to nothing in particular."""
     words: List[str] = []
     for word in query.split():
-        bare = word.strip(EDGE_PUNCT)
+        bare = word.strip(_EDGE_PUNCT)
         if not bare:
             continue
         if looks_like_identifier(word) or (vocabulary and bare in vocabulary) or (len(bare) > 1 and bare.isupper()):

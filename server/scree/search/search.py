@@ -284,7 +284,7 @@ class _Ranker:
         self.symbols_only = symbols_only
         self.coverage = coverage  # the share of chunks with vectors (below 1 while stage two runs)
         self.qvec: np.ndarray | None = None
-        self.entries: tuple[list[int], list[str]] | None = None
+        self.dotted: tuple[list[int], list[str]] | None = None  # `_entries`, once
 
     def _semantic(self, depth: int) -> list[tuple[int, float]]:
         if self.guess:
@@ -361,14 +361,12 @@ class _Ranker:
                                                                           weights=HYBRID_WEIGHTS)]
             if mode == "keyword":  # fell back: rank by BM25 alone, not by a fusion with an empty half
                 ranked = halves[1]
-        if entries and mode != "semantic":
+        if entries:  # those neither half found join last; `entries_first` lifts them
             present = {section(item) for item in ranked}
             floor = min((sc for _, sc in ranked), default=0.0)
             ranked += [(cid, floor) for cid in entries if section((cid, 0.0)) not in present]
-        else:
-            entries = []
         rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
-        if untitled and mode != "semantic":  # no heading titles it: a candidate's entry may define it
+        if untitled:  # no heading titles it: a candidate's entry may define it
             candidates = [(cid, section((cid, 0.0)), rows[cid].text) for cid, _ in ranked if cid in rows]
             entries += defined_entries(candidates, untitled)
         if mode == "hybrid":
@@ -379,9 +377,9 @@ class _Ranker:
     def _entries(self) -> tuple[list[int], list[str]]:
         """The dotted names' titled entries and the names none titles (`names.dotted_entries`), looked up once
         for every depth."""
-        if self.entries is None:
-            self.entries = dotted_entries(self.index, self.text, self.vocabulary, ENTRY_POOL, self.file_ids)
-        return list(self.entries[0]), self.entries[1]
+        if self.dotted is None:
+            self.dotted = dotted_entries(self.index, self.text, self.vocabulary, ENTRY_POOL, self.file_ids)
+        return list(self.dotted[0]), self.dotted[1]
 
     def _exact_names_first(self, ranked: list[tuple[int, float]],
                            rows: dict[int, queries.ChunkRow]) -> list[tuple[int, float]]:
