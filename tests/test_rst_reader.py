@@ -236,6 +236,22 @@ def test_titles_agree_with_the_benchmark_labeller_on_hostile_and_ordinary_pages(
         assert mine == [(lvl, t) for _, lvl, t in score.rst_headings(text)], text
 
 
+def test_a_description_of_what_its_title_names_is_that_sections_text_not_a_subsection() -> None:
+    # pytest's reference: a title per object, then the directive describing it. One entry, found once.
+    text = ("API\n===\n\npytest.mark.usefixtures\n-----------------------\n\nMark a test.\n\n"
+            ".. py:function:: pytest.mark.usefixtures(*names)\n\n    :param args: The names.\n\n"
+            "After the description.\n\n"
+            "capteesys\n---------\n\n.. py:function:: _pytest.capture.capteesys()\n\n    Tee it.\n\n"
+            "Other marks\n-----------\n\n.. py:function:: pytest.mark.skip(reason)\n\n    Skip it.\n\n"
+            ".. py:function:: pytest.mark.skip(reason)\n\n    The same name again, under another entry.\n")
+    assert [(c.heading, c.text.split("\n")[-1]) for c in chunk_note(text, formats.RST).chunks] == [
+        ("API > pytest.mark.usefixtures", "After the description."),
+        ("API > capteesys", "    Tee it."),
+        ("API > Other marks > pytest.mark.skip", "    Skip it."),
+        ("API > Other marks > pytest.mark.skip", "    The same name again, under another entry."),
+    ]
+
+
 def test_object_descriptions_are_entries_under_their_section_as_sphinx_lists_them() -> None:
     text = ("Config\n======\n\nGeneral\n-------\n\n.. confval:: html_theme\n   :type: str\n\n   The theme.\n\n"
             ".. option:: -D setting=value, --define setting=value\n\n   Override a setting.\n\n"

@@ -135,8 +135,10 @@ def test_autodoc_targets_in_the_repository_are_sections_under_the_api_page(repo:
     assert (hit["path"], hit["heading"]) == ("docs/api.rst", "API > Engine > pkg.Engine.ignite")
     assert "ignite(fuel: str)" in hit["text"] and "src/pkg/core.py" in hit["text"]
     assert ".. autoclass:: Engine" in lines_of(repo, hit)  # the lines are the directive's
+    # The class's own docstring is the text of the section its title names ("Engine"), not a subsection
+    # repeating it; its members stay entries of their own.
     (cls, *_) = search(repo, "quasarflux")
-    assert cls["heading"] == "API > Engine > pkg.Engine" and "torque: int" in cls["text"]
+    assert cls["heading"] == "API > Engine" and "torque: int" in cls["text"]
     (fn, *_) = search(repo, "counterclockwise")
     assert fn["heading"] == "API > Helpers > pkg.helpers.spin_wheel"
     assert not search(repo, "Private never shown")  # a private member is not documented
@@ -151,7 +153,13 @@ def test_read_doc_returns_the_docstring_an_autodoc_heading_names(repo: Path) -> 
     assert out.note and "autodoc" in out.note
     plain = read_output(repo, "docs/api.rst", heading="Helpers", start_line=None, end_line=None,
                         max_file_bytes=10 << 20, max_bytes=100_000)
-    assert ".. autofunction:: pkg.helpers.spin_wheel" in plain.text
+    assert ".. autofunction:: pkg.helpers.spin_wheel" in plain.text and "counterclockwise" not in plain.text
+    # A section titled by the object it shows reads as search showed it: its lines, then the docstring.
+    titled = read_output(repo, "docs/api.rst", heading="Engine", start_line=None, end_line=None,
+                         max_file_bytes=10 << 20, max_bytes=100_000)
+    assert titled.heading == "API > Engine" and ".. autoclass:: Engine" in titled.text
+    assert "quasarflux" in titled.text and "zephyrine burner" not in titled.text  # not its members'
+    assert titled.note and "docstring" in titled.note
 
 
 def test_sphinx_txt_pages_are_read_and_other_txt_files_are_not(repo: Path) -> None:

@@ -369,7 +369,7 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
     from .errors import FileSkipped, PathRefused
     from .notes.policy import NotesPolicy
     from .notes.reader import read_note
-    from .notes.autodoc import docstring_excerpt
+    from .notes.autodoc import docstring_excerpt, with_own_docstrings
     from .notes.modules import ModuleFiles
     from .notes.sections import excerpt
     from .notes.walk import walk_notes
@@ -400,6 +400,8 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
         kind = policy.note_kind(rel)
         ex = excerpt(note.text, heading=heading, start_line=start_line, end_line=end_line, max_bytes=max_bytes,
                      kind=kind)
+        if heading:
+            ex = with_own_docstrings(ex, note.text, kind, ModuleFiles(policy), max_bytes)
     except ScreeError as exc:
         shown = docstring_excerpt(note.text, kind, heading, ModuleFiles(policy), max_bytes) if heading else None
         if shown is None:

@@ -22,9 +22,11 @@ from __future__ import annotations
 import ast
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from . import rstblocks
 from .chunker import TRAIL_SEPARATOR, chunk_lines
+from .rstblocks import same_subject
 from ..records import AutodocRef, Chunk, ChunkedNote
 from .sections import Excerpt, Section, match_sections, split_lines
 from .utf8 import cut_utf8
@@ -65,7 +67,11 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
                 log.info("autodoc: more than %d objects on one page; the rest are left out", MAX_OBJECTS_PER_PAGE)
                 return out
             text = f"{obj.signature}\n\n{obj.doc}\n\n(docstring of {obj.name}: {obj.where})"
-            heading = f"{trail}{TRAIL_SEPARATOR}{obj.name}" if trail else obj.name
+            title = trail.rsplit(TRAIL_SEPARATOR, 1)[-1]
+            if rstblocks.SAME_SUBJECT_MERGED and same_subject(title, obj.name):
+                heading = trail  # the section titled by the object holds its docstring (`rstblocks.same_subject`)
+            else:
+                heading = f"{trail}{TRAIL_SEPARATOR}{obj.name}" if trail else obj.name
             out.extend(chunk_lines(text.split("\n"), heading, ref.line + 1, max(ref.end, ref.line + 1)))
     return out
 
@@ -294,3 +300,20 @@ def docstring_excerpt(text: str, kind: str, heading: str, find: ModuleFinder, ma
     return Excerpt(heading=trail, start_line=parts[0].start_line, end_line=parts[0].end_line, text=body,
                    total_lines=len(split_lines(text)),
                    note="a docstring this page's autodoc directive shows (lines start_line-end_line hold the directive)")
+
+
+def with_own_docstrings(ex: Excerpt, text: str, kind: str, find: ModuleFinder, max_bytes: int) -> Excerpt:
+    """read_doc of a section titled by the object an autodoc directive in it shows (`capteesys` holding
+    `.. autofunction:: _pytest.capture.capteesys`): its lines, then that docstring, as search showed them
+    under the section's own trail (`rstblocks.same_subject`). Any other excerpt is returned as it is."""
+    from .chunker import chunk_note  # the chunker imports nothing of this module; kept local to say so
+
+    if ex.heading is None or ".. auto" not in ex.text:
+        return ex
+    note = chunk_note(text, kind)
+    own = [c for c in autodoc_chunks(note, find) if c.heading == ex.heading]
+    if not own:
+        return ex
+    body = cut_utf8("\n\n".join([ex.text.rstrip("\n"), *(c.text for c in own)]), max_bytes)
+    remark = "after the section's lines, the docstring its autodoc directive shows"
+    return replace(ex, text=body, note=f"{ex.note}; {remark}" if ex.note else remark)

@@ -32,7 +32,9 @@ The rules (docutils' own, where they decide what a reader sees):
     `.. envvar::`, `.. describe::`, `.. event::`, any domain's) are headings one level below the title they
     sit under (ENTRY_LEVEL): Sphinx lists them in the page's table of contents, and a page of fifty settings
     is fifty entries a reader finds by name, not one section. A description inside another (`py:method`
-    in `py:class`) is one level deeper;
+    in `py:class`) is one level deeper. A description right under a title naming the same object (pytest's
+    reference: a `pytest.mark.usefixtures` title, then `.. py:function:: pytest.mark.usefixtures(*names)`) is
+    that section's text: a subsection repeating its parent would be a second hit for one entry;
   - other directives (admonitions, `versionadded`, `deprecated`, `only`'s body) are text.
 - A field list at the top of the file or right under the document title (`:orphan:`, `:tocdepth: 2`) is
   metadata, inert.
@@ -86,6 +88,9 @@ OBJECT_DIRECTIVES = frozenset(
     "type var struct union enum enumerator concept module-option".split()
 )
 ENTRY_LEVEL = 50  # deeper than any section title, so the next title (or entry) closes it
+# An object description (or autodoc directive) right under a title naming the same object is that section's own
+# text rather than a subsection repeating its title (`same_subject`).
+SAME_SUBJECT_MERGED = True
 _MODULE_DIRECTIVES = frozenset("module currentmodule py:module py:currentmodule".split())
 
 
@@ -194,8 +199,15 @@ def parse_rst(lines: list[str]) -> RstBlocks:
             if kind == "code":
                 code_start = i
             elif kind == "entry":
-                headings.append(Heading(i, i + 1, ENTRY_LEVEL + entries, _entry_name(rest)))
-                entries += 1
+                name = _entry_name(rest)
+                if SAME_SUBJECT_MERGED and not entries and headings and same_subject(headings[-1].text, name):
+                    # The description of what the title above already names (`pytest.mark.usefixtures` then
+                    # `.. py:function:: pytest.mark.usefixtures(*names)`) is that section's text, not a
+                    # subsection of it: one entry, found once.
+                    stack[-1].kind = "text"
+                else:
+                    headings.append(Heading(i, i + 1, ENTRY_LEVEL + entries, name))
+                    entries += 1
             module = _module_of((m.group(2) or "").strip(), module)
             i += 1
             continue
@@ -221,6 +233,16 @@ def parse_rst(lines: list[str]) -> RstBlocks:
         verbatim.append((code_start, _last_text(lines, code_start, n)))
     return RstBlocks(Blocks(0, None, tuple(headings), tuple(verbatim), tuple(targets), tuple(inert)),
                      tuple(autodoc))
+
+
+def same_subject(title: str, name: str) -> bool:
+    """True when a section titled `title` is about the object `name` names: the same name, or one is the
+    other's dotted tail (`record_testsuite_property` and `_pytest.junitxml.record_testsuite_property`)."""
+    a, b = title.strip().casefold(), name.strip().casefold()
+    if not a or not b:
+        return False
+    short, long = sorted((a, b), key=len)
+    return short == long or long.endswith("." + short)
 
 
 def _entry_name(rest: str) -> str:
