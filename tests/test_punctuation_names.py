@@ -29,6 +29,10 @@ from scree.search.vocabsearch import search_with_names
     ("why does under:ops match ops-archive", ["under:ops", "under:"]), ("path:docs/ only", ["path:docs/", "path:"]),
     ("who needs the printers:admin scope?", ["printers:admin", "printers:"]),
     ("at 10:30 today", []), ("C:\\Users", []), ("see https://example.org", ["https://example.org"]),
+    # a word of punctuation alone in a question is syntax named on purpose; a sentence's own marks are not
+    ("What does the ?? operator do?", ["??"]), ("mark text with == to highlight it", ["=="]),
+    ("link to a block with #^?", ["#^"]), ("`??` or \"==\"", ["??", "=="]),
+    ("wait... what -- really ? !", []), ("is it {? text ?}?", ["{? text ?}"]),
 ])
 def test_syntax_tokens_are_names_that_keep_their_punctuation(query: str, names: list[str]) -> None:
     assert named_identifiers(query) == names
@@ -47,7 +51,11 @@ def vault(tmp_path: Path):
     for n in range(30):  # the word everywhere, the operator nowhere
         write(root, f"notes/n{n:02}.md", f"# Note {n}\n\nThe path to folder {n} is long; the path matters. Path path.\n")
     write(root, "search.md", "# Search\n\n## Operators\n\n`path:` limits results to files under a folder, "
-                             "e.g. `path:daily/`.\n\n## Comments\n\nText between %%comment%% markers is hidden.\n")
+                             "e.g. `path:daily/`.\n\n## Comments\n\nText between %%comment%% markers is hidden.\n"
+                             "\n## Defaults\n\nThe `??` operator gives a default: `{{title ?? \"Untitled\"}}`.\n")
+    # A page about the operators of templates in general, which never spells `??`.
+    write(root, "templates.md", "# Templates\n\n## Operators\n\nWhat does each operator do in a template? "
+                                "Template operators compare, join and test values in a template.\n")
     index = open_index(index_location(root, load_config()), root)
     sync(index, NotesPolicy.load(root), FakeEmbedder())
     yield root, index
@@ -56,7 +64,8 @@ def vault(tmp_path: Path):
 
 @pytest.mark.parametrize(("query", "trail"), [("path:", "Search > Operators"),
                                               ("which notes does path:daily/ match", "Search > Operators"),
-                                              ("what does %%comment%% do", "Search > Comments")])
+                                              ("what does %%comment%% do", "Search > Comments"),
+                                              ("What does the ?? operator do in a template?", "Search > Defaults")])
 def test_the_section_that_spells_the_token_comes_first(vault, query: str, trail: str) -> None:
     root, index = vault
     for mode in ("auto", "keyword", "hybrid"):

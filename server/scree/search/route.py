@@ -86,6 +86,26 @@ def _bare_token(word: str) -> tuple[str, bool]:
     return (token.strip("`") if ticked else token.rstrip(_SENTENCE_END)), ticked
 
 
+# A word of punctuation alone inside a question is syntax named on purpose (`What does the ?? operator do`,
+# `mark text with == to highlight`), as it is when it is the whole query (`punctuation_name`); a sentence's own
+# marks are not: an ellipsis, a dash, a lone mark.
+PUNCTUATION_TOKENS = True
+_PROSE_RUN = re.compile(r"^(?:\.+|-+|[.,;:!?])$")
+
+
+def _punctuation_token(word: str) -> str:
+    """`word` as a token of two or more ASCII marks, its sentence end trimmed unless that is all of it (`#^?` is
+    `#^`, `??` stays); "" for anything else."""
+    bare = word.strip("\"'“”‘’")
+    if len(bare) > 2 and bare[0] == bare[-1] == "`":
+        bare = bare[1:-1]
+    if "`" in bare or not punctuation_name(bare):  # a code span's edge: the span is the name (`phrase_names`)
+        return ""
+    trimmed = bare.rstrip(_SENTENCE_END)
+    token = trimmed if len(trimmed) >= 2 else bare
+    return "" if _PROSE_RUN.match(token) else token
+
+
 def syntax_token(word: str, *, alone: bool = False) -> str | None:
     """`word` as a name that keeps its punctuation (`%%comment%%`, `{{date}}`, `[[Page]]`, `#tag`, and a
     search operator such as `path:` when backticked or the whole query), or None."""
@@ -114,10 +134,11 @@ def punctuation_name(query: str) -> str:
 
 
 def is_syntax_name(name: str) -> bool:
-    """True for a name that `syntax_token` or `phrase_names` made: its punctuation, which the keyword index
-    drops, is the name (a name of several words is only ever one of these)."""
+    """True for a name that `syntax_token`, `phrase_names` or a word of punctuation alone made: its
+    punctuation, which the keyword index drops, is the name (a name of several words is only ever one of
+    these)."""
     return (bool(_SYNTAX_TOKEN.search(name) or _OPERATOR.match(name) or _OPERATOR_APPLIED.match(name))
-            or any(ch.isspace() for ch in name))
+            or any(ch.isspace() for ch in name) or bool(punctuation_name(name)))
 
 
 # A call with arguments names what it calls (`HTTPTransport(retries=3)` is `HTTPTransport`): the arguments are
@@ -147,10 +168,14 @@ def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
     """
     names: List[str] = []
     seen: set[str] = set()  # a list's `in` would make a long query quadratic
+    loose: List[str] = []  # words of punctuation alone (`??`)
     words = query.split()
     for word in words:
         bare = word.strip(_EDGE_PUNCT)
         token = syntax_token(word, alone=len(words) == 1)
+        if PUNCTUATION_TOKENS and token is None and (marks := _punctuation_token(word)):
+            loose.append(marks)  # after the phrases: a marker of `{? text ?}` is not a name apart from it
+            continue
         if token is not None:
             # An operator given a value (`printers:admin`) names the whole token first, then the operator
             # (`syntax_token` gives back a shorter token only for such an operator).
@@ -166,11 +191,16 @@ def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
             if name and name not in seen:
                 seen.add(name)
                 names.append(name)
-    if PHRASE_NAMES:
-        for phrase in phrase_names(query):
-            if phrase not in seen:
-                seen.add(phrase)
-                names.append(phrase)
+    phrases = phrase_names(query) if PHRASE_NAMES else []
+    for phrase in phrases:
+        if phrase not in seen:
+            seen.add(phrase)
+            names.append(phrase)
+    inside = {word for phrase in phrases for word in phrase.split()}
+    for marks in loose:
+        if marks not in seen and marks not in inside:
+            seen.add(marks)
+            names.append(marks)
     return names
 
 
