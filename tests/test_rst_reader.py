@@ -250,6 +250,14 @@ def test_a_description_of_what_its_title_names_is_that_sections_text_not_a_subse
         ("API > Other marks > pytest.mark.skip", "    Skip it."),
         ("API > Other marks > pytest.mark.skip", "    The same name again, under another entry."),
     ]
+    # A class merged into its title keeps its members as entries under that title.
+    nested = ("API\n===\n\nEngine\n------\n\n.. py:class:: pkg.Engine(torque)\n\n   An engine.\n\n"
+              "   .. py:method:: ignite(fuel)\n\n      Lights it.\n\n   Back in the class.\n")
+    assert [(c.heading, c.text.split("\n")[-1]) for c in chunk_note(nested, formats.RST).chunks] == [
+        ("API > Engine", "   An engine."),
+        ("API > Engine > ignite", "      Lights it."),
+        ("API > Engine", "   Back in the class."),
+    ]
 
 
 def test_object_descriptions_are_entries_under_their_section_as_sphinx_lists_them() -> None:
