@@ -207,10 +207,9 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
                                    lambda words: bm25(index, words, deeper, file_ids))[:pool]
     else:
         ranked = bm25(index, text, pool, file_ids)
-    # An operator whose value the query gives (`printers:` of `printers:admin`) orders the pool but need not
-    # join it: the whole token does, and the bare operator is in every note that uses it.
-    # Marks alone (`??`) join only when they are the whole query: no index holds them, and the scan for them
-    # in a question cost 100-200 ms at 100k chunks; the question's words find the candidates to order.
+    # An operator whose value the query gives (`printers:` of `printers:admin`) orders the pool but need not join
+    # it: the whole token does, and the bare operator is in every note that uses it. Marks alone (`??`) join only
+    # as the whole query: no index holds them, and a question's scan for them cost 90-220 ms at 100k chunks.
     literal = [n for n in names if is_syntax_name(n)
                and not (n.endswith(":") and any(m != n and m.startswith(n) for m in names))
                and (not punctuation_name(n) or punctuation_name(text) == n)]
