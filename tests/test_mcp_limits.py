@@ -94,7 +94,8 @@ class _Counting:
 
 def test_a_long_query_is_embedded_ahead_once_and_a_failure_is_raised_unchanged() -> None:
     from scree.errors import EmbedderUnavailable
-    from scree.search.search import EMBED_AHEAD_CHARS, Query, embedded_ahead
+    from scree.search.ahead import EMBED_AHEAD_CHARS, embedded_ahead
+    from scree.search.search import Query
 
     long_text = "how is the retry budget shared " * (EMBED_AHEAD_CHARS // 20)
     model = _Counting()

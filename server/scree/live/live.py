@@ -51,7 +51,8 @@ from ..index.progress import CountingProgress
 from .readindex import ReadIndex, damaged_note
 from ..records import SearchResult
 from ..search.route import route
-from ..search.search import Query, embedded_ahead
+from ..search.ahead import embedded_ahead
+from ..search.search import Query
 from ..index.store import Index, rebuild_in_place
 from ..index.sync import SyncReport, sync
 from ..search.vocabsearch import search_with_names as run_search

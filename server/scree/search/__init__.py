@@ -1,7 +1,9 @@
 """Stage 3, search: answer a query from the index (semantic, keyword, hybrid) and rank the hits.
 
 Modules: `search` (the query, both halves, fusion, the policy re-check of every hit), `names` (the
-verbatim-name tier: which chunks spell a query's names, a lookup's defining section first), `vocabsearch`
+verbatim-name tier: which chunks spell a query's names, a lookup's defining section first), `links` (a
+lookup's linked entry: where the notes' links named by the name point), `ahead` (a long query's vector
+computed before the index is taken), `vocabsearch`
 (which query words are the repo's names; `search_with_names` is what the CLI and server call),
 `route` (the mode for `auto`), `ftsquery` (safe FTS5 MATCH strings), `fusion` (DBSF, RRF),
 `ranking` (pure ranking steps around fusion), `languages` (the query's language first, copies of one page

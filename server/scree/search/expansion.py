@@ -108,7 +108,7 @@ def concat_text(question: str, guess: str) -> str:
 
 
 def embedded_text(question: str, guess: str) -> str:
-    """The text the semantic half embeds first for this question and guess (`search.embedded_ahead`
+    """The text the semantic half embeds first for this question and guess (`ahead.embedded_ahead`
     embeds a long one before the index is taken)."""
     return concat_text(question, guess) if SEMANTIC_WAY == "concat" else question
 

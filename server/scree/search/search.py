@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass, replace
-from typing import AbstractSet, Callable, Hashable, Sequence, cast
+from typing import AbstractSet, Callable, Hashable, Sequence
 
 import numpy as np
 import pathspec
@@ -36,6 +36,7 @@ from ..db import queries
 from ..embed import Embedder
 from ..errors import EmbedderError, EmbedderUnavailable
 from .fusion import RRF_K, collapse, dbsf, dbsf_imputed, keep_places, rrf_grouped
+from .links import linked_entries
 from .names import defined_entries, dotted_entries, entries_first, exact_chunks, names_first, spelled_counter
 from .ftsquery import cjk_match, other_words_match, search_match
 from ..index.indexstatus import stage_two_note
@@ -371,10 +372,28 @@ class _Ranker:
         if untitled:  # no heading titles it: a candidate's entry may define it
             candidates = [(cid, section((cid, 0.0)), rows[cid].text) for cid, _ in ranked if cid in rows]
             entries += defined_entries(candidates, untitled)
+        if mode != "semantic" and (names := self._link_names()):  # where the candidates' links send a reader
+            linked = linked_entries(index, [(cid, section((cid, 0.0)), rows[cid].path, rows[cid].text)
+                                            for cid, _ in ranked if cid in rows], names, self.file_ids)
+            if fresh := [cid for cid in linked if cid not in rows]:
+                ranked += [(cid, min((sc for _, sc in ranked), default=0.0)) for cid in fresh]
+                rows.update(queries.chunk_rows(index.conn, fresh))
+                section = _by_section(index, ranked)
+            entries += [cid for cid in linked if cid not in entries]
         if mode == "hybrid":
             ranked = self._exact_names_first(ranked, rows)
         ranked = self._reorder(ranked, section, rows)
         return _Ranked(entries_first(ranked, entries, section), mode, section, rows)
+
+    def _link_names(self) -> list[str]:
+        """The names whose links `links.linked_entries` follows: a lookup's, or a one-word lookup itself. Not a
+        question's: it asks about a case the fused order weighs, not for the name's entry."""
+        if not is_lookup(self.text):
+            return []
+        names = named_identifiers(self.text, self.vocabulary)
+        if not names and len(self.text.split()) == 1:
+            names = [self.text.strip().strip("`").casefold()]
+        return names
 
     def _entries(self) -> tuple[list[int], list[str]]:
         """The dotted names' titled entries and the names none titles (`names.dotted_entries`), looked up once
@@ -553,49 +572,3 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         notes.append("no note matches this query" + (" within the path filter" if q.paths else "")
                      + ("; try other words or --mode semantic" if mode == "keyword" else "; try other words"))
     return SearchResult(hits, mode, notes)
-
-
-# A query at least this long is embedded before the index is taken (`embedded_ahead`): its window
-# is then full and the model's pass is most of its cost, which would otherwise hold up every search
-# queued behind it. Shorter queries embed in a few ms, where they always did.
-EMBED_AHEAD_CHARS = 500
-
-
-class _EmbeddedAhead:
-    """The embedder, answering one query text's `embed_query` with what was computed ahead (a vector
-    or the exception the embedder raised, so a failure is reported exactly as it was)."""
-
-    def __init__(self, embedder: Embedder, text: str, vector: np.ndarray | None, error: Exception | None) -> None:
-        self._embedder, self._text, self._vector, self._error = embedder, text, vector, error
-
-    def embed_query(self, text: str) -> np.ndarray:
-        if text != self._text:
-            return self._embedder.embed_query(text)
-        if self._error is not None:
-            raise self._error
-        assert self._vector is not None
-        return self._vector
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._embedder, name)
-
-
-def embedded_ahead(embedder: Embedder, q: Query) -> Embedder:
-    """`embedder`, or for a long query that will need its vector, a view of it holding that vector.
-
-    Only with the local model already loaded (nothing loads, nothing is sent to an API that search
-    might not have asked), and only for a mode that embeds: a lookup in `auto` runs keyword first.
-    """
-    text = cap_query(q.text)[0].strip()
-    if q.mode == "keyword" or (q.mode == "auto" and is_lookup(text)):
-        return embedder
-    guess = cap_query(q.expected_answer, expansion.MAX_GUESS_CHARS)[0].strip()
-    if expansion.applies(text, guess):  # what the semantic half will embed: the question with the guess
-        text = expansion.embedded_text(text, guess)
-    if len(text) < EMBED_AHEAD_CHARS or getattr(embedder, "loaded", False) is not True:
-        return embedder
-    try:
-        vector, error = embedder.embed_query(text), None
-    except Exception as exc:  # noqa: BLE001 - raised again, unchanged, where search asks for the vector
-        vector, error = None, exc
-    return cast(Embedder, _EmbeddedAhead(embedder, text, vector, error))

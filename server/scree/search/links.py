@@ -1,0 +1,157 @@
+"""A name's linked entry (issue 38): the section the notes' own links, named by the name, point to.
+
+Writers link a name to the place that explains it: "[`eval-rst` directive](#syntax/directives/parsing)",
+":ref:`record_testsuite_property example`", "[allowDefaultProject](../../packages/parser#allowdefaultproject)".
+When the sections that spell a query's name link it, the link's target is that name's entry, the section the
+docs' own authors send a reader to, whatever words it uses (the MyST section titled "How directives parse
+content" never ranked above three pages that only use `eval-rst`).
+
+A link counts only when its text opens with the name: "Changes to extraFileExtensions with projectService" is a
+link about something else. Only links to sections count (Markdown links, `:ref:`, MyST `{ref}`), not object roles
+(`:func:`, `:class:`): those point at reference entries, which their titles already find. A target is a MyST or
+reStructuredText label (`(label)=`, `.. _label:`) or a heading's anchor (its slug, as GitHub and Docusaurus make
+it) in the linking note or the note a relative path names. A link to a whole page names no section (the page's
+first is often its preamble), and external links (`https:`, `inv:`) nothing in the notes.
+
+`named_links`, `slug` and `resolve_path` are pure; `linked_entries` reads the index (`db.queries`).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import Counter
+from typing import Hashable, Sequence
+
+from ..db import queries
+from ..index.store import Index
+from ..notes.sectiontext import TRAIL_SEPARATOR
+from .names import verbatim_pattern
+
+LINKED_ENTRIES = True
+# Links to more sections than this do not point at one entry: the rule has nothing to choose by.
+MAX_TARGETS = 2
+MAX_NAMES = 4  # a query's names looked up (a pasted log of names must not cost a lookup each)
+
+_MD_LINK = re.compile(r"\[([^\]\n]{1,300})\]\(\s*<?([^)\s>]{1,500})>?(?:\s+\"[^\"\n]*\")?\s*\)")
+_REF_ROLE = re.compile(r"(?::(?:std:)?ref:|\{ref\})`([^`\n]{1,300})`")
+_SCHEME = re.compile(r"^[A-Za-z][\w+.-]*:")
+_MARKUP = re.compile(r"[`*]+")  # code and emphasis marks; `_` is part of names
+_SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
+
+
+def named_links(text: str, name: str) -> list[tuple[str, str]]:
+    """The links of `text` whose text opens with `name` (case-folded, markup aside), as ("url", target) for a
+    Markdown link and ("label", label) for a `:ref:` or `{ref}` role, in order."""
+    opens = verbatim_pattern(name.casefold())
+    out: list[tuple[str, str]] = []
+    for m in _MD_LINK.finditer(text):
+        if opens.match(_MARKUP.sub("", m.group(1)).strip().casefold()):
+            out.append(("url", m.group(2)))
+    for m in _REF_ROLE.finditer(text):
+        body = m.group(1).strip()
+        shown, target = body, body
+        lt = body.rfind("<")
+        if lt > 0 and body.endswith(">"):
+            shown, target = body[:lt].strip(), body[lt + 1:-1].strip()
+        if target and opens.match(_MARKUP.sub("", shown).strip().casefold()):
+            out.append(("label", target))
+    return out
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub and Docusaurus make it: markup dropped, lower case, punctuation but `-` and
+    `_` dropped, spaces made dashes."""
+    return _SLUG_DROP.sub("", _MARKUP.sub("", heading).strip().casefold()).replace(" ", "-")
+
+
+def resolve_path(linking: str, target: str, paths: Sequence[str]) -> str | None:
+    """The indexed note a link's path names from the note `linking` (relative to its folder, with or without
+    its suffix, in any case: Docusaurus links `../packages/parser` for `packages/Parser.mdx`), or None."""
+    if not target:
+        return linking
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(linking), target)).strip("/")
+    if joined.startswith(".."):
+        return None
+    want = joined.casefold()
+    stem = posixpath.splitext(want)[0]
+    for path in paths:
+        low = path.casefold()
+        if low == want or posixpath.splitext(low)[0] in (stem, f"{stem}/index", f"{stem}/readme"):
+            return path
+    return None
+
+
+def _label_lines(label: str) -> re.Pattern[str]:
+    """A line declaring `label` (case-folded): MyST's `(label)=`, reStructuredText's `.. _label:`."""
+    esc = re.escape(label.casefold())
+    return re.compile(rf"^(?:\({esc}\)=|\.\.\s+_`?{esc}`?:)\s*$", re.M)
+
+
+def _labelled(index: Index, label: str, file_ids: Sequence[int] | None) -> int | None:
+    """The chunk whose text declares `label` (its section's first chunk: a label opens the section below it)."""
+    line = _label_lines(label)
+    folded = label.casefold()
+    for needle in (f"({folded})=", f"_{folded}:", f"_`{folded}`:"):
+        found = queries.spelling_chunks(index.conn, needle, 8, file_ids)
+        texts = queries.chunk_texts(index.conn, found)
+        for cid in found:
+            if line.search(texts.get(cid, "").casefold()):
+                return cid
+    return None
+
+
+def _anchored(index: Index, path: str, anchor: str) -> int | None:
+    """The first chunk of `path`'s section that `anchor` names: a label it declares, else a heading whose slug
+    is the anchor."""
+    chunks = queries.chunks_of_file(index.conn, path)
+    line = _label_lines(anchor)
+    want = anchor.casefold()
+    for row in chunks:
+        if line.search(row.text.casefold()):
+            return row.id
+    for row in chunks:
+        if row.heading and slug(row.heading.rsplit(TRAIL_SEPARATOR, 1)[-1]) == want:
+            return row.id
+    return None
+
+
+def linked_entries(index: Index, candidates: Sequence[tuple[int, Hashable, str, str]], names: Sequence[str],
+                   file_ids: Sequence[int] | None) -> list[int]:
+    """One chunk per section that the links named by each of `names` in `candidates` ((chunk id, section key,
+    path, text), best first) point to; a name whose links point to more than MAX_TARGETS sections gives none,
+    nor does a link back to its own section."""
+    if not LINKED_ENTRIES:
+        return []
+    out: list[int] = []
+    paths: list[str] | None = None
+    for name in names[:MAX_NAMES]:
+        pointed: list[tuple[int, Hashable]] = []  # (target chunk, the linking section)
+        for _cid, key, path, text in candidates:
+            for kind, target in named_links(text, name):
+                if kind == "label":
+                    found = _labelled(index, target, file_ids)
+                elif _SCHEME.match(target):
+                    continue
+                else:
+                    where, _, anchor = target.partition("#")
+                    if not anchor:  # a page: its sections already compete by their words; the page's first may
+                        continue   # be its preamble, not the part that answers (measured: dev `api_host`)
+                    if paths is None:
+                        paths = [p for _, p in queries.file_paths(index.conn)]
+                    note = resolve_path(path, where, paths)
+                    found = _anchored(index, note, anchor) if note is not None else None
+                    if found is None and anchor and not where:  # MyST's `#label` names a label of any note
+                        found = _labelled(index, anchor, file_ids)
+                if found is not None:
+                    pointed.append((found, key))
+        keys = queries.section_keys(index.conn, [cid for cid, _ in pointed])
+        counts: Counter[int] = Counter()
+        for cid, linking in pointed:
+            section = keys.get(cid)
+            if section is None or section == linking or (file_ids is not None and section[0] not in file_ids):
+                continue
+            counts[cid] += 1
+        if counts and len({keys[cid] for cid in counts}) <= MAX_TARGETS:
+            out += [cid for cid, _ in counts.most_common() if cid not in out]
+    return out

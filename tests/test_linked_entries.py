@@ -1,0 +1,108 @@
+"""A lookup's linked entry (issue 38): where the sections that spell a name send a reader when they link it. MyST's
+three mentions of `eval-rst` link "[`eval-rst` directive](#syntax/directives/parsing)", and pytest's reference links
+`usefixtures` to its how-to with ":ref:`usefixtures`"; the section they point to explains the name in other words
+and ranked below the mentions. Pure parts directly; the ranking on real indexes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from fake_embedder import FakeEmbedder
+from scree.config import load_config
+from scree.index.store import open_index
+from scree.index.sync import sync
+from scree.locate import index_location
+from scree.notes.policy import NotesPolicy
+from scree.search import links
+from scree.search.links import named_links, resolve_path, slug
+from scree.search.search import Query
+from scree.search.vocabsearch import search_with_names
+
+
+@pytest.mark.parametrize(("text", "name", "found"), [
+    ("Wrap it in the [`eval-rst` directive](#syntax/parsing):", "eval-rst", [("url", "#syntax/parsing")]),
+    ("See [allowDefaultProject](../../packages/parser#allowdefaultproject).", "allowdefaultproject",
+     [("url", "../../packages/parser#allowdefaultproject")]),
+    ("**Tutorial**: :ref:`usefixtures`", "usefixtures", [("label", "usefixtures")]),
+    (":ref:`--import-mode=importlib <import-modes>` now tries", "--import-mode", [("label", "import-modes")]),
+    ("{ref}`myst_heading_anchors <syntax/anchors>`", "myst_heading_anchors", [("label", "syntax/anchors")]),
+    # a link about something else that mentions the name; a longer name; an object role (a reference entry)
+    ("[Changes to extraFileExtensions with projectService](perf.md#changes)", "extrafileextensions", []),
+    ("[`eval-rst-extra` directive](#other)", "eval-rst", []),
+    ("the :func:`usefixtures` mark", "usefixtures", []),
+])
+def test_a_link_counts_when_its_text_opens_with_the_name(text: str, name: str, found: list) -> None:
+    assert named_links(text, name) == found
+
+
+def test_anchors_and_paths_resolve_as_the_renderers_make_them() -> None:
+    assert slug("`allowDefaultProject`") == "allowdefaultproject"
+    assert slug("HTTP_PROXY, HTTPS_PROXY, ALL_PROXY") == "http_proxy-https_proxy-all_proxy"
+    paths = ["docs/packages/Parser.mdx", "docs/guide/index.md", "docs/troubleshooting/faq.md"]
+    assert resolve_path("docs/troubleshooting/faq.md", "../packages/parser", paths) == "docs/packages/Parser.mdx"
+    assert resolve_path("docs/troubleshooting/faq.md", "../guide", paths) == "docs/guide/index.md"
+    assert resolve_path("docs/troubleshooting/faq.md", "", paths) == "docs/troubleshooting/faq.md"
+    assert resolve_path("docs/troubleshooting/faq.md", "../../../outside.md", paths) is None
+    assert resolve_path("docs/troubleshooting/faq.md", "missing.md", paths) is None
+
+
+def _first(root: Path, query: str, mode: str = "auto") -> tuple[str, str]:
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        sync(index, NotesPolicy.load(root), FakeEmbedder())
+        hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(query, k=5, mode=mode)).hits
+    finally:
+        index.close()
+    assert hits, query
+    return hits[0].path, hits[0].heading
+
+
+def _mentions(root: Path, link: str) -> None:
+    """Three short pages that use `eval-rst` in passing, each linking it with `link`."""
+    for n in range(3):
+        write(root, f"uses{n}.md", f"# Use {n}\n\n## Including rST {n}\n\nWrap it in the {link} to include "
+                                   "rST:\n\n```{eval-rst}\n.. include:: snippet.rst\n```\n")
+
+
+@pytest.mark.parametrize("link", ["[`eval-rst` directive](#syntax/parsing)",
+                                  "[`eval-rst` directive](directives.md#how-directives-parse-content)"])
+def test_a_lookup_ranks_first_the_section_its_mentions_link_to(tmp_path: Path, link: str) -> None:
+    root = tmp_path / "docs"
+    write(root, "directives.md", "# Directives\n\n## Syntax\n\nDirectives are written in fences.\n\n"
+                                 "(syntax/parsing)=\n\n## How directives parse content\n\nSome directives parse "
+                                 "their content as Markdown. For special cases there is also the `eval-rst` "
+                                 "directive, which parses its content as reStructuredText instead of Markdown, "
+                                 "so any role or directive of docutils works inside it, at the cost of the "
+                                 "Markdown syntax that the rest of the page uses.\n")
+    _mentions(root, link)
+    assert _first(root, "eval-rst") == ("directives.md", "Directives > How directives parse content")
+    assert _first(root, "eval-rst", mode="keyword") == ("directives.md", "Directives > How directives parse content")
+
+
+def test_a_question_and_a_switched_off_rule_keep_the_order_of_the_words(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "docs"
+    write(root, "directives.md", "# Directives\n\n(syntax/parsing)=\n\n## How directives parse content\n\nSome "
+                                 "directives parse their content as Markdown; `eval-rst` parses reStructuredText, "
+                                 "with every docutils role and directive available inside it.\n")
+    _mentions(root, "[`eval-rst` directive](#syntax/parsing)")
+    assert _first(root, "How do I include rST with eval-rst?")[0].startswith("uses")
+    monkeypatch.setattr(links, "LINKED_ENTRIES", False)
+    assert _first(root, "eval-rst")[0].startswith("uses")
+
+
+def test_a_ref_role_points_at_the_label_above_a_rst_title(tmp_path: Path) -> None:
+    root = tmp_path / "doc"
+    write(root, "conf.py", "project = 'x'\n")
+    write(root, "reference.rst", "Reference\n=========\n\nMarks\n-----\n\nusefixtures\n~~~~~~~~~~~\n\n"
+                                 "**Tutorial**: :ref:`usefixtures`\n\nMark a test as using ``usefixtures`` names.\n")
+    write(root, "howto.rst", "How to use fixtures\n===================\n\n.. _`usefixtures`:\n\n"
+                             "Use fixtures in classes and modules\n-----------------------------------\n\n"
+                             "Sometimes test functions do not directly need access to a fixture object. "
+                             "Mark the class with ``usefixtures`` and every test in it runs in a clean "
+                             "directory, whatever the tests themselves ask for. The mark takes several "
+                             "fixture names, and a module can apply it to all its tests with pytestmark.\n")
+    assert _first(root, "usefixtures") == ("howto.rst", "How to use fixtures > Use fixtures in classes and modules")
