@@ -29,6 +29,11 @@ from scree.search.vocabsearch import search_with_names
     ("**Tutorial**: :ref:`usefixtures`", "usefixtures", [("label", "usefixtures")]),
     (":ref:`--import-mode=importlib <import-modes>` now tries", "--import-mode", [("label", "import-modes")]),
     ("{ref}`myst_heading_anchors <syntax/anchors>`", "myst_heading_anchors", [("label", "syntax/anchors")]),
+    ("refer to [[Plugin security#Restricted mode|Restricted Mode]].", "restricted mode",
+     [("wiki", "Plugin security#Restricted mode")]),
+    ("see [[#Restricted mode]]", "restricted mode", [("wiki", "#Restricted mode")]),
+    # a wikilink to a whole page or a block names no section
+    ("[[Customize your site|publish.js]] and [[Page#^block1|publish.js]]", "publish.js", []),
     # a link about something else that mentions the name; a longer name; an object role (a reference entry)
     ("[Changes to extraFileExtensions with projectService](perf.md#changes)", "extrafileextensions", []),
     ("[`eval-rst-extra` directive](#other)", "eval-rst", []),
@@ -106,3 +111,13 @@ def test_a_ref_role_points_at_the_label_above_a_rst_title(tmp_path: Path) -> Non
                              "directory, whatever the tests themselves ask for. The mark takes several "
                              "fixture names, and a module can apply it to all its tests with pytestmark.\n")
     assert _first(root, "usefixtures") == ("howto.rst", "How to use fixtures > Use fixtures in classes and modules")
+
+
+def test_a_wikilink_named_by_a_lookup_points_at_its_heading(tmp_path: Path) -> None:
+    root = tmp_path / "vault"
+    write(root, "Plugin security.md", "# Plugin security\n\n## Restricted mode\n\nWith it on, no community plugin "
+                                      "runs: Obsidian loads only its own core plugins.\n")
+    for n in range(3):  # settings pages that name the mode in passing, each linking it
+        write(root, f"Settings {n}.md", f"## Community plugins {n}\n\n[[Plugin security#Restricted mode|Restricted "
+                                        "mode]] is on: turn off restricted mode to install one. Restricted mode.\n")
+    assert _first(root, "Restricted mode") == ("Plugin security.md", "Plugin security > Restricted mode")

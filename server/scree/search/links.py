@@ -7,7 +7,7 @@ docs' own authors send a reader to, whatever words it uses (the MyST section tit
 content" never ranked above three pages that only use `eval-rst`).
 
 A link counts only when its text opens with the name: "Changes to extraFileExtensions with projectService" is a
-link about something else. Only links to sections count (Markdown links, `:ref:`, MyST `{ref}`), not object roles
+link about something else. Only links to sections count (Markdown links, Obsidian's wikilinks to a heading, `:ref:`, MyST `{ref}`), not object roles
 (`:func:`, `:class:`): those point at reference entries, which their titles already find. A target is a MyST or
 reStructuredText label (`(label)=`, `.. _label:`) or a heading's anchor (its slug, as GitHub and Docusaurus make
 it) in the linking note or the note a relative path names. A link to a whole page names no section (the page's
@@ -25,6 +25,7 @@ from typing import Hashable, Sequence
 
 from ..db import queries
 from ..index.store import Index
+from ..notes.wikilinks import resolve_wikilink
 from ..notes.sectiontext import TRAIL_SEPARATOR
 from .names import verbatim_pattern
 
@@ -34,6 +35,7 @@ MAX_TARGETS = 2
 MAX_NAMES = 4  # a query's names looked up (a pasted log of names must not cost a lookup each)
 
 _MD_LINK = re.compile(r"\[([^\]\n]{1,300})\]\(\s*<?([^)\s>]{1,500})>?(?:\s+\"[^\"\n]*\")?\s*\)")
+_WIKI = re.compile(r"!?\[\[([^\[\]|#\n]*)(?:#([^\[\]|\n]*))?(?:\|([^\[\]\n]*))?\]\]")
 _REF_ROLE = re.compile(r"(?::(?:std:)?ref:|\{ref\})`([^`\n]{1,300})`")
 _SCHEME = re.compile(r"^[A-Za-z][\w+.-]*:")
 _MARKUP = re.compile(r"[`*]+")  # code and emphasis marks; `_` is part of names
@@ -42,12 +44,17 @@ _SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
 
 def named_links(text: str, name: str) -> list[tuple[str, str]]:
     """The links of `text` whose text opens with `name` (case-folded, markup aside), as ("url", target) for a
-    Markdown link and ("label", label) for a `:ref:` or `{ref}` role, in order."""
+    Markdown link, ("wiki", "Page#Heading") for a wikilink to a heading and ("label", label) for a `:ref:` or
+    `{ref}` role, in order."""
     opens = verbatim_pattern(name.casefold())
     out: list[tuple[str, str]] = []
     for m in _MD_LINK.finditer(text):
         if opens.match(_MARKUP.sub("", m.group(1)).strip().casefold()):
             out.append(("url", m.group(2)))
+    for m in _WIKI.finditer(text):  # Obsidian's `[[Plugin security#Restricted mode|Restricted mode]]`
+        page, heading, alias = (g.strip() if g else "" for g in m.groups())
+        if heading and not heading.startswith("^") and opens.match(_MARKUP.sub("", alias or heading).casefold()):
+            out.append(("wiki", f"{page}#{heading}"))
     for m in _REF_ROLE.finditer(text):
         body = m.group(1).strip()
         shown, target = body, body
@@ -116,6 +123,16 @@ def _anchored(index: Index, path: str, anchor: str) -> int | None:
     return None
 
 
+def _headed(index: Index, path: str, heading: str) -> int | None:
+    """The first chunk of `path`'s section whose own heading is `heading` (case-folded, markup aside), as Obsidian
+    finds a wikilink's `#Heading`."""
+    want = _MARKUP.sub("", heading).strip().casefold()
+    for row in queries.chunks_of_file(index.conn, path):
+        if row.heading and _MARKUP.sub("", row.heading.rsplit(TRAIL_SEPARATOR, 1)[-1]).strip().casefold() == want:
+            return row.id
+    return None
+
+
 def linked_entries(index: Index, candidates: Sequence[tuple[int, Hashable, str, str]], names: Sequence[str],
                    file_ids: Sequence[int] | None) -> list[int]:
     """One chunk per section that the links named by each of `names` in `candidates` ((chunk id, section key,
@@ -131,6 +148,13 @@ def linked_entries(index: Index, candidates: Sequence[tuple[int, Hashable, str, 
             for kind, target in named_links(text, name):
                 if kind == "label":
                     found = _labelled(index, target, file_ids)
+                elif kind == "wiki":
+                    page, _, heading = target.partition("#")
+                    if paths is None:
+                        paths = [p for _, p in queries.file_paths(index.conn)]
+                    suffixes = tuple({posixpath.splitext(p)[1] for p in paths if "." in p})
+                    note = resolve_wikilink(page, paths, suffixes) if page else path
+                    found = _headed(index, note, heading.rsplit("#", 1)[-1]) if note is not None else None
                 elif _SCHEME.match(target):
                     continue
                 else:

@@ -386,14 +386,13 @@ class _Ranker:
         return _Ranked(entries_first(ranked, entries, section), mode, section, rows)
 
     def _link_names(self) -> list[str]:
-        """The names whose links `links.linked_entries` follows: a lookup's, or a one-word lookup itself. Not a
-        question's: it asks about a case the fused order weighs, not for the name's entry."""
+        """The names whose links `links.linked_entries` follows: a lookup's, and the lookup itself (a link named
+        "Restricted mode" for `Restricted mode`). Not a question's: it asks about a case the fused order weighs."""
         if not is_lookup(self.text):
             return []
+        whole = self.text.strip().strip("`").strip().casefold()
         names = named_identifiers(self.text, self.vocabulary)
-        if not names and len(self.text.split()) == 1:
-            names = [self.text.strip().strip("`").casefold()]
-        return names
+        return names + [whole] if whole and whole not in names else names
 
     def _entries(self) -> tuple[list[int], list[str]]:
         """The dotted names' titled entries and the names none titles (`names.dotted_entries`), looked up once
