@@ -32,8 +32,9 @@ from scree.search.vocabsearch import search_with_names
     ("refer to [[Plugin security#Restricted mode|Restricted Mode]].", "restricted mode",
      [("wiki", "Plugin security#Restricted mode")]),
     ("see [[#Restricted mode]]", "restricted mode", [("wiki", "#Restricted mode")]),
-    # a wikilink to a whole page or a block names no section
-    ("[[Customize your site|publish.js]] and [[Page#^block1|publish.js]]", "publish.js", []),
+    # a wikilink to a page names the page; one to a block names no section
+    ("[[Customize your site|publish.js]] and [[Page#^block1|publish.js]]", "publish.js",
+     [("wiki", "Customize your site")]),
     # a link about something else that mentions the name; a longer name; an object role (a reference entry)
     ("[Changes to extraFileExtensions with projectService](perf.md#changes)", "extrafileextensions", []),
     ("[`eval-rst-extra` directive](#other)", "eval-rst", []),
@@ -121,3 +122,15 @@ def test_a_wikilink_named_by_a_lookup_points_at_its_heading(tmp_path: Path) -> N
         write(root, f"Settings {n}.md", f"## Community plugins {n}\n\n[[Plugin security#Restricted mode|Restricted "
                                         "mode]] is on: turn off restricted mode to install one. Restricted mode.\n")
     assert _first(root, "Restricted mode") == ("Plugin security.md", "Plugin security > Restricted mode")
+
+
+def test_a_link_to_a_page_lifts_the_pages_best_section_unless_the_page_leads(tmp_path: Path) -> None:
+    root = tmp_path / "vault"
+    write(root, "Customize your site.md", "# Customize your site\n\n## Theme\n\nPick colours and fonts for the "
+                                          "site.\n\n## Static assets\n\nUpload a file named publish.js to the "
+                                          "site's root to run your own script on every page; a publish.css next to "
+                                          "it styles the pages, and favicon files set the icon browsers show.\n")
+    for n in range(3):  # short pages that name the file in passing
+        write(root, f"Note {n}.md", f"## Visitors {n}\n\nVisitors run publish.js too.\n")
+    write(root, "Analytics.md", "## Other services\n\nAdd their snippet with [[Customize your site|publish.js]].\n")
+    assert _first(root, "publish.js") == ("Customize your site.md", "Customize your site > Static assets")

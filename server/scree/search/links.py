@@ -10,8 +10,9 @@ A link counts only when its text opens with the name: "Changes to extraFileExten
 link about something else. Only links to sections count (Markdown links, Obsidian's wikilinks to a heading, `:ref:`, MyST `{ref}`), not object roles
 (`:func:`, `:class:`): those point at reference entries, which their titles already find. A target is a MyST or
 reStructuredText label (`(label)=`, `.. _label:`) or a heading's anchor (its slug, as GitHub and Docusaurus make
-it) in the linking note or the note a relative path names. A link to a whole page names no section (the page's
-first is often its preamble), and external links (`https:`, `inv:`) nothing in the notes.
+it) in the linking note or the note a relative path names. A link to a whole page points at its best-ranked candidate
+section, unless the page already leads (its first section is often its preamble); external links (`https:`, `inv:`)
+point at nothing in the notes.
 
 `named_links`, `slug` and `resolve_path` are pure; `linked_entries` reads the index (`db.queries`).
 """
@@ -44,7 +45,7 @@ _SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
 
 def named_links(text: str, name: str) -> list[tuple[str, str]]:
     """The links of `text` whose text opens with `name` (case-folded, markup aside), as ("url", target) for a
-    Markdown link, ("wiki", "Page#Heading") for a wikilink to a heading and ("label", label) for a `:ref:` or
+    Markdown link, ("wiki", "Page#Heading" or "Page") for a wikilink and ("label", label) for a `:ref:` or
     `{ref}` role, in order."""
     opens = verbatim_pattern(name.casefold())
     out: list[tuple[str, str]] = []
@@ -53,8 +54,10 @@ def named_links(text: str, name: str) -> list[tuple[str, str]]:
             out.append(("url", m.group(2)))
     for m in _WIKI.finditer(text):  # Obsidian's `[[Plugin security#Restricted mode|Restricted mode]]`
         page, heading, alias = (g.strip() if g else "" for g in m.groups())
-        if heading and not heading.startswith("^") and opens.match(_MARKUP.sub("", alias or heading).casefold()):
-            out.append(("wiki", f"{page}#{heading}"))
+        if heading.startswith("^") or not (page or heading):  # a block, not a section
+            continue
+        if opens.match(_MARKUP.sub("", alias or heading or page).casefold()):
+            out.append(("wiki", f"{page}#{heading}" if heading else page))
     for m in _REF_ROLE.finditer(text):
         body = m.group(1).strip()
         shown, target = body, body
@@ -133,41 +136,66 @@ def _headed(index: Index, path: str, heading: str) -> int | None:
     return None
 
 
+class _Targets:
+    """Resolves one query's links to chunks: the notes' paths read once, labels and anchors as the docs mean them."""
+
+    def __init__(self, index: Index, candidates: Sequence[tuple[int, Hashable, str, str]],
+                 file_ids: Sequence[int] | None) -> None:
+        self.index, self.candidates, self.file_ids = index, candidates, file_ids
+        self._ids: dict[str, int] | None = None
+
+    @property
+    def ids(self) -> dict[str, int]:
+        if self._ids is None:
+            self._ids = {p: fid for fid, p in queries.file_paths(self.index.conn)}
+        return self._ids
+
+    def chunk(self, kind: str, target: str, linking: str) -> int | None:
+        """The chunk a link of `kind` to `target` in the note `linking` points at, or None."""
+        if kind == "label":
+            return _labelled(self.index, target, self.file_ids)
+        if kind == "wiki":
+            page, _, heading = target.partition("#")
+            suffixes = tuple({posixpath.splitext(p)[1] for p in self.ids if "." in p})
+            note = resolve_wikilink(page, self.ids, suffixes) if page else linking
+            if note is None:
+                return None
+            return _headed(self.index, note, heading.rsplit("#", 1)[-1]) if heading else self.page(note)
+        if _SCHEME.match(target):
+            return None
+        where, _, anchor = target.partition("#")
+        note = resolve_path(linking, where, list(self.ids))
+        found = None
+        if note is not None:
+            found = _anchored(self.index, note, anchor) if anchor else self.page(note)
+        if found is None and anchor and not where:  # MyST's `#label` names a label of any note
+            found = _labelled(self.index, anchor, self.file_ids)
+        return found
+
+    def page(self, note: str) -> int | None:
+        """A link to a whole page points at all of it: its best-ranked candidate section, unless the page already
+        leads (its first section may be a preamble, not the part that answers: dev `api_host`) or has none."""
+        fid = self.ids.get(note)
+        among = [cid for cid, key, _, _ in self.candidates if isinstance(key, tuple) and key[0] == fid]
+        if not among or among[0] == self.candidates[0][0]:
+            return None
+        return among[0]
+
+
 def linked_entries(index: Index, candidates: Sequence[tuple[int, Hashable, str, str]], names: Sequence[str],
                    file_ids: Sequence[int] | None) -> list[int]:
     """One chunk per section that the links named by each of `names` in `candidates` ((chunk id, section key,
     path, text), best first) point to; a name whose links point to more than MAX_TARGETS sections gives none,
     nor does a link back to its own section."""
-    if not LINKED_ENTRIES:
+    if not LINKED_ENTRIES or not candidates:
         return []
     out: list[int] = []
-    paths: list[str] | None = None
+    targets = _Targets(index, candidates, file_ids)
     for name in names[:MAX_NAMES]:
         pointed: list[tuple[int, Hashable]] = []  # (target chunk, the linking section)
         for _cid, key, path, text in candidates:
             for kind, target in named_links(text, name):
-                if kind == "label":
-                    found = _labelled(index, target, file_ids)
-                elif kind == "wiki":
-                    page, _, heading = target.partition("#")
-                    if paths is None:
-                        paths = [p for _, p in queries.file_paths(index.conn)]
-                    suffixes = tuple({posixpath.splitext(p)[1] for p in paths if "." in p})
-                    note = resolve_wikilink(page, paths, suffixes) if page else path
-                    found = _headed(index, note, heading.rsplit("#", 1)[-1]) if note is not None else None
-                elif _SCHEME.match(target):
-                    continue
-                else:
-                    where, _, anchor = target.partition("#")
-                    if not anchor:  # a page: its sections already compete by their words; the page's first may
-                        continue   # be its preamble, not the part that answers (measured: dev `api_host`)
-                    if paths is None:
-                        paths = [p for _, p in queries.file_paths(index.conn)]
-                    note = resolve_path(path, where, paths)
-                    found = _anchored(index, note, anchor) if note is not None else None
-                    if found is None and anchor and not where:  # MyST's `#label` names a label of any note
-                        found = _labelled(index, anchor, file_ids)
-                if found is not None:
+                if (found := targets.chunk(kind, target, path)) is not None:
                     pointed.append((found, key))
         keys = queries.section_keys(index.conn, [cid for cid, _ in pointed])
         counts: Counter[int] = Counter()
