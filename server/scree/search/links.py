@@ -7,12 +7,12 @@ docs' own authors send a reader to, whatever words it uses (the MyST section tit
 content" never ranked above three pages that only use `eval-rst`).
 
 A link counts only when its text opens with the name: "Changes to extraFileExtensions with projectService" is a
-link about something else. Only links to sections count (Markdown links, Obsidian's wikilinks to a heading, `:ref:`, MyST `{ref}`), not object roles
-(`:func:`, `:class:`): those point at reference entries, which their titles already find. A target is a MyST or
-reStructuredText label (`(label)=`, `.. _label:`) or a heading's anchor (its slug, as GitHub and Docusaurus make
-it) in the linking note or the note a relative path names. A link to a whole page points at its best-ranked candidate
-section, unless the page already leads (its first section is often its preamble); external links (`https:`, `inv:`)
-point at nothing in the notes.
+link about something else. Links to sections and pages count (Markdown links, Obsidian's wikilinks, `:ref:`, MyST
+`{ref}`), not object roles (`:func:`, `:class:`): those point at reference entries, which their titles already
+find. A target is a MyST or reStructuredText label (`(label)=`, `.. _label:`), a heading's anchor (its slug, as
+GitHub and Docusaurus make it) in the linking note or the note a relative path names, or a wikilink's heading. A
+link to a whole page points at its best-ranked candidate section, unless the page already leads (its first section
+is often its preamble); external links (`https:`, `inv:`) point at nothing in the notes.
 
 `named_links`, `slug` and `resolve_path` are pure; `linked_entries` reads the index (`db.queries`).
 """
@@ -47,8 +47,10 @@ def named_links(text: str, name: str) -> list[tuple[str, str]]:
     """The links of `text` whose text opens with `name` (case-folded, markup aside), as ("url", target) for a
     Markdown link, ("wiki", "Page#Heading" or "Page") for a wikilink and ("label", label) for a `:ref:` or
     `{ref}` role, in order."""
-    opens = verbatim_pattern(name.casefold())
     out: list[tuple[str, str]] = []
+    if not name.strip() or name.split()[0].casefold() not in text.casefold():  # a link named by it spells it: most texts are out here
+        return out
+    opens = verbatim_pattern(name.casefold())
     for m in _MD_LINK.finditer(text):
         if opens.match(_MARKUP.sub("", m.group(1)).strip().casefold()):
             out.append(("url", m.group(2)))
