@@ -26,7 +26,6 @@ from dataclasses import dataclass, replace
 
 from . import rstblocks
 from .chunker import TRAIL_SEPARATOR, chunk_lines
-from .rstblocks import same_subject
 from ..records import AutodocRef, Chunk, ChunkedNote
 from .sections import Excerpt, Section, match_sections, split_lines
 from .utf8 import cut_utf8
@@ -68,7 +67,7 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
                 return out
             text = f"{obj.signature}\n\n{obj.doc}\n\n(docstring of {obj.name}: {obj.where})"
             title = trail.rsplit(TRAIL_SEPARATOR, 1)[-1]
-            if rstblocks.SAME_SUBJECT_MERGED and same_subject(title, obj.name):
+            if rstblocks.SAME_SUBJECT_MERGED and rstblocks.same_subject(title, obj.name):
                 heading = trail  # the section titled by the object holds its docstring (`rstblocks.same_subject`)
             else:
                 heading = f"{trail}{TRAIL_SEPARATOR}{obj.name}" if trail else obj.name

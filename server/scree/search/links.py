@@ -22,7 +22,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import Counter
-from typing import Hashable, Sequence
+from typing import Hashable, Iterable, Sequence
 
 from ..db import queries
 from ..index.store import Index
@@ -77,7 +77,7 @@ def slug(heading: str) -> str:
     return _SLUG_DROP.sub("", _MARKUP.sub("", heading).strip().casefold()).replace(" ", "-")
 
 
-def resolve_path(linking: str, target: str, paths: Sequence[str]) -> str | None:
+def resolve_path(linking: str, target: str, paths: Iterable[str]) -> str | None:
     """The indexed note a link's path names from the note `linking` (relative to its folder, with or without
     its suffix, in any case: Docusaurus links `../packages/parser` for `packages/Parser.mdx`), or None."""
     if not target:
@@ -113,10 +113,9 @@ def _labelled(index: Index, label: str, file_ids: Sequence[int] | None) -> int |
     return None
 
 
-def _anchored(index: Index, path: str, anchor: str) -> int | None:
-    """The first chunk of `path`'s section that `anchor` names: a label it declares, else a heading whose slug
-    is the anchor."""
-    chunks = queries.chunks_of_file(index.conn, path)
+def _anchored(chunks: Sequence[queries.ChunkRow], anchor: str) -> int | None:
+    """The first of a note's `chunks` in the section that `anchor` names: a label it declares, else a heading
+    whose slug is the anchor."""
     line = _label_lines(anchor)
     want = anchor.casefold()
     for row in chunks:
@@ -128,23 +127,26 @@ def _anchored(index: Index, path: str, anchor: str) -> int | None:
     return None
 
 
-def _headed(index: Index, path: str, heading: str) -> int | None:
-    """The first chunk of `path`'s section whose own heading is `heading` (case-folded, markup aside), as Obsidian
-    finds a wikilink's `#Heading`."""
+def _headed(chunks: Sequence[queries.ChunkRow], heading: str) -> int | None:
+    """The first of a note's `chunks` in the section whose own heading is `heading` (case-folded, markup aside), as
+    Obsidian finds a wikilink's `#Heading`."""
     want = _MARKUP.sub("", heading).strip().casefold()
-    for row in queries.chunks_of_file(index.conn, path):
+    for row in chunks:
         if row.heading and _MARKUP.sub("", row.heading.rsplit(TRAIL_SEPARATOR, 1)[-1]).strip().casefold() == want:
             return row.id
     return None
 
 
 class _Targets:
-    """Resolves one query's links to chunks: the notes' paths read once, labels and anchors as the docs mean them."""
+    """Resolves one query's links to chunks, each link and each note read once (a page links a name again and
+    again): labels and anchors as the docs mean them."""
 
     def __init__(self, index: Index, candidates: Sequence[tuple[int, Hashable, str, str]],
                  file_ids: Sequence[int] | None) -> None:
         self.index, self.candidates, self.file_ids = index, candidates, file_ids
         self._ids: dict[str, int] | None = None
+        self._chunks: dict[str, list[queries.ChunkRow]] = {}
+        self._resolved: dict[tuple[str, str, str], int | None] = {}
 
     @property
     def ids(self) -> dict[str, int]:
@@ -152,8 +154,19 @@ class _Targets:
             self._ids = {p: fid for fid, p in queries.file_paths(self.index.conn)}
         return self._ids
 
+    def chunks(self, note: str) -> list[queries.ChunkRow]:
+        if note not in self._chunks:
+            self._chunks[note] = queries.chunks_of_file(self.index.conn, note)
+        return self._chunks[note]
+
     def chunk(self, kind: str, target: str, linking: str) -> int | None:
         """The chunk a link of `kind` to `target` in the note `linking` points at, or None."""
+        key = (kind, target, "" if kind == "label" else linking)  # a label means the same from every note
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(kind, target, linking)
+        return self._resolved[key]
+
+    def _resolve(self, kind: str, target: str, linking: str) -> int | None:
         if kind == "label":
             return _labelled(self.index, target, self.file_ids)
         if kind == "wiki":
@@ -162,14 +175,14 @@ class _Targets:
             note = resolve_wikilink(page, self.ids, suffixes) if page else linking
             if note is None:
                 return None
-            return _headed(self.index, note, heading.rsplit("#", 1)[-1]) if heading else self.page(note)
+            return _headed(self.chunks(note), heading.rsplit("#", 1)[-1]) if heading else self.page(note)
         if _SCHEME.match(target):
             return None
         where, _, anchor = target.partition("#")
-        note = resolve_path(linking, where, list(self.ids))
+        note = resolve_path(linking, where, self.ids)
         found = None
         if note is not None:
-            found = _anchored(self.index, note, anchor) if anchor else self.page(note)
+            found = _anchored(self.chunks(note), anchor) if anchor else self.page(note)
         if found is None and anchor and not where:  # MyST's `#label` names a label of any note
             found = _labelled(self.index, anchor, self.file_ids)
         return found

@@ -211,9 +211,10 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
     # An operator whose value the query gives (`printers:` of `printers:admin`) orders the pool but need not join
     # it: the whole token does, and the bare operator is in every note that uses it. Marks alone (`??`) join only
     # as the whole query: no index holds them, and a question's scan for them cost 90-220 ms at 100k chunks.
+    alone = punctuation_name(text)
     literal = [n for n in names if is_syntax_name(n)
                and not (n.endswith(":") and any(m != n and m.startswith(n) for m in names))
-               and (not punctuation_name(n) or punctuation_name(text) == n)]
+               and (not punctuation_name(n) or n == alone)]
     if literal:
         # The keyword index drops the punctuation that makes these names (`path:` is the word "path", in
         # every other note): the sections that spell one exactly join the pool, for the names tier to rank.
