@@ -15,7 +15,8 @@ from scree.index.store import open_index
 from scree.index.sync import sync
 from scree.locate import index_location
 from scree.notes.policy import NotesPolicy
-from scree.search.route import named_identifiers
+from scree.search import names as names_module
+from scree.search.route import named_identifiers, operator_names
 from scree.search.names import spelled_counter
 from scree.search.search import Query
 from scree.search.vocabsearch import search_with_names
@@ -71,3 +72,44 @@ def test_the_section_that_spells_the_token_comes_first(vault, query: str, trail:
     for mode in ("auto", "keyword", "hybrid"):
         hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(query, k=5, mode=mode)).hits
         assert hits and (hits[0].path, hits[0].heading) == ("search.md", trail), (mode, [h.heading for h in hits])
+
+
+@pytest.mark.parametrize(("query", "names"), [
+    ("Why does under:ops also return pages from ops-archive/?", ["under:ops", "under:"]),
+    ("`stale:`", ["stale:"]), ("by:", ["by:"]), ("property:set", ["property:set", "property:"]),
+    ("the note: it is prose", []), ("at 10:30, see https://example.org", []),
+])
+def test_search_operators_are_read_with_their_value_then_alone(query: str, names: list[str]) -> None:
+    assert operator_names(query) == names
+
+
+@pytest.fixture
+def operators(tmp_path: Path):
+    """A reference that titles each operator, and a FAQ and a guide that spell one applied to a value more often."""
+    root = tmp_path / "codex"
+    write(root, "docs/reference/operators.md", "# Query operators\n\n## Place\n\n### `under:`\n\nMatches pages whose "
+                                               "folder path starts with the value: a prefix, not a folder.\n\n"
+                                               "### `in:`\n\nMatches pages in exactly that folder.\n")
+    write(root, "docs/faq.md", "# FAQ\n\n## Searching\n\nWhy does under:ops return pages from ops-archive? "
+                               "Use under:ops/ to stop at the folder: under:ops and under:ops/ differ. Pages "
+                               "return from ops-archive because under:ops is what you typed.\n")
+    write(root, "docs/guide.md", "# Searching\n\n## Narrowing by place\n\nType under:ops to keep pages under ops, "
+                                 "or under:ops/runbooks for one folder. Why pages return is the place.\n")
+    index = open_index(index_location(root, load_config()), root)
+    sync(index, NotesPolicy.load(root), FakeEmbedder())
+    yield root, index
+    index.close()
+
+
+def test_a_question_applying_an_operator_answers_from_the_operators_entry(operators, monkeypatch) -> None:
+    root, index = operators
+    question = "Why does under:ops also return pages from ops-archive/?"
+
+    def first(mode: str) -> tuple[str, str]:
+        hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(question, k=5, mode=mode)).hits
+        return hits[0].path, hits[0].heading
+
+    for mode in ("auto", "keyword", "hybrid"):
+        assert first(mode) == ("docs/reference/operators.md", "Query operators > Place > `under:`"), mode
+    monkeypatch.setattr(names_module, "OPERATOR_ENTRIES", False)  # the miss: the FAQ spells `under:ops` more
+    assert first("hybrid")[0] != "docs/reference/operators.md"

@@ -1,6 +1,7 @@
 """The verbatim-name tier: which chunks spell a query's names exactly, and how a lookup's sections are ordered
-among those that spell them as often (titled by the name, defining it, mostly a list); and a dotted name's own
-entry (`dotted_entries`, `entries_first`), which reference pages title by the name or by its last part.
+among those that spell them as often (titled by the name, defining it, mostly a list); and
+a dotted name's or search operator's own entry (`dotted_entries`, `entries_first`), which reference pages title by
+the name or by its last part.
 
 FTS5 splits identifiers into words and drops punctuation, the user did not: a chunk that spells `--pre`,
 `GH_REPO` or `%%comment%%` verbatim outranks one that only matches its parts (`search.keyword_ranking` applies
@@ -16,7 +17,7 @@ from ..db import queries
 from ..index.store import Index
 from ..notes.sectiontext import TRAIL_SEPARATOR
 from . import ranking
-from .route import dotted_names
+from .route import dotted_names, operator_names
 
 
 def verbatim_pattern(name: str) -> re.Pattern[str]:
@@ -96,6 +97,11 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
 # that entry. Measured (docs/benchmarks.md): on the 13 sets every query whose dotted name has such an entry
 # expects it.
 DOTTED_ENTRIES = True
+# A search operator's entry is the section its reference titles by it, as a dotted name's is: "Query operators >
+# `under:`" for "Why does under:ops also return pages from ops-archive/?", the operator with its value looked up
+# first (`property:set` titles its own entry). Measured (docs/benchmarks.md): sigil identifier top1 80 -> 83 in
+# auto, 70 -> 73 in keyword and hybrid; no other cell moved (the other operator queries already led with it).
+OPERATOR_ENTRIES = True
 # When no heading titles it, a dotted name's entry may be a table row or list item among the candidates that defines
 # it (`defined_entries`). Measured: it fires on 4 queries of 2 sets (sigil, obsidian), each time on the labelled
 # answer; sigil identifier top1 77 -> 80 in auto, 60 -> 70 in hybrid, none lower.
@@ -126,12 +132,13 @@ def entry_of(trail: str, name: str, head_is_name: bool = False, exact: bool = Tr
 
 def dotted_entries(index: Index, query: str, vocabulary: AbstractSet[str], limit: int,
                    file_ids: Sequence[int] | None) -> tuple[list[int], list[str]]:
-    """One chunk id per section titled by each dotted name `query` spells (`entry_of`), names in order, a name
-    with more than ENTRY_MAX_SECTIONS such sections giving none; and the names no heading titles (for
-    `defined_entries`)."""
+    """One chunk id per section titled by each dotted name or search operator `query` spells (`entry_of`,
+    `route.operator_names`), names in order, a name with more than ENTRY_MAX_SECTIONS such sections giving none;
+    and the names no heading titles (for `defined_entries`)."""
     out: list[int] = []
     untitled: list[str] = []
-    for name in dotted_names(query) if DOTTED_ENTRIES else ():
+    operators = operator_names(query) if OPERATOR_ENTRIES else []
+    for name in (dotted_names(query) if DOTTED_ENTRIES else []) + operators:
         head_is_name = name.split(".", 1)[0] in vocabulary
         sections: dict[tuple[int, str], int] = {}
         found: list[tuple[int, int, str]] = []

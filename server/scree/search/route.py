@@ -222,6 +222,23 @@ def dotted_names(query: str) -> list[str]:
     return out
 
 
+def operator_names(query: str) -> list[str]:
+    """The search operators `query` spells, as typed: an operator given a value, then the operator (`under:ops`, then
+    `under:`), whose entries `names.dotted_entries` looks up."""
+    out: list[str] = []
+    words = query.split()
+    for word in words:
+        token = syntax_token(word, alone=len(words) == 1)
+        if token is None or not _OPERATOR.match(token):
+            continue
+        for name in (_bare_token(word)[0], token):
+            if name not in out:
+                out.append(name)
+        if len(out) >= MAX_DOTTED_NAMES:
+            break
+    return out[:MAX_DOTTED_NAMES]
+
+
 # Syntax spelled over several words is a name too (issue 38): a code span the query quotes (`` `|> default("x")` ``,
 # `` `poetry show --why` ``), and a run of two to four words that opens and closes with markers of two or more
 # marks (`{{ page.title }}`, `[= title =]`, `.. code-block::`). Each keeps its punctuation and is matched with any
