@@ -293,3 +293,31 @@ def test_without_the_entries_the_dotted_names_mentions_came_first(package, monke
     assert _first(root, index, "Which arguments does the demopkg.Proxy configuration class accept?")[0] != (
         "docs/api.md")
     assert _first(root, index, "What is tool.demo.requires-plugins used for?", "hybrid")[0] != "docs/pyproject.md"
+
+
+@pytest.fixture
+def autodoc_repo(tmp_path: Path):
+    """An API page whose `:members:` pull in a method's docstring, and a guide section that uses the method."""
+    root = tmp_path / "engine"
+    write(root, "docs/conf.py", "project = 'engine'\n")
+    write(root, "docs/api.rst", "API\n===\n\n.. module:: pkg\n\nEngine\n------\n\n.. autoclass:: Engine\n   :members:\n\n"
+                                "Helpers\n-------\n\n.. autofunction:: pkg.spin_wheel\n")
+    write(root, "src/pkg/__init__.py", '"""The pkg package."""\n\n\nclass Engine:\n    """An engine."""\n\n'
+                                       '    def warm_up_engine(self) -> None:\n        """Warms up."""\n\n\n'
+                                       'def spin_wheel(n):\n    """Spins the wheel."""\n')
+    write(root, "docs/guide.rst", "Guide\n=====\n\nStarting up\n-----------\n\nCall ``warm_up_engine`` before the "
+                                  "first run: a cold engine stalls, so the guide's first step is to warm it up, "
+                                  "then check the gauges, then start. ``spin_wheel`` turns the wheel after that, "
+                                  "when the engine is warm and the gauges read green on every dial.\n")
+    index = _index(root)
+    yield root, index
+    index.close()
+
+
+def test_a_lookup_of_a_member_docstring_answers_from_the_docs_own_section(autodoc_repo, monkeypatch) -> None:
+    root, index = autodoc_repo
+    assert _first(root, index, "warm_up_engine") == ("docs/guide.rst", "Guide > Starting up")
+    # an object the page names with a directive of its own is an entry its authors placed: it stays first
+    assert _first(root, index, "spin_wheel") == ("docs/api.rst", "API > Helpers > pkg.spin_wheel")
+    monkeypatch.setattr(search_module.ranking, "MEMBERS_AFTER", False)  # the miss: the docstring's entry led
+    assert _first(root, index, "warm_up_engine") == ("docs/api.rst", "API > Engine > pkg.Engine.warm_up_engine")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from scree.notes import formats
+from scree.notes.autodoc import autodoc_chunks, docstring_excerpt
 from scree.notes.chunker import HARD_CHUNK_BYTES, chunk_note
 from scree.notes.embedview import embed_body
 from scree.notes.mdblocks import split_lines
@@ -148,6 +149,22 @@ def test_autodoc_directives_are_reported_with_the_module_in_effect_and_their_sec
     refs = [(r.directive, r.target, r.module, "members" in r.options) for r in note.autodoc]
     assert refs == [("autoclass", "Engine", "pkg", True), ("autofunction", "pkg.helpers.run(x)", "pkg", False)]
     assert note.autodoc_trails == ("API > Core", "API > Core")
+
+
+def test_each_chunk_of_a_long_member_docstring_says_whose_it_is_and_read_doc_says_it_once() -> None:
+    page = "API\n===\n\n.. module:: pkg\n\nCore\n----\n\n.. autoclass:: Engine\n   :members:\n"
+    long_doc = "\n\n".join(f"Paragraph {n} of the warm-up, about the gauges and the dials." * 8 for n in range(12))
+    source = f'class Engine:\n    """An engine."""\n\n    def warm_up(self):\n        """{long_doc}"""\n'
+    find = {"pkg": ("src/pkg/__init__.py", source)}.get
+    chunks = [c for c in autodoc_chunks(chunk_note(page, formats.RST), find) if c.heading.endswith("warm_up")]
+    note = "(docstring of pkg.Engine.warm_up, a member of pkg.Engine: src/pkg/__init__.py, line 4)"
+    assert len(chunks) > 1 and all(c.text.endswith(note) for c in chunks)
+    shown = docstring_excerpt(page, formats.RST, "pkg.Engine.warm_up", find, 1 << 20)
+    assert shown is not None and shown.text.count(note) == 1 and shown.text.endswith(note)
+    assert all(f"Paragraph {n} " in shown.text for n in range(12))
+    # the class is the directive's own object, not a member
+    (cls,) = [c for c in autodoc_chunks(chunk_note(page, formats.RST), find) if c.heading.endswith("pkg.Engine")]
+    assert cls.text.endswith("(docstring of pkg.Engine: src/pkg/__init__.py, line 1)")
 
 
 def test_read_doc_sections_of_an_rst_page_match_its_chunks() -> None:

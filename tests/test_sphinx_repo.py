@@ -134,6 +134,8 @@ def test_autodoc_targets_in_the_repository_are_sections_under_the_api_page(repo:
     (hit, *_) = search(repo, "zephyrine burner")
     assert (hit["path"], hit["heading"]) == ("docs/api.rst", "API > Engine > pkg.Engine.ignite")
     assert "ignite(fuel: str)" in hit["text"] and "src/pkg/core.py" in hit["text"]
+    # shown by `:members:`, so it says whose member it is (`search.ranking.from_members` reads that)
+    assert "(docstring of pkg.Engine.ignite, a member of pkg.Engine: src/pkg/core.py, line 10)" in hit["text"]
     assert ".. autoclass:: Engine" in lines_of(repo, hit)  # the lines are the directive's
     # The class's own docstring is the text of the section its title names ("Engine"), not a subsection
     # repeating it; its members stay entries of their own.
@@ -141,6 +143,7 @@ def test_autodoc_targets_in_the_repository_are_sections_under_the_api_page(repo:
     assert cls["heading"] == "API > Engine" and "torque: int" in cls["text"]
     (fn, *_) = search(repo, "counterclockwise")
     assert fn["heading"] == "API > Helpers > pkg.helpers.spin_wheel"
+    assert "(docstring of pkg.helpers.spin_wheel: src/pkg/helpers.py, line 1)" in fn["text"]  # its own directive
     assert not search(repo, "Private never shown")  # a private member is not documented
     (inherited, *_) = search(repo, "xylophone")  # `:inherited-members:`: a base class's, under this class
     assert inherited["heading"] == "API > Engine > pkg.Engine.stop" and "src/pkg/base.py" in inherited["text"]

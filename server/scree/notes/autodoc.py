@@ -50,6 +50,7 @@ class Documented:
     signature: str
     doc: str
     where: str  # "src/flask/app.py, line 109"
+    member: bool = False  # shown by a `:members:` option, not named by a directive of its own
 
 
 def autodoc_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
@@ -65,14 +66,26 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
             if objects > MAX_OBJECTS_PER_PAGE:
                 log.info("autodoc: more than %d objects on one page; the rest are left out", MAX_OBJECTS_PER_PAGE)
                 return out
-            text = f"{obj.signature}\n\n{obj.doc}\n\n(docstring of {obj.name}: {obj.where})"
+            note_line = f"({docstring_note(obj)})"
+            text = f"{obj.signature}\n\n{obj.doc}\n\n{note_line}"
             title = trail.rsplit(TRAIL_SEPARATOR, 1)[-1]
             if rstblocks.SAME_SUBJECT_MERGED and rstblocks.same_subject(title, obj.name):
                 heading = trail  # the section titled by the object holds its docstring (`rstblocks.same_subject`)
             else:
                 heading = f"{trail}{TRAIL_SEPARATOR}{obj.name}" if trail else obj.name
-            out.extend(chunk_lines(text.split("\n"), heading, ref.line + 1, max(ref.end, ref.line + 1)))
+            # A long docstring takes several chunks: each ends with the note, so each says whose it is
+            chunks = chunk_lines(text.split("\n"), heading, ref.line + 1, max(ref.end, ref.line + 1))
+            out.extend(c if c.text.endswith(note_line) else replace(c, text=f"{c.text}\n\n{note_line}")
+                       for c in chunks)
     return out
+
+
+def docstring_note(obj: Documented) -> str:
+    """What ends each chunk of `obj`'s docstring, in parentheses: whose it is, where it was read
+    (`db.queries.files_citing` reads it back), and whether only a `:members:` option shows it
+    (`search.ranking.from_members`)."""
+    member = f", a member of {obj.name.rpartition('.')[0]}" if obj.member else ""
+    return f"docstring of {obj.name}{member}: {obj.where}"
 
 
 @dataclass
@@ -104,7 +117,8 @@ class _Resolver:
                 out.append(Documented(mod.name, mod.name, doc, f"{mod.path}, line 1"))
             if "members" in ref.options:
                 for node in _public(mod.tree, _all_of(mod.tree)):
-                    out.extend(self._describe(node, f"{mod.name}.{node.name}", mod, ref.options))
+                    out.extend(replace(d, member=True) for d in
+                               self._describe(node, f"{mod.name}.{node.name}", mod, ref.options))
             return out
         names = [target]
         if ref.module and not target.startswith(ref.module + "."):
@@ -136,7 +150,7 @@ class _Resolver:
                 if child_doc:
                     full = f"{name}.{child.name}"
                     out.append(Documented(full, _signature(child, full), child_doc,
-                                          f"{where.path}, line {child.lineno}"))
+                                          f"{where.path}, line {child.lineno}", member=True))
         return out
 
     def _ancestors(self, node: ast.ClassDef, mod: _Module, depth: int = 0) -> list[tuple[ast.ClassDef, _Module]]:
@@ -295,10 +309,16 @@ def docstring_excerpt(text: str, kind: str, heading: str, find: ModuleFinder, ma
         return None
     trail = lookup.matches[0].trail
     parts = [c for c in chunks if c.heading == trail]
-    body = cut_utf8("\n\n".join(c.text for c in parts), max_bytes)
+    body = cut_utf8(_joined(parts), max_bytes)
     return Excerpt(heading=trail, start_line=parts[0].start_line, end_line=parts[0].end_line, text=body,
                    total_lines=len(split_lines(text)),
                    note="a docstring this page's autodoc directive shows (lines start_line-end_line hold the directive)")
+
+
+def _joined(parts: list[Chunk]) -> str:
+    """One docstring's chunks as one text, its note (which ends every chunk) once at the end."""
+    note = "\n\n" + parts[-1].text.rpartition("\n\n")[2]
+    return "\n\n".join([*(c.text.removesuffix(note) for c in parts[:-1]), parts[-1].text])
 
 
 def with_own_docstrings(ex: Excerpt, text: str, kind: str, find: ModuleFinder, max_bytes: int) -> Excerpt:
@@ -313,6 +333,7 @@ def with_own_docstrings(ex: Excerpt, text: str, kind: str, find: ModuleFinder, m
     own = [c for c in autodoc_chunks(note, find) if c.heading == ex.heading]
     if not own:
         return ex
-    body = cut_utf8("\n\n".join([ex.text.rstrip("\n"), *(c.text for c in own)]), max_bytes)
+    head = ex.text.rstrip("\n")
+    body = cut_utf8(f"{head}\n\n{_joined(own)}", max_bytes)
     remark = "after the section's lines, the docstring its autodoc directive shows"
     return replace(ex, text=body, note=f"{ex.note}; {remark}" if ex.note else remark)

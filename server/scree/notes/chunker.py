@@ -62,7 +62,9 @@ log = logging.getLogger(__name__)
 # 9 (issue 38): an HTML heading labels its own lines but never parents the Markdown headings after it.
 # 10 (issue 38): a reStructuredText object description or autodoc docstring right under a title naming the same
 # object is that section's text, not a subsection repeating the title (`rstblocks.same_subject`).
-CHUNKER_VERSION = "10"
+# 11 (issue 38): each chunk of a docstring ends with whose it is, and a docstring only `:members:` shows says so
+# (`autodoc.docstring_note`).
+CHUNKER_VERSION = "11"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from

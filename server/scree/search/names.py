@@ -1,5 +1,5 @@
 """The verbatim-name tier: which chunks spell a query's names exactly, and how a lookup's sections are ordered
-among those that spell them as often (titled by the name, defining it, mostly a list); and
+among those that spell them as often (a `:members:` docstring, titled by the name, defining it, mostly a list); and
 a dotted name's or search operator's own entry (`dotted_entries`, `entries_first`), which reference pages title by
 the name or by its last part.
 
@@ -61,7 +61,8 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
                 names: Sequence[str], lookup: str = "") -> list[tuple[int, float]]:
     """`ranked` re-ordered by how many of `names` (case-folded) each chunk's text spells verbatim,
     most first; equal counts keep their order (BM25's), except that for a `lookup` (the query's text) a
-    section whose heading trail has a heading that is one of the names comes first among equals
+    docstring that only an autodoc `:members:` option shows comes after the docs' own sections
+    (`ranking.from_members`), a section whose heading trail has a heading that is one of the names comes first
     (`ranking.titled_by`), then one holding an entry that defines the lookup (`ranking.defines`: a table row,
     list item or term opening with it), and a section that is mostly a list comes after the others
     (`ranking.mostly_list`).
@@ -75,6 +76,7 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     titled: dict[int, bool] = {}
     defined: dict[int, bool] = {}
     listed: dict[int, bool] = {}
+    pulled: dict[int, bool] = {}
     if lookup:
         # What a lookup looks up is the whole of it: `platenctl jobs requeue` is defined by its own entry,
         # not by one that opens with `platenctl`.
@@ -84,8 +86,10 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
             titled[cid] = ranking.TITLED_FIRST and ranking.titled_by(trail, names)
             defined[cid] = ranking.DEFINED_FIRST and not titled[cid] and ranking.defines(body, terms)
             listed[cid] = ranking.LISTS_LAST and ranking.mostly_list(body)
-    ordered = sorted(ranked, key=lambda item: (-counts[item[0]], not titled.get(item[0], False),
-                                               not defined.get(item[0], False), listed.get(item[0], False)))
+            pulled[cid] = ranking.MEMBERS_AFTER and ranking.from_members(body)
+    ordered = sorted(ranked, key=lambda item: (-counts[item[0]], pulled.get(item[0], False),
+                                               not titled.get(item[0], False), not defined.get(item[0], False),
+                                               listed.get(item[0], False)))
     span = max(s for _, s in ranked) - min(s for _, s in ranked) or 1.0
     return [(cid, s + counts[cid] * span) for cid, s in ordered]
 
