@@ -167,6 +167,25 @@ def test_each_chunk_of_a_long_member_docstring_says_whose_it_is_and_read_doc_say
     assert cls.text.endswith("(docstring of pkg.Engine: src/pkg/__init__.py, line 1)")
 
 
+def test_a_members_list_shows_the_members_it_names_in_its_order_as_the_pages_own() -> None:
+    page = ("API\n===\n\n.. module:: pkg\n\n.. autoclass:: Engine([options])\n    :members: stop, _tune,\n"
+            "              start\n    :noindex:\n\n    .. attribute:: shared\n\n        Shared.\n")
+    note = chunk_note(page, formats.RST)
+    (ref,) = note.autodoc
+    assert ref.members == ("stop", "_tune", "start") and ref.options == {"members", "noindex"}
+    assert ref.end == 9  # the list's continuation line is an option line, the attribute after the blank is not
+    source = ('class Engine:\n    """An engine."""\n\n    def start(self):\n        """Starts."""\n\n'
+              '    def stop(self):\n        """Stops."""\n\n    def _tune(self):\n        """Tunes."""\n\n'
+              '    def idle(self):\n        """Idles."""\n')
+    find = {"pkg": ("src/pkg/__init__.py", source)}.get
+    shown = [(c.heading.rsplit(" > ", 1)[-1], c.text.rsplit("\n", 1)[-1]) for c in autodoc_chunks(note, find)]
+    assert [h for h, _ in shown] == ["pkg.Engine", "pkg.Engine.stop", "pkg.Engine._tune", "pkg.Engine.start"]
+    assert not any("a member of" in n for _, n in shown)  # the page names each: none is a `:members:` pull-in
+    everything = chunk_note(page.replace("stop, _tune,\n              start", ""), formats.RST)
+    pulled = [c.text.rsplit("\n", 1)[-1] for c in autodoc_chunks(everything, find)]
+    assert len(pulled) == 4 and all("a member of pkg.Engine" in n for n in pulled[1:])  # start, stop, idle
+
+
 def test_read_doc_sections_of_an_rst_page_match_its_chunks() -> None:
     found = {s.trail: (s.start_line, s.end_line) for s in sections(PAGE, formats.RST)}
     assert set(found) == {"Project", "Project > Install", "Project > Install > Options", "Project > Guide"}

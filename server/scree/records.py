@@ -30,6 +30,7 @@ class AutodocRef:
     target: str  # the name as written (a signature in parentheses may follow)
     module: str  # the module in effect (`.. currentmodule::`), "" when none
     options: frozenset[str] = frozenset()  # option names: "members", "undoc-members", ...
+    members: tuple[str, ...] = ()  # the names `:members: a, b` lists (none: every public member)
 
 
 @dataclass(frozen=True)

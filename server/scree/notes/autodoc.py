@@ -116,8 +116,8 @@ class _Resolver:
             if doc:
                 out.append(Documented(mod.name, mod.name, doc, f"{mod.path}, line 1"))
             if "members" in ref.options:
-                for node in _public(mod.tree, _all_of(mod.tree)):
-                    out.extend(replace(d, member=True) for d in
+                for node in _listed(mod.tree, _public(mod.tree, _all_of(mod.tree)), ref.members):
+                    out.extend(replace(d, member=not ref.members) for d in
                                self._describe(node, f"{mod.name}.{node.name}", mod, ref.options))
             return out
         names = [target]
@@ -126,10 +126,13 @@ class _Resolver:
         for full in names:
             found = self._resolve(full)
             if found is not None:
-                return self._describe(found[0], full, found[1], ref.options)
+                return self._describe(found[0], full, found[1], ref.options, ref.members)
         return []
 
-    def _describe(self, node: ast.AST, name: str, mod: _Module, options: frozenset[str]) -> list[Documented]:
+    def _describe(self, node: ast.AST, name: str, mod: _Module, options: frozenset[str],
+                  listed: tuple[str, ...] = ()) -> list[Documented]:
+        """`node`'s docstring, then (`:members:`) its members': those `listed`, named on the page, or else every
+        public one, which only the option shows (`Documented.member`)."""
         out: list[Documented] = []
         doc = ast.get_docstring(node) if isinstance(node, _DEFS) else None
         if doc:
@@ -142,7 +145,7 @@ class _Resolver:
             classes.extend(self._ancestors(node, mod))
         seen: set[str] = set()
         for cls, where in classes:
-            for child in _public(cls, None):
+            for child in _listed(cls, _public(cls, None), listed):
                 if child.name in seen:
                     continue
                 seen.add(child.name)
@@ -150,7 +153,7 @@ class _Resolver:
                 if child_doc:
                     full = f"{name}.{child.name}"
                     out.append(Documented(full, _signature(child, full), child_doc,
-                                          f"{where.path}, line {child.lineno}", member=True))
+                                          f"{where.path}, line {child.lineno}", member=not listed))
         return out
 
     def _ancestors(self, node: ast.ClassDef, mod: _Module, depth: int = 0) -> list[tuple[ast.ClassDef, _Module]]:
@@ -221,6 +224,19 @@ class _Resolver:
                 mod = _Module(name, path, tree, package)
         self._modules[name] = mod
         return mod
+
+
+_Def = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _listed(node: ast.AST, public: list[_Def], names: tuple[str, ...]) -> list[_Def]:
+    """The members of `node` that a `:members: a, b` list names, in the list's order, private ones too (Sphinx
+    shows what the list names); its `public` members when the list names none. A name not defined there is left
+    out."""
+    if not names:
+        return public
+    by_name = {child.name: child for child in getattr(node, "body", []) if isinstance(child, _DEFS)}
+    return [by_name[n] for n in names if n in by_name]
 
 
 def _defined(body: list[ast.stmt], name: str) -> ast.AST | None:

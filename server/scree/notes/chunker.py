@@ -63,7 +63,7 @@ log = logging.getLogger(__name__)
 # 10 (issue 38): a reStructuredText object description or autodoc docstring right under a title naming the same
 # object is that section's text, not a subsection repeating the title (`rstblocks.same_subject`).
 # 11 (issue 38): each chunk of a docstring ends with whose it is, and a docstring only `:members:` shows says so
-# (`autodoc.docstring_note`).
+# (`autodoc.docstring_note`); a `:members: a, b` list shows those members, in its order (all public ones before).
 CHUNKER_VERSION = "11"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against

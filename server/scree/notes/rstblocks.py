@@ -316,10 +316,11 @@ def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open],
         if short in AUTODOC_DIRECTIVES:
             stack.append(_Open(ind, "text"))
             end = _options_end(lines, i + 1)
-            options = frozenset(o.group(1).lower() for o in map(_OPTION.match, lines[i + 1:end]) if o)
+            values = _option_values(lines[i + 1:end])
             target = (d.group(2) or "").strip()
             if target and short != "autosummary":
-                autodoc.append(AutodocRef(i, end, short, target, module, options))
+                listed = tuple(n for n in re.split(r"[\s,]+", values.get("members", "")) if n)
+                autodoc.append(AutodocRef(i, end, short, target, module, frozenset(values), listed))
             return "text"
         stack.append(_Open(ind, "text"))
         return "text"
@@ -339,14 +340,35 @@ def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open],
     return "inert"
 
 
-_OPTION = re.compile(r"^[ \t]+:([\w-]+):")
+_OPTION = re.compile(r"^([ \t]+):([\w-]+):(.*)$")
 
 
 def _options_end(lines: list[str], j: int) -> int:
-    """The line after a directive's option lines (`:members:`, `:noindex:`) starting at line j."""
-    while j < len(lines) and _OPTION.match(lines[j]):
+    """The line after a directive's option lines (`:members:`, `:noindex:`) starting at line j, a value's
+    continuation lines (indented deeper than its option) included."""
+    indent = -1
+    while j < len(lines):
+        option = _OPTION.match(lines[j])
+        if option:
+            indent = _indent(lines[j])
+        elif indent < 0 or _blank(lines[j]) or _indent(lines[j]) <= indent:
+            break
         j += 1
     return j
+
+
+def _option_values(block: list[str]) -> dict[str, str]:
+    """A directive's options, lowercased names to values (continuation lines joined): `:members: a, b`."""
+    out: dict[str, str] = {}
+    name = ""
+    for line in block:
+        option = _OPTION.match(line)
+        if option:
+            name = option.group(2).lower()
+            out[name] = option.group(3).strip()
+        elif name:
+            out[name] = f"{out[name]} {line.strip()}"
+    return out
 
 
 def _module_of(rest: str, module: str) -> str:
