@@ -44,6 +44,8 @@ from scree.search.vocabsearch import search_with_names
     ("- **`--color=WHEN`**: when to colour the output.", "--color"),
     ("retry_s\n: how long to wait before retrying", "retry_s"),
     ("retry_s\n    How long to wait before retrying.", "retry_s"),
+    # a reStructuredText title underlined with tildes opens no fence: the table under it is read
+    ("For\n~~~\n\nSpecial variables:\n\n+--------------+------+\n| `loop.index` | The iteration |\n", "loop.index"),
 ])
 def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) -> None:
     assert defines(text, [name])
@@ -55,6 +57,7 @@ def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) ->
     ("- `--why` now works with `--tree` (#4521).", "--why"),  # a changelog bullet: no separator after the name
     ("- `x-success` (optional) see [[#Callbacks]].", "x-success"),  # an entry that points elsewhere
     ("```\n| `PLATEN_RETRY_S` | 10 |\n```", "platen_retry_s"),  # inside code
+    ("Settings:\n~~~\n| `PLATEN_RETRY_S` | 10 |\n~~~", "platen_retry_s"),  # a fence right after a paragraph line
     ("PLATEN_RETRY_S: 10", "platen_retry_s"),  # a bare `key: value` line is configuration, not an entry
     ("| `PLATEN_RETRY_S_MAX` | 60 |", "platen_retry_s"),  # another, longer name
     ("`SIGIL_OFFLINE` set to `1` works offline.", "sigil_offline"),  # a paragraph, as guides open them too

@@ -24,7 +24,9 @@ def titled_by(trail: str, names: Sequence[str]) -> bool:
 
 
 def _outside_fences(lines: list[str]) -> Iterator[tuple[int, str]]:
-    """(index, stripped line) of each line outside fenced code (the fences' own lines left out too)."""
+    """(index, stripped line) of each line outside fenced code (the fences' own lines left out too). A line of
+    tildes right under a line of text as long is a reStructuredText title's underline, not a fence: read as one,
+    it hid the rest of the section (Jinja's `For` and its table of `loop.index`)."""
     fence = ""
     for i, raw in enumerate(lines):
         line = raw.strip()
@@ -32,6 +34,8 @@ def _outside_fences(lines: list[str]) -> Iterator[tuple[int, str]]:
             if line.startswith(fence):
                 fence = ""
             continue
+        if line.startswith("~~~") and line.strip("~") == "" and i > 0 and 0 < len(lines[i - 1].strip()) <= len(line):
+            continue  # as long as its title at least, as docutils requires: a fence after a paragraph line is shorter
         if line.startswith(("```", "~~~")):
             fence = line[:3]
             continue
