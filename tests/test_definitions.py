@@ -300,27 +300,36 @@ def test_without_the_entries_the_dotted_names_mentions_came_first(package, monke
 
 @pytest.fixture
 def autodoc_repo(tmp_path: Path):
-    """An API page whose `:members:` pull in a method's docstring, and a guide section that uses the method."""
-    root = tmp_path / "engine"
-    write(root, "docs/conf.py", "project = 'engine'\n")
-    write(root, "docs/api.rst", "API\n===\n\n.. module:: pkg\n\nEngine\n------\n\n.. autoclass:: Engine\n   :members:\n\n"
-                                "Helpers\n-------\n\n.. autofunction:: pkg.spin_wheel\n")
-    write(root, "src/pkg/__init__.py", '"""The pkg package."""\n\n\nclass Engine:\n    """An engine."""\n\n'
-                                       '    def warm_up_engine(self) -> None:\n        """Warms up."""\n\n\n'
-                                       'def spin_wheel(n):\n    """Spins the wheel."""\n')
-    write(root, "docs/guide.rst", "Guide\n=====\n\nStarting up\n-----------\n\nCall ``warm_up_engine`` before the "
-                                  "first run: a cold engine stalls, so the guide's first step is to warm it up, "
-                                  "then check the gauges, then start. ``spin_wheel`` turns the wheel after that, "
-                                  "when the engine is warm and the gauges read green on every dial.\n")
+    """An API page of autodoc directives, and a guide whose sections use the documented names: one titled for what
+    `warm_up_engine` does, one not titled for `spin_wheel`, one titled by the project's own name."""
+    root = tmp_path / "turbine"
+    write(root, "pyproject.toml", '[project]\nname = "turbine"\nversion = "1.0"\n')
+    write(root, "docs/conf.py", "project = 'turbine'\n")
+    write(root, "docs/api.rst", "API\n===\n\n.. module:: turbine\n\nEngine\n------\n\n.. autoclass:: Engine\n"
+                                "   :members:\n\nHelpers\n-------\n\n.. autofunction:: turbine.spin_wheel\n\n"
+                                ".. autofunction:: turbine.turbine_reset\n")
+    write(root, "src/turbine/__init__.py", '"""The turbine package."""\n\n\nclass Engine:\n    """An engine."""\n\n'
+                                           '    def warm_up_engine(self) -> None:\n        """Warms up."""\n\n\n'
+                                           'def spin_wheel(n):\n    """Spins the wheel."""\n\n\n'
+                                           'def turbine_reset():\n    """Resets."""\n')
+    write(root, "docs/guide.rst", "Guide\n=====\n\nWarming the engine\n------------------\n\nCall ``warm_up_engine`` "
+                                  "before the first run: a cold engine stalls, so the guide's first step is to warm "
+                                  "it up, then check the gauges, then start it and watch the dials go green.\n\n"
+                                  "Starting up\n-----------\n\nAfter that ``spin_wheel`` turns the wheel, when the "
+                                  "engine is warm and the gauges read green on every dial of the board.\n\n"
+                                  "Turbine basics\n--------------\n\nWhen the board is red, ``turbine_reset`` puts "
+                                  "it back, and the gauges and the dials start again from green on every dial.\n")
     index = _index(root)
     yield root, index
     index.close()
 
 
-def test_a_lookup_of_a_member_docstring_answers_from_the_docs_own_section(autodoc_repo, monkeypatch) -> None:
+def test_a_lookups_docstring_yields_to_the_docs_section_that_speaks_of_the_name(autodoc_repo, monkeypatch) -> None:
     root, index = autodoc_repo
-    assert _first(root, index, "warm_up_engine") == ("docs/guide.rst", "Guide > Starting up")
-    # an object the page names with a directive of its own is an entry its authors placed: it stays first
-    assert _first(root, index, "spin_wheel") == ("docs/api.rst", "API > Helpers > pkg.spin_wheel")
-    monkeypatch.setattr(search_module.ranking, "MEMBERS_AFTER", False)  # the miss: the docstring's entry led
-    assert _first(root, index, "warm_up_engine") == ("docs/api.rst", "API > Engine > pkg.Engine.warm_up_engine")
+    assert _first(root, index, "warm_up_engine") == ("docs/guide.rst", "Guide > Warming the engine")
+    # a section whose heading does not speak of the name is a mention: the docstring keeps its place
+    assert _first(root, index, "spin_wheel") == ("docs/api.rst", "API > Helpers > turbine.spin_wheel")
+    # the project's own name speaks of the project, not of `turbine_reset`
+    assert _first(root, index, "turbine_reset") == ("docs/api.rst", "API > Helpers > turbine.turbine_reset")
+    monkeypatch.setattr(search_module.ranking, "DOCSTRINGS_YIELD", False)  # the miss: the docstring's entry led
+    assert _first(root, index, "warm_up_engine") == ("docs/api.rst", "API > Engine > turbine.Engine.warm_up_engine")

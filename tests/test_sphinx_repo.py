@@ -134,7 +134,7 @@ def test_autodoc_targets_in_the_repository_are_sections_under_the_api_page(repo:
     (hit, *_) = search(repo, "zephyrine burner")
     assert (hit["path"], hit["heading"]) == ("docs/api.rst", "API > Engine > pkg.Engine.ignite")
     assert "ignite(fuel: str)" in hit["text"] and "src/pkg/core.py" in hit["text"]
-    # shown by `:members:`, so it says whose member it is (`search.ranking.from_members` reads that)
+    # shown by `:members:`, so it says whose member it is
     assert "(docstring of pkg.Engine.ignite, a member of pkg.Engine: src/pkg/core.py, line 10)" in hit["text"]
     assert ".. autoclass:: Engine" in lines_of(repo, hit)  # the lines are the directive's
     # The class's own docstring is the text of the section its title names ("Engine"), not a subsection

@@ -81,9 +81,9 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
 
 
 def docstring_note(obj: Documented) -> str:
-    """What ends each chunk of `obj`'s docstring, in parentheses: whose it is, where it was read
-    (`db.queries.files_citing` reads it back), and whether only a `:members:` option shows it
-    (`search.ranking.from_members`)."""
+    """What ends each chunk of `obj`'s docstring, in parentheses: whose it is (`search.ranking.from_docstring` reads
+    that), where it was read (`db.queries.files_citing` reads it back), and whether only a `:members:` option shows
+    it."""
     member = f", a member of {obj.name.rpartition('.')[0]}" if obj.member else ""
     return f"docstring of {obj.name}{member}: {obj.where}"
 

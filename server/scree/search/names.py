@@ -1,5 +1,5 @@
 """The verbatim-name tier: which chunks spell a query's names exactly, and how a lookup's sections are ordered
-among those that spell them as often (a `:members:` docstring, titled by the name, defining it, mostly a list); and
+among those that spell them as often (titled by the name, defining it, mostly a list, a docstring yielding); and
 a dotted name's or search operator's own entry (`dotted_entries`, `entries_first`), which reference pages title by
 the name or by its last part.
 
@@ -61,11 +61,11 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
                 names: Sequence[str], lookup: str = "") -> list[tuple[int, float]]:
     """`ranked` re-ordered by how many of `names` (case-folded) each chunk's text spells verbatim,
     most first; equal counts keep their order (BM25's), except that for a `lookup` (the query's text) a
-    docstring that only an autodoc `:members:` option shows comes after the docs' own sections
-    (`ranking.from_members`), a section whose heading trail has a heading that is one of the names comes first
+    section whose heading trail has a heading that is one of the names comes first
     (`ranking.titled_by`), then one holding an entry that defines the lookup (`ranking.defines`: a table row,
     list item or term opening with it), and a section that is mostly a list comes after the others
-    (`ranking.mostly_list`).
+    (`ranking.mostly_list`); last, the first docstring entry of a tier yields its place to the docs' own section
+    whose heading speaks of the lookup (`ranking.DOCSTRINGS_YIELD`).
 
     Scores stay in step with the order: each name spelled adds the pool's whole BM25 range, so a
     fusion that reads scores (not only ranks) sees the verbatim tier as far above the rest."""
@@ -76,7 +76,6 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     titled: dict[int, bool] = {}
     defined: dict[int, bool] = {}
     listed: dict[int, bool] = {}
-    pulled: dict[int, bool] = {}
     if lookup:
         # What a lookup looks up is the whole of it: `platenctl jobs requeue` is defined by its own entry,
         # not by one that opens with `platenctl`.
@@ -86,12 +85,34 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
             titled[cid] = ranking.TITLED_FIRST and ranking.titled_by(trail, names)
             defined[cid] = ranking.DEFINED_FIRST and not titled[cid] and ranking.defines(body, terms)
             listed[cid] = ranking.LISTS_LAST and ranking.mostly_list(body)
-            pulled[cid] = ranking.MEMBERS_AFTER and ranking.from_members(body)
-    ordered = sorted(ranked, key=lambda item: (-counts[item[0]], pulled.get(item[0], False),
-                                               not titled.get(item[0], False), not defined.get(item[0], False),
-                                               listed.get(item[0], False)))
+    ordered = sorted(ranked, key=lambda item: (-counts[item[0]], not titled.get(item[0], False),
+                                               not defined.get(item[0], False), listed.get(item[0], False)))
+    if lookup and ranking.DOCSTRINGS_YIELD:
+        ordered = _yield_to_own_section(ordered, counts, texts, ranking.name_parts(terms))
     span = max(s for _, s in ranked) - min(s for _, s in ranked) or 1.0
     return [(cid, s + counts[cid] * span) for cid, s in ordered]
+
+
+def _yield_to_own_section(ordered: list[tuple[int, float]], counts: dict[int, int], texts: dict[int, str],
+                          parts: AbstractSet[str]) -> list[tuple[int, float]]:
+    """`ordered` with the best-ranked docs section that speaks of the name's `parts` (`ranking.speaks_of`) moved
+    just ahead of the first docstring entry above it that spells the names as often (`ranking.DOCSTRINGS_YIELD`).
+    A word of the docstring's module path speaks of the package, not of the name: every heading of pytest's docs
+    may say "pytest"."""
+    for i, (cid, _) in enumerate(ordered):
+        owner = ranking.docstring_of(texts.get(cid, ""))
+        if not owner:
+            continue
+        own = parts - ranking.module_parts(owner)
+        for j in range(i + 1, len(ordered)) if own else ():
+            other = ordered[j][0]
+            if counts[other] != counts[cid]:
+                break
+            text = texts.get(other, "")
+            if not ranking.docstring_of(text) and ranking.speaks_of(text.partition("\n")[0], own):
+                return [*ordered[:i], ordered[j], *ordered[i:j], *ordered[j + 1:]]
+        return ordered
+    return ordered
 
 
 # A dotted name's entry is the section its reference titles by it (issue 38): "API > `pytest.approx`",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from typing import Callable, Hashable, Sequence, TypeVar
+from typing import AbstractSet, Callable, Hashable, Sequence, TypeVar
 
 # The predicates on a section's trail and text live in an import-free module the grep hint shares;
 # search reaches them here, beside the rules that use them.
@@ -105,21 +105,47 @@ LISTS_LAST = True
 # opening with the name set off by markup and a separator, a definition-list term) comes first (issue 38).
 DEFINED_FIRST = True
 
-# Among a lookup's sections that spell it as often, a docstring that an autodoc `:members:` option pulls in from
-# the code (`notes.autodoc.docstring_note`) comes after the docs' own sections: an agent greps the code's docstring
-# anyway, and the docs' authors explain the name where they wrote it (issue 38: flask's `from_prefixed_env`,
-# `session_transaction`, `url_value_preprocessor` ranked the API page's member docstring above the guide). An
-# object the page names with a directive of its own (`.. autofunction:: stream_with_context`, pytest's
-# `.. autofunction:: pytest_collection_modifyitems`) is an entry the authors placed and keeps its place: demoting
-# every docstring cost pytest identifier top1 -1. Measured (docs/benchmarks.md): flask identifier top1 53 -> 73 in
-# auto, 40 -> 60 in keyword, top3 93 -> 100; no other cell moved.
-MEMBERS_AFTER = True
-_MEMBER_NOTE = re.compile(r"\(docstring of [\w.]+, a member of [\w.]+: [^\n]*, line \d+\)\s*$")
+_DOCSTRING_NOTE = re.compile(r"\(docstring of ([\w.]+)(?:, a member of [\w.]+)?: [^\n]*, line \d+\)\s*$")
 
 
-def from_members(body: str) -> bool:
-    """True for a chunk of a docstring only a `:members:` option shows (`notes.autodoc.docstring_note`)."""
-    return bool(_MEMBER_NOTE.search(body[-400:]))
+def docstring_of(body: str) -> str:
+    """The full name of the object whose docstring a chunk shows (`notes.autodoc.docstring_note`), or ""."""
+    found = _DOCSTRING_NOTE.search(body[-400:])
+    return found.group(1) if found else ""
+
+
+def module_parts(full_name: str) -> set[str]:
+    """The words of the modules in an object's full name (`pytest` and `hookspec` of
+    `_pytest.hookspec.pytest_collection_modifyitems`): the package's, which any heading of its docs may spell. A
+    capitalised part is a class, not a module (`Config` of `flask.Config.from_prefixed_env` stays)."""
+    modules = [p for p in full_name.split(".")[:-1] if p[:1].islower() or p[:1] == "_"]
+    return name_parts(modules)
+
+
+# A lookup's docstring entry yields its place to the docs' own section whose last heading speaks of the name, when
+# that section spells the name as often: "Utilities > Finding Application Folders" for `get_app_dir`, "Pager
+# Support" for `echo_via_pager`, "Streaming with Context" for `stream_with_context`, ahead of the API page's
+# `click.get_app_dir`. The docstring is the code's (an agent reads it there too); the section the docs' authors
+# titled for the name explains it. Only such a section moves, and only past the docstring: moving every section
+# whose heading shares a word with the name cost httpx and platen a lookup each. Measured (docs/benchmarks.md):
+# flask identifier top1 53 -> 80 in auto, click (held out) 63 -> 83; none lower. Every docstring after the docs'
+# own sections, with no heading asked for, cost pytest a lookup (its hook's reference entry is the label).
+DOCSTRINGS_YIELD = True
+_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def name_parts(names: Sequence[str]) -> set[str]:
+    """The case-folded words of `names` (3 letters or more): `get_app_dir` is get, app, dir; `ParameterSource`
+    is parameter, source."""
+    return {p.casefold() for n in names for p in _PART.findall(n) if len(p) >= 3}
+
+
+def speaks_of(trail: str, parts: AbstractSet[str]) -> bool:
+    """True when a word of the last heading of `trail` opens with one of `parts`: "Finding Application Folders"
+    speaks of `app`, "Token Normalization" of `token`."""
+    leaf = trail.rsplit(TRAIL_SEPARATOR, 1)[-1]
+    return any(w.casefold().startswith(p) for w in _WORD.findall(leaf) for p in parts)
 
 
 # How many places a release history's section moves down when a plain question does not ask about
