@@ -1,6 +1,6 @@
 """Hostile reStructuredText is indexed in bounded time and nothing is lost (issue 34): a 5 MB grid table, 10,000
 nested directives, a page of adornment lines only, a 100 KB title, invalid UTF-8, two pages that include each
-other. One real `scree reindex` process over all of them; every page ends up searchable. The bound is generous:
+other, an autodoc `:members:` list of 200,000 lines. One real `scree reindex` process over all of them; every page ends up searchable. The bound is generous:
 the reader is linear (each of these takes well under a second in process)."""
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ def hostile_pages() -> dict[str, str | bytes]:
         "bad.rst": b"Broken\n======\n\nThe badmarker \xff\xfe page.\n",
         "loop_a.rst": "Loop A\n======\n\n.. include:: loop_b.rst\n\nloopamarker\n",
         "loop_b.rst": "Loop B\n======\n\n.. include:: loop_a.rst\n\nloopbmarker\n",
+        # A `:members:` list of 200,000 continuation lines: its value is joined once, not copied once per line.
+        "members.rst": "Members\n=======\n\n.. autoclass:: pkg.Engine\n   :members: a,\n" + "      b,\n" * 200_000
+                       + "\nmembersmarker after the list\n",
     }
 
 
@@ -53,11 +56,12 @@ def test_hostile_rst_pages_are_indexed_in_bounded_time_and_all_are_found(tmp_pat
     assert done.returncode == 0, done.stderr
     assert "invalid UTF-8" in done.stdout + done.stderr or "bad.rst" in done.stdout + done.stderr
     status = json.loads(scree("status", "--json", "--notes", str(notes), env=env).stdout)
-    assert status["files"] == 7 and status["incomplete_files"] == 0, status
-    assert status["kinds"] == {"reStructuredText": 7}
+    assert status["files"] == 8 and status["incomplete_files"] == 0, status
+    assert status["kinds"] == {"reStructuredText": 8}
     for word, path in (("tablemarker", "table.rst"), ("nestmarker", "nested.rst"), ("deepmarker", "nested.rst"),
                        ("adornmarker", "adorn.rst"), ("titlemarker", "title.rst"), ("badmarker", "bad.rst"),
-                       ("loopamarker", "loop_a.rst"), ("loopbmarker", "loop_b.rst")):
+                       ("loopamarker", "loop_a.rst"), ("loopbmarker", "loop_b.rst"),
+                       ("membersmarker", "members.rst")):
         out = scree("search", "--json", "--no-sync", "--mode", "keyword", "-k", "3", "--notes", str(notes), word,
                     env=env)
         hits = json.loads(out.stdout)["results"]

@@ -359,16 +359,16 @@ def _options_end(lines: list[str], j: int) -> int:
 
 def _option_values(block: list[str]) -> dict[str, str]:
     """A directive's options, lowercased names to values (continuation lines joined): `:members: a, b`."""
-    out: dict[str, str] = {}
+    pieces: dict[str, list[str]] = {}  # joined once: a value of many lines must not be copied once per line
     name = ""
     for line in block:
         option = _OPTION.match(line)
         if option:
             name = option.group(2).lower()
-            out[name] = option.group(3).strip()
+            pieces[name] = [option.group(3).strip()]
         elif name:
-            out[name] = f"{out[name]} {line.strip()}"
-    return out
+            pieces[name].append(line.strip())
+    return {key: " ".join(parts).strip() for key, parts in pieces.items()}
 
 
 def _module_of(rest: str, module: str) -> str:
