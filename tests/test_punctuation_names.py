@@ -46,6 +46,16 @@ def test_a_name_ending_in_punctuation_is_spelled_before_a_value() -> None:
     assert spelled("--type-add is another flag") == 0  # a flag still ends at a word boundary
 
 
+def _index(root: Path):
+    index = open_index(index_location(root, load_config()), root)
+    sync(index, NotesPolicy.load(root), FakeEmbedder())
+    return index
+
+
+def _hits(root: Path, index, query: str, mode: str) -> list:
+    return search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(query, k=5, mode=mode)).hits
+
+
 @pytest.fixture
 def vault(tmp_path: Path):
     root = tmp_path / "vault"
@@ -57,8 +67,7 @@ def vault(tmp_path: Path):
     # A page about the operators of templates in general, which never spells `??`.
     write(root, "templates.md", "# Templates\n\n## Operators\n\nWhat does each operator do in a template? "
                                 "Template operators compare, join and test values in a template.\n")
-    index = open_index(index_location(root, load_config()), root)
-    sync(index, NotesPolicy.load(root), FakeEmbedder())
+    index = _index(root)
     yield root, index
     index.close()
 
@@ -70,7 +79,7 @@ def vault(tmp_path: Path):
 def test_the_section_that_spells_the_token_comes_first(vault, query: str, trail: str) -> None:
     root, index = vault
     for mode in ("auto", "keyword", "hybrid"):
-        hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(query, k=5, mode=mode)).hits
+        hits = _hits(root, index, query, mode)
         assert hits and (hits[0].path, hits[0].heading) == ("search.md", trail), (mode, [h.heading for h in hits])
 
 
@@ -95,8 +104,7 @@ def operators(tmp_path: Path):
                                "return from ops-archive because under:ops is what you typed.\n")
     write(root, "docs/guide.md", "# Searching\n\n## Narrowing by place\n\nType under:ops to keep pages under ops, "
                                  "or under:ops/runbooks for one folder. Why pages return is the place.\n")
-    index = open_index(index_location(root, load_config()), root)
-    sync(index, NotesPolicy.load(root), FakeEmbedder())
+    index = _index(root)
     yield root, index
     index.close()
 
@@ -106,7 +114,7 @@ def test_a_question_applying_an_operator_answers_from_the_operators_entry(operat
     question = "Why does under:ops also return pages from ops-archive/?"
 
     def first(mode: str) -> tuple[str, str]:
-        hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(question, k=5, mode=mode)).hits
+        hits = _hits(root, index, question, mode)
         return hits[0].path, hits[0].heading
 
     for mode in ("auto", "keyword", "hybrid"):

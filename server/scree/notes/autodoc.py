@@ -40,6 +40,7 @@ MAX_OBJECTS_PER_PAGE = 500  # documented objects one page may add (a page of `:m
 MAX_SIGNATURE_BYTES = 400
 
 _DEFS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+_Def = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
 
 
 def docstring_note(obj: Documented) -> str:
-    """What ends each chunk of `obj`'s docstring, in parentheses: whose it is (`search.ranking.from_docstring` reads
+    """What ends each chunk of `obj`'s docstring, in parentheses: whose it is (`search.ranking.docstring_of` reads
     that), where it was read (`db.queries.files_citing` reads it back), and whether only a `:members:` option shows
     it."""
     member = f", a member of {obj.name.rpartition('.')[0]}" if obj.member else ""
@@ -226,9 +227,6 @@ class _Resolver:
         return mod
 
 
-_Def = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
-
-
 def _listed(node: ast.AST, public: list[_Def], names: tuple[str, ...]) -> list[_Def]:
     """The members of `node` that a `:members: a, b` list names, in the list's order, private ones too (Sphinx
     shows what the list names); its `public` members when the list names none. A name not defined there is left
@@ -276,7 +274,7 @@ def _all_of(tree: ast.Module) -> set[str] | None:
     return None
 
 
-def _public(node: ast.AST, names: set[str] | None) -> list[ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef]:
+def _public(node: ast.AST, names: set[str] | None) -> list[_Def]:
     """A module's or class's public classes and functions, in source order."""
     out = []
     for child in getattr(node, "body", []):
