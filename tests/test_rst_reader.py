@@ -186,6 +186,40 @@ def test_a_members_list_shows_the_members_it_names_in_its_order_as_the_pages_own
     assert len(pulled) == 4 and all("a member of pkg.Engine" in n for n in pulled[1:])  # start, stop, idle
 
 
+def test_a_name_a_package_re_exports_with_a_star_import_is_found() -> None:
+    page = "API\n===\n\n.. autoclass:: pkg.Engine\n\n.. autofunction:: pkg.start\n\n.. autofunction:: pkg._tune\n"
+    modules = {
+        "pkg": ("src/pkg/__init__.py", "from ._util import *\nfrom ._core import *\n"),
+        "pkg._core": ("src/pkg/_core.py", '__all__ = ["Engine"]\n\nclass Engine:\n    """The engine."""\n\n'
+                      'def start():\n    """Not exported: __all__ leaves it out."""\n'),
+        "pkg._util": ("src/pkg/_util.py", 'def start():\n    """Starts."""\n\ndef _tune():\n    """Private."""\n'),
+    }
+    shown = [c.text.rsplit("\n", 1)[-1] for c in autodoc_chunks(chunk_note(page, formats.RST), modules.get)]
+    assert shown == ["(docstring of pkg.Engine: src/pkg/_core.py, line 3)",
+                     "(docstring of pkg.start: src/pkg/_util.py, line 1)"]  # a star import brings no private name
+
+
+def test_modules_that_star_import_each_other_end_the_search_for_a_name_neither_has() -> None:
+    page = "API\n===\n\n" + "".join(f".. autofunction:: pkg.missing{n}\n\n" for n in range(3)) + \
+        ".. autofunction:: pkg.found\n\n.. autofunction:: pkg.found\n"
+    modules = {"pkg": ("pkg/__init__.py", "from .a import *\n"),
+               "pkg.a": ("pkg/a.py", "from .b import *\nfrom pkg import *\n"),
+               "pkg.b": ("pkg/b.py", 'from .a import *\n\ndef found():\n    """Found."""\n')}
+    shown = [c.heading for c in autodoc_chunks(chunk_note(page, formats.RST), modules.get)]
+    assert shown == ["API > pkg.found", "API > pkg.found"]  # found twice: a name found once is not struck off
+
+
+def test_no_chunk_of_a_docstring_is_its_note_alone() -> None:
+    page = "API\n===\n\n.. module:: pkg\n\n.. autofunction:: run\n"
+    note = "(docstring of pkg.run: pkg/__init__.py, line 1)"
+    for n in range(20, 70):  # wherever the docstring's text ends against the chunk size
+        doc = "\n\n    ".join(f"Paragraph {i} of the docstring." for i in range(n))
+        find = {"pkg": ("pkg/__init__.py", f'def run():\n    """{doc}"""\n')}.get
+        chunks = autodoc_chunks(chunk_note(page, formats.RST), find)
+        assert all(c.text.endswith(note) and c.text.removesuffix(note).strip() for c in chunks), n
+        assert sum("Paragraph" in c.text for c in chunks) == len(chunks), n
+
+
 def test_read_doc_sections_of_an_rst_page_match_its_chunks() -> None:
     found = {s.trail: (s.start_line, s.end_line) for s in sections(PAGE, formats.RST)}
     assert set(found) == {"Project", "Project > Install", "Project > Install > Options", "Project > Guide"}

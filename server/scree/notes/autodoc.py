@@ -10,7 +10,8 @@ every chunk pointing at the directive's lines (the page's own text there). The s
 Pure but for `find`, the caller's way to read a module's source by its dotted name (`notes/modules.py`
 reads it under the notes policy). Resolution follows what autodoc would import, as far as the source
 shows it: the module in effect (`.. currentmodule::`), the longest dotted prefix that is a module, then
-names down classes, through `from x import Name` re-exports (a package's `__init__.py`), a few hops deep.
+names down classes, through `from x import Name` and `from x import *` re-exports (a package's `__init__.py`), a
+few hops deep.
 `:members:` adds each public member that has a docstring (`__all__` decides a module's public names), and
 `:inherited-members:` those of its base classes that the folder defines. What cannot be found (a compiled
 module, a name made at run time, a base class from an installed package) is left out: the directive's line
@@ -68,16 +69,16 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
                 log.info("autodoc: more than %d objects on one page; the rest are left out", MAX_OBJECTS_PER_PAGE)
                 return out
             note_line = f"({docstring_note(obj)})"
-            text = f"{obj.signature}\n\n{obj.doc}\n\n{note_line}"
+            text = f"{obj.signature}\n\n{obj.doc}"
             title = trail.rsplit(TRAIL_SEPARATOR, 1)[-1]
             if rstblocks.SAME_SUBJECT_MERGED and rstblocks.same_subject(title, obj.name):
                 heading = trail  # the section titled by the object holds its docstring (`rstblocks.same_subject`)
             else:
                 heading = f"{trail}{TRAIL_SEPARATOR}{obj.name}" if trail else obj.name
-            # A long docstring takes several chunks: each ends with the note, so each says whose it is
+            # A long docstring takes several chunks: each ends with the note, so each says whose it is (added
+            # after the split: split with the text, the note was once a chunk of its own)
             chunks = chunk_lines(text.split("\n"), heading, ref.line + 1, max(ref.end, ref.line + 1))
-            out.extend(c if c.text.endswith(note_line) else replace(c, text=f"{c.text}\n\n{note_line}")
-                       for c in chunks)
+            out.extend(replace(c, text=f"{c.text}\n\n{note_line}") for c in chunks)
     return out
 
 
@@ -103,6 +104,7 @@ class _Resolver:
     def __init__(self, find: ModuleFinder) -> None:
         self._find = find
         self._modules: dict[str, _Module | None] = {}
+        self._star_seen: set[tuple[str, str]] = set()  # (module, name) pairs being or already searched in vain
 
     def documented(self, ref: AutodocRef) -> list[Documented]:
         target = ref.target.split("(", 1)[0].strip().lstrip("~")
@@ -204,6 +206,19 @@ class _Resolver:
                 source = _imported(body, part, mod.package)
                 if source is not None:
                     return self._resolve(".".join([source, *path[1:]]), hops + 1)
+                # `from ._core import *`: the last such module that exports the name, as at run time. Each
+                # (module, name) is searched once: modules that star-import each other end, and so does a fan of them.
+                for star in reversed(_star_sources(body, mod.package)):
+                    if (star, part) in self._star_seen:
+                        continue
+                    self._star_seen.add((star, part))
+                    other = self._module(star)
+                    exported = _all_of(other.tree) if other is not None else None
+                    if other is not None and (part in exported if exported is not None else not part.startswith("_")):
+                        inner = self._within(other, path, hops + 1)
+                        if inner is not None:
+                            self._star_seen.discard((star, part))  # found: the next directive may ask again
+                            return inner
             if found is None:
                 return None
             node = found
@@ -256,13 +271,30 @@ def _imported(body: list[ast.stmt], name: str, package: str) -> str | None:
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if (alias.asname or alias.name) == name:
-                    base = node.module or ""
-                    if node.level:
-                        parts = package.split(".") if package else []
-                        up = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
-                        base = ".".join([*up, base] if base else up)
+                    base = _from_module(node, package)
                     return f"{base}.{alias.name}" if base else alias.name
     return None
+
+
+def _from_module(node: ast.ImportFrom, package: str) -> str:
+    """The absolute name of the module a `from ... import` reads, relative dots resolved against `package`."""
+    base = node.module or ""
+    if node.level:
+        parts = package.split(".") if package else []
+        up = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
+        base = ".".join([*up, base] if base else up)
+    return base
+
+
+def _star_sources(body: list[ast.stmt], package: str) -> list[str]:
+    """The modules `body` imports everything from (`from ._core import *` in package `pkg`: `pkg._core`), in
+    order."""
+    out = []
+    for node in body:
+        if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
+            if base := _from_module(node, package):
+                out.append(base)
+    return out
 
 
 def _all_of(tree: ast.Module) -> set[str] | None:
