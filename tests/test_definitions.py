@@ -28,7 +28,9 @@ from scree.notes.sectiontext import defines
 from scree.search import search as search_module
 from scree.search import names as names_module
 from scree.search.names import entry_of
-from scree.search.route import dotted_names, is_syntax_name, named_identifiers, phrase_names, punctuation_name
+from scree.search import route as route_module
+from scree.search.route import (asked_name, dotted_names, is_syntax_name, named_identifiers, phrase_names,
+                                punctuation_name)
 from scree.search.search import Query
 from scree.search.vocabsearch import search_with_names
 
@@ -333,3 +335,27 @@ def test_a_lookups_docstring_yields_to_the_docs_section_that_speaks_of_the_name(
     assert _first(root, index, "turbine_reset") == ("docs/api.rst", "API > Helpers > turbine.turbine_reset")
     monkeypatch.setattr(search_module.ranking, "DOCSTRINGS_YIELD", False)  # the miss: the docstring's entry led
     assert _first(root, index, "warm_up_engine") == ("docs/api.rst", "API > Engine > turbine.Engine.warm_up_engine")
+
+
+@pytest.mark.parametrize("question", ["What does PLATEN_STATION_FALLBACK_AFTER_S do?",
+                                      "what is `PLATEN_STATION_FALLBACK_AFTER_S` for ?",
+                                      "What's PLATEN_STATION_FALLBACK_AFTER_S?"])
+def test_a_question_that_asks_only_what_a_name_is_answers_as_its_lookup(ops, question: str) -> None:
+    root, index = ops
+    result = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(question, k=5))
+    assert result.mode == "keyword" and result.names == ["platen_station_fallback_after_s"]
+    assert (result.hits[0].path, result.hits[0].heading) == ("docs/configuration.md", "Configuration > Router")
+
+
+def test_without_the_rule_the_question_ran_hybrid(ops, monkeypatch) -> None:
+    root, index = ops
+    monkeypatch.setattr(route_module, "ASKED_NAMES", False)
+    result = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(),
+                               Query("What does PLATEN_STATION_FALLBACK_AFTER_S do?", k=5))
+    assert result.mode == "hybrid"
+
+
+@pytest.mark.parametrize("query", ["What does --why do to the tree?", "What is a display?", "What does it do?",
+                                   "Why does PLATEN_LEASE_S matter?", "PLATEN_LEASE_S"])
+def test_only_a_question_of_one_name_is_read_as_its_lookup(query: str) -> None:
+    assert asked_name(query, frozenset({"display"}) if "display" in query else frozenset()) is None

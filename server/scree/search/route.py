@@ -65,6 +65,28 @@ def is_lookup(query: str) -> bool:
     return not any(w.strip(_EDGE_PUNCT).lower() in STOPWORDS for w in words)
 
 
+# "What does X do?", "What is X for?", "What's X?": a question that says nothing but one name asks what a lookup of the
+# name asks (issue 38). Not "What does X do to Y?": that asks about a case.
+ASKED_NAMES = True
+_ASKED_NAME = (re.compile(r"^what(?:'s|\s+is|\s+are)\s+(?:the\s+)?(\S+?)(?:\s+for)?\s*\?$", re.IGNORECASE),
+               re.compile(r"^what\s+does\s+(?:the\s+)?(\S+)\s+(?:do|mean)\s*\?$", re.IGNORECASE))
+
+
+def asked_name(query: str, vocabulary: AbstractSet[str] = frozenset()) -> str | None:
+    """The name a question asks about and nothing else ("What does `myst_heading_anchors` do?":
+    `myst_heading_anchors`), as typed; None for any other query, or when the word is no name (`named_identifiers`)."""
+    if not ASKED_NAMES:
+        return None
+    for pattern in _ASKED_NAME:
+        found = pattern.match(query.strip())
+        if found:
+            word = found.group(1)
+            names = named_identifiers(word, vocabulary)
+            if len(names) == 1 and names[0] == word.strip("`").casefold():
+                return word
+    return None
+
+
 # Syntax that makes a token a name although its letters are a common word (issue 38: `%%comment%%`,
 # `{{date}}`, `[[Page]]`, `![[embed]]`, `#tag`, `@mention`): doubled brackets or markers around letters, or a
 # leading `#`/`@`. The token keeps that punctuation, so the names tier prefers a section that spells it.

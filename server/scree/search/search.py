@@ -43,7 +43,7 @@ from ..index.indexstatus import stage_two_note
 from . import expansion, ranking
 from ..notes.policy import NotesPolicy
 from ..records import Hit, SearchResult
-from .route import (common_words_only, is_lookup, is_syntax_name, looks_like_identifier, named_identifiers,
+from .route import (asked_name, common_words_only, is_lookup, is_syntax_name, looks_like_identifier, named_identifiers,
                     punctuation_name, route)
 from ..index.store import Index, vectors_usable
 
@@ -488,6 +488,8 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     vectors would rank by noise: `auto` answers by keyword alone, with no fallback to the vectors.
     """
     text = q.text.strip()
+    if not q.expected_answer.strip() and (name := asked_name(text, vocabulary)):
+        text = name  # "What does X do?" is a lookup of X (a guess, when given, keeps the question's words)
     mode = route(text, vocabulary, embedder.id) if q.mode == "auto" else q.mode
     if not text:
         return SearchResult([], mode, ["the query is empty: ask a question or name what you look for"])
