@@ -220,6 +220,32 @@ def test_no_chunk_of_a_docstring_is_its_note_alone() -> None:
         assert sum("Paragraph" in c.text for c in chunks) == len(chunks), n
 
 
+def test_autodata_shows_the_docstring_sphinx_reads_for_an_assignment() -> None:
+    page = ("API\n===\n\n.. module:: pkg\n\n.. autodata:: NOTHING\n\n.. autodata:: LIMIT\n\n.. autodata:: RETRIES\n\n"
+            ".. autodata:: BARE\n")
+    source = ('NOTHING = object()\n"""Sentinel for a missing value."""\n\n#: How many at most.\n#: Counted per run.\n'
+              'LIMIT: int = 10\n\nRETRIES = 3  #: Tries before giving up.\n\nBARE = 1\n')
+    find = {"pkg": ("pkg/__init__.py", source)}.get
+    shown = {c.heading.rsplit(" > ", 1)[-1]: c.text for c in autodoc_chunks(chunk_note(page, formats.RST), find)}
+    assert set(shown) == {"pkg.NOTHING", "pkg.LIMIT", "pkg.RETRIES"}  # an assignment without a docstring shows none
+    assert "Sentinel for a missing value." in shown["pkg.NOTHING"]
+    assert "How many at most.\nCounted per run." in shown["pkg.LIMIT"]
+    assert "Tries before giving up." in shown["pkg.RETRIES"]
+
+
+def test_an_object_rebound_after_its_definition_shows_the_definitions_docstring() -> None:
+    page = "API\n===\n\n.. autoclass:: pkg.Factory\n\n.. autofunction:: pkg.ib\n\n.. autofunction:: pkg.s\n"
+    source = ('from ._make import attrs\n\nclass Factory:\n    """Makes defaults."""\n\n'
+              'Factory = _add_hash(_add_repr(Factory))\n\ndef attrib():\n    """Defines an attribute."""\n\n'
+              'ib = attr = attrib\ns = attributes = attrs\n')
+    make = 'def attrs(maybe_cls=None):\n    """Decorates a class."""\n'
+    find = {"pkg": ("pkg/__init__.py", source), "pkg._make": ("pkg/_make.py", make)}.get
+    shown = [c.text.rsplit("\n", 1)[-1] for c in autodoc_chunks(chunk_note(page, formats.RST), find)]
+    assert shown == ["(docstring of pkg.Factory: pkg/__init__.py, line 3)",
+                     "(docstring of pkg.ib: pkg/__init__.py, line 8)",
+                     "(docstring of pkg.s: pkg/_make.py, line 1)"]
+
+
 def test_read_doc_sections_of_an_rst_page_match_its_chunks() -> None:
     found = {s.trail: (s.start_line, s.end_line) for s in sections(PAGE, formats.RST)}
     assert set(found) == {"Project", "Project > Install", "Project > Install > Options", "Project > Guide"}

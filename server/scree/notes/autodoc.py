@@ -21,9 +21,10 @@ stays the page's text, as before.
 from __future__ import annotations
 
 import ast
+import inspect
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from . import rstblocks
 from .chunker import TRAIL_SEPARATOR, chunk_lines
@@ -96,6 +97,19 @@ class _Module:
     path: str
     tree: ast.Module
     package: str  # the package relative imports start from
+    lines: list[str] = field(default_factory=list)  # the source, for `#:` doc-comments
+    following: dict[int, ast.stmt] | None = None  # id of a statement -> the next one in its body (made on first use)
+
+    def next_statement(self, node: ast.AST) -> ast.stmt | None:
+        """The statement after `node` in the body that holds it, if any."""
+        if self.following is None:
+            self.following = {}
+            for parent in ast.walk(self.tree):
+                for attr in ("body", "orelse", "finalbody"):
+                    body = getattr(parent, attr, None)
+                    if isinstance(body, list):
+                        self.following.update((id(a), b) for a, b in zip(body, body[1:]))
+        return self.following.get(id(node))
 
 
 class _Resolver:
@@ -137,7 +151,7 @@ class _Resolver:
         """`node`'s docstring, then (`:members:`) its members': those `listed`, named on the page, or else every
         public one, which only the option shows (`Documented.member`)."""
         out: list[Documented] = []
-        doc = ast.get_docstring(node) if isinstance(node, _DEFS) else None
+        doc = ast.get_docstring(node) if isinstance(node, _DEFS) else _attribute_doc(node, mod)
         if doc:
             out.append(Documented(name, _signature(node, name), doc, f"{mod.path}, line {getattr(node, 'lineno', 1)}"))
         if "members" not in options or not isinstance(node, ast.ClassDef):
@@ -219,6 +233,12 @@ class _Resolver:
                         if inner is not None:
                             self._star_seen.discard((star, part))  # found: the next directive may ask again
                             return inner
+            value = getattr(found, "value", None)
+            if (depth == 0 and hops < MAX_HOPS and isinstance(value, ast.Name) and found is not None
+                    and _attribute_doc(found, mod) is None):
+                source = _imported(body, value.id, mod.package)  # `ib = attr = attrib`, `attrib` imported
+                if source is not None:
+                    return self._resolve(".".join([source, *path[1:]]), hops + 1)
             if found is None:
                 return None
             node = found
@@ -237,9 +257,28 @@ class _Resolver:
                 tree = None
             if tree is not None:
                 package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
-                mod = _Module(name, path, tree, package)
+                mod = _Module(name, path, tree, package, text.splitlines())
         self._modules[name] = mod
         return mod
+
+
+def _attribute_doc(node: ast.AST, mod: _Module) -> str | None:
+    """What Sphinx shows for an assignment (`.. autodata::`, `.. autoattribute::`): the string right after it
+    (`NOTHING = ...` then `\"\"\"Sentinel ...\"\"\"`), else its `#:` doc-comment, on lines right above it or after it on its
+    line."""
+    if not isinstance(node, (ast.Assign, ast.AnnAssign)):
+        return None
+    after = mod.next_statement(node)
+    if isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str):
+        return inspect.cleandoc(after.value.value) or None
+    comments: list[str] = []
+    at = node.lineno - 2  # 0-based index of the line above
+    while 0 <= at < len(mod.lines) and mod.lines[at].lstrip().startswith("#:"):
+        comments.insert(0, mod.lines[at].lstrip()[2:].strip())
+        at -= 1
+    if not comments and 0 < node.lineno <= len(mod.lines) and "#: " in mod.lines[node.lineno - 1]:
+        comments.append(mod.lines[node.lineno - 1].split("#: ", 1)[1].strip())
+    return "\n".join(comments).strip() or None
 
 
 def _listed(node: ast.AST, public: list[_Def], names: tuple[str, ...]) -> list[_Def]:
@@ -252,16 +291,28 @@ def _listed(node: ast.AST, public: list[_Def], names: tuple[str, ...]) -> list[_
     return [by_name[n] for n in names if n in by_name]
 
 
-def _defined(body: list[ast.stmt], name: str) -> ast.AST | None:
-    """The last top-level definition or assignment of `name` in `body` (the one that wins at run time)."""
+def _defined(body: list[ast.stmt], name: str, depth: int = 0) -> ast.AST | None:
+    """The last top-level definition or assignment of `name` in `body` (the one that wins at run time). An
+    assignment that wraps the definition before it (`Factory = _add_hash(Factory, ...)`) or names another definition
+    of `body` (`ib = attr = attrib`) gives that definition: the object autodoc imports is the same, and its
+    docstring is the definition's."""
     found: ast.AST | None = None
+    earlier: ast.AST | None = None
     for node in body:
         if isinstance(node, _DEFS) and node.name == name:
-            found = node
+            found = earlier = node
         elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
             found = node
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
             found = node
+    value = getattr(found, "value", None)
+    if earlier is not None and value is not None and any(
+            isinstance(n, ast.Name) and n.id == name for n in ast.walk(value)):
+        return earlier
+    if isinstance(value, ast.Name) and value.id != name and depth < MAX_HOPS:
+        aliased = _defined(body, value.id, depth + 1)
+        if isinstance(aliased, _DEFS):
+            return aliased
     return found
 
 
