@@ -48,6 +48,11 @@ from scree.search.vocabsearch import search_with_names
     ("retry_s\n    How long to wait before retrying.", "retry_s"),
     # a reStructuredText title underlined with tildes opens no fence: the table under it is read
     ("For\n~~~\n\nSpecial variables:\n\n+--------------+------+\n| `loop.index` | The iteration |\n", "loop.index"),
+    # a docstring's parameter entries: reStructuredText fields, a Google-style argument with its type
+    ("Create an environment.\n\n:param enable_async: Use async rendering.\n:return: the environment", "enable_async"),
+    (":keyword str name: The name shown in help.", "name"),
+    (":ivar meta: Values shared by every context.", "meta"),
+    ("Args:\n    weakref_slot (bool):\n        Make instances weak-referenceable.", "weakref_slot"),
 ])
 def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) -> None:
     assert defines(text, [name])
@@ -63,6 +68,9 @@ def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) ->
     ("PLATEN_RETRY_S: 10", "platen_retry_s"),  # a bare `key: value` line is configuration, not an entry
     ("| `PLATEN_RETRY_S_MAX` | 60 |", "platen_retry_s"),  # another, longer name
     ("`SIGIL_OFFLINE` set to `1` works offline.", "sigil_offline"),  # a paragraph, as guides open them too
+    (":param other: Unlike enable_async, this is sync.", "enable_async"),  # another parameter's field
+    (":returns: enable_async as set", "enable_async"),  # a field that is not a parameter's
+    ("weakref_slot (see below) makes instances weak-referenceable.", "weakref_slot"),  # prose with a remark
 ])
 def test_a_mention_is_no_definition(text: str, name: str) -> None:
     assert not defines(text, [name])

@@ -126,6 +126,22 @@ def _opens_entry(rest: str, wanted: set[str], marked: bool) -> bool:
     return any(folded.startswith(n) and _separated(rest[len(n):]) for n in wanted)
 
 
+# A docstring's parameter entry defines the parameter: a reStructuredText field (`:param enable_async: ...`,
+# `:keyword str name:`, `:ivar x:`) or a Google-style one with its type (`weakref_slot (bool): ...`).
+FIELD_ENTRIES = True
+_FIELD_KINDS = ("param", "parameter", "arg", "argument", "key", "keyword", "kwarg", "kwparam", "ivar", "cvar", "var")
+
+
+def _field_entry(line: str, wanted: set[str]) -> bool:
+    """`line` (stripped) is a parameter's entry for one of `wanted`: `:param [type] name: ...` or `name (type): ...`."""
+    if line.startswith(":"):
+        field, colon, _ = line[1:].partition(":")
+        words = field.split()
+        return bool(colon) and len(words) >= 2 and words[0].casefold() in _FIELD_KINDS and words[-1].casefold() in wanted
+    head, paren, rest = line.partition(" (")
+    return bool(paren) and head.casefold() in wanted and ")" in rest and rest.split(")", 1)[1].startswith(":")
+
+
 def defines(text: str, names: Sequence[str]) -> bool:
     """True when a section's text holds an entry that defines one of `names` (ignoring case and markup): a
     table row whose first cell is the name, a list item or line opening with the name set off by markup and a
@@ -160,6 +176,8 @@ def defines(text: str, names: Sequence[str]) -> bool:
                 return True
             continue
         if _opens_entry(line, wanted, marked=False):
+            return True
+        if FIELD_ENTRIES and _field_entry(line, wanted):
             return True
         if lines[i][:1] not in (" ", "\t") and _term(line).casefold() in wanted:
             after = next((n for n in lines[i + 1:] if n.strip()), "")
