@@ -39,6 +39,12 @@ from scree.search.vocabsearch import search_with_names
     ("[Changes to extraFileExtensions with projectService](perf.md#changes)", "extrafileextensions", []),
     ("[`eval-rst-extra` directive](#other)", "eval-rst", []),
     ("the :func:`usefixtures` mark", "usefixtures", []),
+    # a link in the list item that defines the name, whatever its text, its continuation line included
+    ("- `wrap_dict_values`: Add parentheses around long values.\n  ([see below](labels/wrap-dict))\n- `other`: x",
+     "wrap_dict_values", [("url", "labels/wrap-dict")]),
+    # an item defining another name, or prose that mentions it next to a link
+    ("- `other`: unlike `wrap_dict_values`, see [below](labels/other)", "wrap_dict_values", []),
+    ("Turn on `wrap_dict_values` ([see below](labels/wrap-dict)).", "wrap_dict_values", []),
 ])
 def test_a_link_counts_when_its_text_opens_with_the_name(text: str, name: str, found: list) -> None:
     assert named_links(text, name) == found
@@ -134,3 +140,21 @@ def test_a_link_to_a_page_lifts_the_pages_best_section_unless_the_page_leads(tmp
         write(root, f"Note {n}.md", f"## Visitors {n}\n\nVisitors run publish.js too.\n")
     write(root, "Analytics.md", "## Other services\n\nAdd their snippet with [[Customize your site|publish.js]].\n")
     assert _first(root, "publish.js") == ("Customize your site.md", "Customize your site > Static assets")
+
+
+def test_a_features_list_item_points_its_name_at_the_section_it_links_to(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Black's list of preview features: each item names a feature and links "see below" to the MyST label of the
+    section that explains it in other words; the changelog spells the name more often."""
+    root = tmp_path / "docs"
+    write(root, "style.md", "# Style\n\n## Preview style\n\nCurrently, the following features are included:\n\n"
+                            "- `wrap_dict_values`: Add parentheses around long values in dictionaries.\n"
+                            "  ([see below](labels/wrap-dict))\n- `hug_parens`: Hug brackets.\n\n"
+                            "(labels/wrap-dict)=\n\n### Improved parentheses management in dicts\n\nFor dict literals "
+                            "with long values, they are now wrapped in parentheses; unnecessary ones are removed.\n")
+    write(root, "CHANGES.md", "# Changes\n\n## 26.1\n\n- `wrap_dict_values` is faster\n\n## 25.9\n\n"
+                              "- Add `wrap_dict_values` to the preview style\n")
+    entry = ("style.md", "Style > Preview style > Improved parentheses management in dicts")
+    assert _first(root, "wrap_dict_values") == entry
+    monkeypatch.setattr(links, "ENTRY_LINKS", False)
+    assert _first(root, "wrap_dict_values") != entry

@@ -27,7 +27,7 @@ from typing import Hashable, Iterable, Sequence
 from ..db import queries
 from ..index.store import Index
 from ..notes.wikilinks import resolve_wikilink
-from ..notes.sectiontext import TRAIL_SEPARATOR
+from ..notes.sectiontext import TRAIL_SEPARATOR, defines
 from .names import verbatim_pattern
 
 LINKED_ENTRIES = True
@@ -46,7 +46,8 @@ _SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
 def named_links(text: str, name: str) -> list[tuple[str, str]]:
     """The links of `text` whose text opens with `name` (case-folded, markup aside), as ("url", target) for a
     Markdown link, ("wiki", "Page#Heading" or "Page") for a wikilink and ("label", label) for a `:ref:` or
-    `{ref}` role, in order."""
+    `{ref}` role, in order; and a Markdown link in a list item that defines the name, whatever its text
+    ("- `wrap_long_dict_values_in_parens`: Add parentheses ... ([see below](labels/wrap-long-dict-values))")."""
     out: list[tuple[str, str]] = []
     if not name.strip() or name.split()[0].casefold() not in text.casefold():  # a link named by it spells it: most texts are out here
         return out
@@ -54,6 +55,8 @@ def named_links(text: str, name: str) -> list[tuple[str, str]]:
     for m in _MD_LINK.finditer(text):
         if opens.match(_MARKUP.sub("", m.group(1)).strip().casefold()):
             out.append(("url", m.group(2)))
+    if ENTRY_LINKS:
+        out += [("url", target) for target in _entry_links(text, name) if ("url", target) not in out]
     for m in _WIKI.finditer(text):  # Obsidian's `[[Plugin security#Restricted mode|Restricted mode]]`
         page, heading, alias = (g.strip() if g else "" for g in m.groups())
         if heading.startswith("^") or not (page or heading):  # a block, not a section
@@ -68,6 +71,26 @@ def named_links(text: str, name: str) -> list[tuple[str, str]]:
             shown, target = body[:lt].strip(), body[lt + 1:-1].strip()
         if target and opens.match(_MARKUP.sub("", shown).strip().casefold()):
             out.append(("label", target))
+    return out
+
+
+# A link in the list item that defines the name points where the name is explained, whatever its text says.
+ENTRY_LINKS = True
+_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+")
+
+
+def _entry_links(text: str, name: str) -> list[str]:
+    """The Markdown link targets of the list items of `text` that define `name` (`sectiontext.defines`), each
+    item with its continuation lines."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if not _ITEM.match(line) or not defines(line, [name]):
+            continue
+        end = i + 1
+        while end < len(lines) and lines[end][:1] in (" ", "\t") and lines[end].strip() and not _ITEM.match(lines[end]):
+            end += 1
+        out += [m.group(2) for m in _MD_LINK.finditer("\n".join(lines[i:end]))]
     return out
 
 
@@ -185,6 +208,8 @@ class _Targets:
             found = _anchored(self.chunks(note), anchor) if anchor else self.page(note)
         if found is None and anchor and not where:  # MyST's `#label` names a label of any note
             found = _labelled(self.index, anchor, self.file_ids)
+        if found is None and note is None and not anchor and ENTRY_LINKS:
+            found = _labelled(self.index, where, self.file_ids)  # MyST's `[text](label)`: a label, when no note
         return found
 
     def page(self, note: str) -> int | None:
