@@ -46,6 +46,13 @@ def test_a_name_ending_in_punctuation_is_spelled_before_a_value() -> None:
     assert spelled("--type-add is another flag") == 0  # a flag still ends at a word boundary
 
 
+def test_a_config_key_of_several_words_is_spelled_by_its_flag() -> None:
+    spelled = spelled_counter(["force-exclude"])
+    assert spelled("#### `--force-exclude`") == 1 and spelled("force-exclude = '^/vendored/'") == 1
+    assert spelled("--force-exclude-all") == 0 and spelled("no-force-exclude") == 0 and spelled("---force-exclude") == 0
+    assert spelled_counter(["pre"])("--pre") == 0  # a one-word name is a word: `--pre` is not the word `pre`
+
+
 def _index(root: Path):
     index = open_index(index_location(root, load_config()), root)
     sync(index, NotesPolicy.load(root), FakeEmbedder())

@@ -20,11 +20,16 @@ from . import ranking
 from .route import dotted_names, operator_names
 
 
+FLAG_SPELLS_KEY = True
+
+
 def verbatim_pattern(name: str) -> re.Pattern[str]:
     # Not inside a longer word or flag: `--type` must not match `--type-add`, nor `pre` match `pre_stop`. A
     # name that starts or ends with other punctuation is bounded by it (`path:` in `path:docs/`, `%%x%%`).
     # A name of several words (`{{ page.title }}`: `route.phrase_names`) matches with any whitespace between them.
     before = r"(?<![\w-])" if name[:1].isalnum() or name[:1] in "_-" else ""
+    if FLAG_SPELLS_KEY and name[:1].isalpha() and "-" in name:
+        before += "(?:--)?"  # a config key of several words is also its flag: `force-exclude`, `--force-exclude`
     after = r"(?![\w-])" if name[-1:].isalnum() or name[-1:] in "_-" else ""
     return re.compile(before + r"\s+".join(re.escape(word) for word in name.split()) + after)
 
