@@ -51,12 +51,14 @@ def test_a_parent_that_already_follows_one_of_its_subsections_stays():
 
 
 @pytest.mark.parametrize("path", ["CHANGELOG.md", "docs/HISTORY.md", "NEWS.markdown", "changelog/1.2.md",
-                                  "release-notes/v2.md", "CHANGES.md"])
+                                  "release-notes/v2.md", "CHANGES.md", "docs/versionhistory.rst",
+                                  "docs/Release Notes.md", "docs/release_history.md", "docs/change-log.md"])
 def test_release_histories_are_recognised_by_their_name(path):
     assert ranking.is_history_file(path)
 
 
-@pytest.mark.parametrize("path", ["README.md", "docs/changing-settings.md", "guide/news-feed.md", "history-of-x/y.txt"])
+@pytest.mark.parametrize("path", ["README.md", "docs/changing-settings.md", "guide/news-feed.md", "history-of-x/y.txt",
+                                  "docs/version-policy.md", "docs/browser-history.md"])
 def test_other_notes_are_not_histories(path):
     assert not ranking.is_history_file(path)
 

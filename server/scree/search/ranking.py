@@ -154,6 +154,9 @@ def speaks_of(trail: str, parts: AbstractSet[str]) -> bool:
 HISTORY_DEMOTE = 3
 _HISTORY_NAMES = {"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes",
                   "whatsnew", "whats-new"}
+# The same names written as one word, and a history named for what it lists (`versionhistory.rst`: AnyIO's).
+_JOINED_HISTORY_NAMES = {"changelog", "releasenotes", "whatsnew", "versionhistory", "releasehistory",
+                         "changehistory"}
 # Release intent is decided on strong signals only: words that name releases themselves, a version
 # number, or a "when" question about a change. How-to words that also appear in release notes ("change",
 # "new", "fix", "added", "since", "when" alone) are ordinary in questions: "inspect or change models" asks
@@ -168,11 +171,14 @@ _CHANGE_EVENTS = {"added", "introduced", "removed", "dropped", "changed", "fixed
 
 
 def is_history_file(path: str) -> bool:
-    """True for a release history (CHANGELOG.md, HISTORY.md, NEWS.md, changelog/…): it tells when and
-    in which release something changed, not how it works."""
+    """True for a release history (CHANGELOG.md, HISTORY.md, NEWS.md, changelog/…, versionhistory.rst,
+    release-history.md): it tells when and in which release something changed, not how it works."""
     parts = path.casefold().split("/")
     stem = parts[-1].rsplit(".", 1)[0]
-    return stem in _HISTORY_NAMES or any(p in _HISTORY_NAMES for p in parts[:-1])
+    if stem in _HISTORY_NAMES or any(p in _HISTORY_NAMES for p in parts[:-1]):
+        return True
+    joined = stem.replace("-", "").replace("_", "").replace(" ", "")  # `version_history`, `Release Notes`
+    return joined in _JOINED_HISTORY_NAMES
 
 
 def _words(query: str) -> list[str]:
