@@ -31,6 +31,7 @@ class AutodocRef:
     module: str  # the module in effect (`.. currentmodule::`), "" when none
     options: frozenset[str] = frozenset()  # option names: "members", "undoc-members", ...
     members: tuple[str, ...] = ()  # the names `:members: a, b` lists (none: every public member)
+    values: tuple[tuple[str, str], ...] = ()  # every option with its value (`:lines: 3-9` of a literalinclude)
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class ChunkedNote:
     front_matter_error: str | None = None  # why the front matter is not YAML scree could read (None: it is, or none)
     lang: str | None = None  # front matter `lang:`/`language:`/`locale:` as written (notes/language.py checks it)
     page_key: str | None = None  # front matter `translationKey:`/`permalink:`: the page its translations share
-    autodoc: tuple[AutodocRef, ...] = ()  # reStructuredText autodoc directives, with the trail they sit under
+    autodoc: tuple[AutodocRef, ...] = ()  # reStructuredText autodoc and literalinclude directives, in order
     autodoc_trails: tuple[str, ...] = ()  # the section trail of each `autodoc` entry
 
 

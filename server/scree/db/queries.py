@@ -434,20 +434,21 @@ def chunk_rows(conn: Any, ids: Sequence[int]) -> dict[int, ChunkRow]:
 
 
 def files_citing(conn: Any, sources: Sequence[str]) -> list[str]:
-    """The notes holding a docstring read from one of `sources` (code files' paths): an autodoc chunk ends
-    with `(docstring of NAME: PATH, line N)` (notes/autodoc.py). One pass over the chunks that hold one."""
+    """The notes holding a docstring or lines read from one of `sources` (code files' paths): an autodoc chunk ends
+    with `(docstring of NAME: PATH, line N)` (notes/autodoc.py), an included file's with `(included from PATH)`
+    (notes/includes.py). One pass over the chunks that hold one."""
     wanted = set(sources)
     found: set[str] = set()
     rows = conn.execute("select f.path, c.text from chunks c join files f on f.id = c.file_id "
-                        "where c.text like '%(docstring of %'")
+                        "where c.text like '%(docstring of %' or c.text like '%(included from %'")
     for path, text in rows:
         m = _CITED.search(text)
-        if m and m.group(1) in wanted:
+        if m and (m.group(1) or m.group(2)) in wanted:
             found.add(str(path))
     return sorted(found)
 
 
-_CITED = re.compile(r"\(docstring of [^\n:]+: (.+), line \d+\)$")
+_CITED = re.compile(r"\((?:docstring of [^\n:]+: (.+), line \d+|included from ([^\n]+))\)$")
 
 
 def chunks_of_file(conn: Any, path: str) -> list[ChunkRow]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
 from ..notes.autodoc import ModuleFinder, autodoc_chunks
+from ..notes.includes import FileReader, included_chunks
 from ..notes.chunker import CHUNKER_VERSION, chunk_note, note_names
 from ..notes.modules import ModuleFiles
 from ..db import cjk, invariants, literal, queries, writes
@@ -27,6 +28,7 @@ from ..notes.reader import hash_note, read_note
 from ..records import Chunk, ChunkedNote, Skipped
 from .space import give_space_back
 from .store import Index, ensure_chunker, ensure_embedder
+from .vocab import CODE_KINDS, file_kind
 from .vocabsync import sync_vocabulary
 from ..notes.walk import walk_notes
 
@@ -401,19 +403,21 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
                                  indexed=language.admits(policy.languages, lang.lang))
     if not version.indexed:  # SCREE_LANGUAGES leaves it out: its row remembers the language, nothing else
         return PreparedNote(version, [], {})
-    chunks = _with_docstrings(chunked, modules or ModuleFiles(policy))
+    chunks = _with_docstrings(chunked, modules or ModuleFiles(policy), path, ModuleFiles(policy).text)
     if not language.reads(readable_languages(embedder), lang.lang):
         return PreparedNote(version, chunks, {}, keyword_only=True)
     known = queries.stored_chunk_vectors(index.conn, path, embedder.max_windows, "\n".join(names))
     return PreparedNote(version, chunks, known)
 
 
-def _with_docstrings(chunked: ChunkedNote, modules: ModuleFinder) -> list[Chunk]:
-    """A page's chunks with the docstrings its autodoc directives show, each after the chunk holding its
-    directive (`notes/autodoc.py`)."""
+def _with_docstrings(chunked: ChunkedNote, modules: ModuleFinder, path: str, read: FileReader) -> list[Chunk]:
+    """A page's chunks with the docstrings its autodoc directives show (`notes/autodoc.py`) and the lines its
+    literalinclude directives show (`notes/includes.py`: code files only, which the vocabulary walk watches), each
+    after the chunk holding its directive."""
     if not chunked.autodoc:
         return list(chunked.chunks)
-    extra = autodoc_chunks(chunked, modules)
+    watched = lambda rel: file_kind(rel.rsplit("/", 1)[-1]) in CODE_KINDS  # noqa: E731
+    extra = autodoc_chunks(chunked, modules) + included_chunks(chunked, path, read, watched)
     # Stable: a docstring chunk points at its directive's line, inside the section chunk that precedes it.
     return sorted([*chunked.chunks, *extra], key=lambda c: c.start_line)
 

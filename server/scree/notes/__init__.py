@@ -5,7 +5,8 @@ Modules: `policy` (which paths are notes), `ignorerules` (gitignore decided as g
 (the folder, pruned), `reader` (one note, read safely and hashed), `formats` (which format a note is in,
 and its reader), the readers `mdblocks` (Markdown's block structure as a renderer sees it), `rstblocks`
 (reStructuredText's) and `adocblocks` (AsciiDoc's), `chunker` (chunks with heading trails and line ranges),
-`autodoc` (the docstrings Sphinx autodoc directives show, read with ast), `modules` (a Python module of the
+`autodoc` (the docstrings Sphinx autodoc directives show, read with ast), `includes` (the lines a
+`literalinclude` shows from another file), `modules` (a Python module of the
 folder by dotted name, for autodoc), `pdftext` (a PDF's text, pages and outline), `utf8` (byte sizes and
 cuts), `embedview` (what the model reads of a chunk), `sections` (read_doc's section lookup),
 `sectiontext` (what a section's trail and text say; import-free, the hooks use it), `wikilinks`,

@@ -64,6 +64,8 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
     out: list[Chunk] = []
     objects = 0
     for ref, trail in zip(note.autodoc, note.autodoc_trails):
+        if ref.directive == "literalinclude":  # a file's lines, not a docstring (`notes/includes.py`)
+            continue
         for obj in resolver.documented(ref):
             objects += 1
             if objects > MAX_OBJECTS_PER_PAGE:

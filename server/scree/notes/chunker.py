@@ -68,7 +68,8 @@ log = logging.getLogger(__name__)
 # alone.
 # 13: autodoc shows an assignment's docstring (the string after it, or its `#:` comment: `.. autodata::`), and an
 # object rebound after its definition (`Factory = _add_hash(Factory)`, `ib = attr = attrib`) as that definition.
-CHUNKER_VERSION = "13"
+# 14: a reStructuredText `literalinclude` of a code file shows that file's lines in its section (`notes/includes.py`).
+CHUNKER_VERSION = "14"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from

@@ -29,6 +29,18 @@ class ModuleFiles:
             self._seen[dotted] = self._read(dotted)
         return self._seen[dotted]
 
+    def text(self, rel: str) -> str | None:
+        """The text of the file at `rel` (relative to the notes folder), under the same rules as a module: for a
+        page's `literalinclude` (`notes/includes.py`)."""
+        verdict = self._policy.inspect(rel, any_name=True)
+        if not verdict.admitted:
+            return None
+        try:
+            data, _ = read_admitted(verdict, max_bytes=self._max_bytes)
+        except FileSkipped:
+            return None
+        return None if b"\0" in data else data.decode("utf-8", "replace")
+
     def _read(self, dotted: str) -> tuple[str, str] | None:
         parts = dotted.split(".")
         if not all(p.isidentifier() for p in parts):  # never a path: no "..", no "/"

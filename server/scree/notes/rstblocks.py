@@ -309,6 +309,11 @@ def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open],
             return kind
         if short in CODE_DIRECTIVES:
             stack.append(_Open(ind, "code"))
+            target = (d.group(2) or "").strip()
+            if short == "literalinclude" and target:  # the lines it shows live in another file (`notes/includes.py`)
+                end = _options_end(lines, i + 1)
+                values = _option_values(lines[i + 1:end])
+                autodoc.append(AutodocRef(i, end, short, target, "", frozenset(values), (), tuple(values.items())))
             return "code"
         if name.rsplit(":", 1)[-1] in OBJECT_DIRECTIVES and (d.group(2) or "").strip():
             stack.append(_Open(ind, "entry"))

@@ -1,0 +1,151 @@
+"""A reStructuredText page's `literalinclude` shows another file's lines (AnyIO keeps every example in
+`docs/snippets/`): those lines are its section's text for search, chosen by the directive's options as Sphinx chooses
+them, only from code files inside the notes folder, and an edit of the file reaches the page at the next sync. Pure
+parts directly; the sync with real `scree` processes and a real index."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from scree.notes import formats
+from scree.notes.chunker import chunk_note
+from scree.notes.includes import candidates, included_chunks, select
+
+SNIPPET = '''\
+import anyio
+
+
+def helper():
+    return 1
+
+
+@anyio.run
+async def main():
+    # start
+    result = await anyio.to_thread.run_sync(helper)
+    # end
+    print(result)
+
+
+class Engine:
+    def start(self):
+        return "quasarflux"
+'''
+
+
+def test_the_directive_is_reported_with_its_options_under_its_section() -> None:
+    page = "Threads\n=======\n\nWorker\n------\n\n.. literalinclude:: snippets/run.py\n   :lines: 2-4\n   :caption: x\n"
+    note = chunk_note(page, formats.RST)
+    (ref,) = note.autodoc
+    assert (ref.directive, ref.target, dict(ref.values)) == ("literalinclude", "snippets/run.py",
+                                                            {"lines": "2-4", "caption": "x"})
+    assert note.autodoc_trails == ("Threads > Worker",)
+
+
+@pytest.mark.parametrize(("options", "first", "last"), [
+    ({}, "import anyio", '        return "quasarflux"'),
+    ({"lines": "4-5"}, "def helper():", "    return 1"),
+    ({"lines": "1,4"}, "import anyio", "def helper():"),
+    ({"lines": "16-"}, "class Engine:", '        return "quasarflux"'),
+    ({"pyobject": "main"}, "@anyio.run", "    print(result)"),  # decorators included
+    ({"pyobject": "Engine.start"}, "    def start(self):", '        return "quasarflux"'),
+    ({"start-after": "# start", "end-before": "# end"}, "    result = await anyio.to_thread.run_sync(helper)",
+     "    result = await anyio.to_thread.run_sync(helper)"),
+    ({"start-at": "# start", "end-at": "# end"}, "    # start", "    # end"),
+])
+def test_options_choose_the_lines_as_sphinx_does(options: dict, first: str, last: str) -> None:
+    lines = select(SNIPPET.splitlines(), options)
+    assert (lines[0], lines[-1]) == (first, last)
+
+
+@pytest.mark.parametrize("options", [{"pyobject": "Missing"}, {"start-after": "no such marker"}])
+def test_options_that_choose_nothing_show_nothing(options: dict) -> None:
+    assert select(SNIPPET.splitlines(), options) == []
+
+
+def test_paths_resolve_from_the_page_and_never_leave_the_folder() -> None:
+    assert candidates("docs/threads.rst", "snippets/run.py") == ["docs/snippets/run.py"]
+    assert candidates("docs/guide/threads.rst", "/snippets/run.py") == ["docs/guide/snippets/run.py",
+                                                                       "docs/snippets/run.py", "snippets/run.py"]
+    assert candidates("docs/threads.rst", "../../outside.py") == []
+    assert candidates("threads.rst", "../x.py") == []
+
+
+def test_only_watched_files_are_read_and_each_chunk_says_where_it_came_from() -> None:
+    page = "Threads\n=======\n\n.. literalinclude:: snippets/run.py\n\n.. literalinclude:: snippets/notes.txt\n"
+    files = {"docs/snippets/run.py": SNIPPET, "docs/snippets/notes.txt": "plain text"}
+    read: list[str] = []
+
+    def reader(rel: str) -> str | None:
+        read.append(rel)
+        return files.get(rel)
+
+    chunks = included_chunks(chunk_note(page, formats.RST), "docs/threads.rst", reader, lambda p: p.endswith(".py"))
+    assert read == ["docs/snippets/run.py"]  # the text file is not watched: not read, not shown
+    assert chunks and all(c.heading == "Threads" and c.start_line == 4 for c in chunks)
+    assert chunks[-1].text.endswith("(included from docs/snippets/run.py)")
+    assert "anyio.to_thread.run_sync(helper)" in "\n".join(c.text for c in chunks)
+
+
+def scree(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "scree.cli", *args], capture_output=True, text=True,
+                          env=dict(os.environ), timeout=120)
+
+
+def test_a_snippet_edit_reaches_the_page_that_includes_it_at_the_next_sync(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root, "docs/conf.py", "")
+    write(root, "docs/threads.rst", "Threads\n=======\n\nWorker threads\n--------------\n\nTo run a callable:\n\n"
+                                    ".. literalinclude:: snippets/run.py\n   :pyobject: main\n")
+    write(root, "docs/snippets/run.py", SNIPPET.replace("helper)", "zephyrine_helper)"))
+    db = ["--db", str(tmp_path / "index.db")]
+
+    def found(query: str) -> list[str]:
+        out = scree("search", "--json", "--no-sync", "--mode", "keyword", "--notes", str(root), *db, query)
+        return [h["heading"] for h in json.loads(out.stdout)["results"]]
+
+    assert scree("reindex", "--notes", str(root), *db).returncode == 0
+    assert found("zephyrine_helper") == ["Threads > Worker threads"]
+    write(root, "docs/snippets/run.py", SNIPPET.replace("helper)", "plasmatic_helper)"))
+    done = scree("reindex", "--notes", str(root), *db)
+    assert done.returncode == 0 and "1 updated" in done.stdout, done.stdout + done.stderr
+    assert found("plasmatic_helper") == ["Threads > Worker threads"] and found("zephyrine_helper") == []
+
+
+def test_an_include_of_a_fifo_a_link_out_or_a_huge_file_shows_nothing_and_loses_nothing(tmp_path: Path) -> None:
+    from fake_embedder import FakeEmbedder
+    from scree.config import load_config
+    from scree.index.store import open_index
+    from scree.index.sync import sync
+    from scree.locate import index_location
+    from scree.notes.policy import NotesPolicy
+    from scree.search.search import Query
+    from scree.search.vocabsearch import search_with_names
+
+    root = tmp_path / "proj"
+    outside = tmp_path / "secret.py"
+    outside.write_text("SECRET_TOKEN_NAME = 1\n")
+    write(root, "docs/conf.py", "")
+    write(root, "docs/page.rst", "Page\n====\n\nKeep this quasarflux paragraph.\n\n.. literalinclude:: fifo.py\n\n"
+                                 ".. literalinclude:: link.py\n\n.. literalinclude:: huge.py\n\n"
+                                 ".. literalinclude:: ../../secret.py\n")
+    os.mkfifo(root / "docs" / "fifo.py")
+    (root / "docs" / "link.py").symlink_to(outside)
+    write(root, "docs/huge.py", "HUGE_NAME = 1\n" + "x = 1\n" * 400_000)  # over the 1 MB a module may have
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        sync(index, NotesPolicy.load(root), FakeEmbedder())
+        policy = NotesPolicy.load(root)
+        hits = search_with_names(index, policy, FakeEmbedder(), Query("quasarflux", k=5, mode="keyword")).hits
+        assert [h.heading for h in hits] == ["Page"]
+        for name in ("SECRET_TOKEN_NAME", "HUGE_NAME"):
+            assert not search_with_names(index, policy, FakeEmbedder(), Query(name, k=5, mode="keyword")).hits
+    finally:
+        index.close()
