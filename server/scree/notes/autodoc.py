@@ -266,8 +266,8 @@ class _Resolver:
 
 def _attribute_doc(node: ast.AST, mod: _Module) -> str | None:
     """What Sphinx shows for an assignment (`.. autodata::`, `.. autoattribute::`): the string right after it
-    (`NOTHING = ...` then `\"\"\"Sentinel ...\"\"\"`), else its `#:` doc-comment, on lines right above it or after it on its
-    line."""
+    (`NOTHING = ...`, then a string literal "Sentinel ..."), else its `#:` doc-comment, on lines right above it or
+    after it on its line."""
     if not isinstance(node, (ast.Assign, ast.AnnAssign)):
         return None
     after = mod.next_statement(node)

@@ -137,7 +137,8 @@ def _field_entry(line: str, wanted: set[str]) -> bool:
     if line.startswith(":"):
         field, colon, _ = line[1:].partition(":")
         words = field.split()
-        return bool(colon) and len(words) >= 2 and words[0].casefold() in _FIELD_KINDS and words[-1].casefold() in wanted
+        return (bool(colon) and len(words) >= 2 and words[0].casefold() in _FIELD_KINDS
+                and words[-1].casefold() in wanted)
     head, paren, rest = line.partition(" (")
     return bool(paren) and head.casefold() in wanted and ")" in rest and rest.split(")", 1)[1].startswith(":")
 

@@ -43,8 +43,8 @@ from ..index.indexstatus import stage_two_note
 from . import expansion, ranking
 from ..notes.policy import NotesPolicy
 from ..records import Hit, SearchResult
-from .route import (asked_name, common_words_only, is_lookup, is_syntax_name, looks_like_identifier, named_identifiers,
-                    punctuation_name, route)
+from .route import (asked_name, common_words_only, is_lookup, is_syntax_name, looks_like_identifier,
+                    named_identifiers, punctuation_name, route)
 from ..index.store import Index, vectors_usable
 
 log = logging.getLogger(__name__)
