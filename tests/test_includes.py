@@ -149,3 +149,14 @@ def test_an_include_of_a_fifo_a_link_out_or_a_huge_file_shows_nothing_and_loses_
             assert not search_with_names(index, policy, FakeEmbedder(), Query(name, k=5, mode="keyword")).hits
     finally:
         index.close()
+
+
+def test_a_myst_literalinclude_fence_shows_its_file_and_an_example_of_one_does_not() -> None:
+    page = ("# Threads\n\n## Worker\n\n```{literalinclude} snippets/run.py\n:pyobject: main\n:language: python\n```\n\n"
+            "## Syntax\n\n````md\n```{literalinclude} snippets/other.py\n```\n````\n")
+    note = chunk_note(page, formats.MARKDOWN)
+    assert [(r.target, dict(r.values)) for r in note.autodoc] == [("snippets/run.py", {"pyobject": "main",
+                                                                                      "language": "python"})]
+    chunks = included_chunks(note, "docs/threads.md", {"docs/snippets/run.py": SNIPPET}.get, lambda p: True)
+    assert {c.heading for c in chunks} == {"Threads > Worker"} and chunks[0].start_line == 5
+    assert "anyio.to_thread.run_sync(helper)" in chunks[0].text and "class Engine" not in chunks[0].text

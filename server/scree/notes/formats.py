@@ -89,4 +89,5 @@ def structure(kind: str, lines: list[str]) -> Structure:
         return Structure(mdblocks.Blocks(0, None, (), ()))
     if kind == PDF:
         return Structure(pdftext.pdf_blocks(lines))
-    return Structure(mdblocks.parse_blocks(lines))
+    blocks = mdblocks.parse_blocks(lines)
+    return Structure(blocks, mdblocks.myst_includes(lines, blocks.verbatim))
