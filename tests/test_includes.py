@@ -14,9 +14,17 @@ from pathlib import Path
 import pytest
 
 from conftest import write
+from fake_embedder import FakeEmbedder
+from scree.config import load_config
+from scree.index.store import open_index
+from scree.index.sync import sync
+from scree.locate import index_location
 from scree.notes import formats
 from scree.notes.chunker import chunk_note
 from scree.notes.includes import candidates, included_chunks, select
+from scree.notes.policy import NotesPolicy
+from scree.search.search import Query
+from scree.search.vocabsearch import search_with_names
 
 SNIPPET = '''\
 import anyio
@@ -120,15 +128,6 @@ def test_a_snippet_edit_reaches_the_page_that_includes_it_at_the_next_sync(tmp_p
 
 
 def test_an_include_of_a_fifo_a_link_out_or_a_huge_file_shows_nothing_and_loses_nothing(tmp_path: Path) -> None:
-    from fake_embedder import FakeEmbedder
-    from scree.config import load_config
-    from scree.index.store import open_index
-    from scree.index.sync import sync
-    from scree.locate import index_location
-    from scree.notes.policy import NotesPolicy
-    from scree.search.search import Query
-    from scree.search.vocabsearch import search_with_names
-
     root = tmp_path / "proj"
     outside = tmp_path / "secret.py"
     outside.write_text("SECRET_TOKEN_NAME = 1\n")

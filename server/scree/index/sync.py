@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
-from ..notes.autodoc import ModuleFinder, autodoc_chunks
-from ..notes.includes import FileReader, included_chunks
+from ..notes.autodoc import autodoc_chunks
+from ..notes.includes import included_chunks
 from ..notes.chunker import CHUNKER_VERSION, chunk_note, note_names
 from ..notes.modules import ModuleFiles
 from ..db import cjk, invariants, literal, queries, writes
@@ -377,7 +377,7 @@ class PreparedNote:
 
 def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: str, *,
                  max_file_bytes: int, report: SyncReport,
-                 layout: language.Layout | None = None, modules: ModuleFinder | None = None) -> PreparedNote | None:
+                 layout: language.Layout | None = None, modules: ModuleFiles | None = None) -> PreparedNote | None:
     """Read and chunk one note, and find which chunks keep their vectors. None when it was skipped
     (a note that became unreadable or binary is removed from the index: its old rows would lie)."""
     try:
@@ -403,21 +403,21 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
                                  indexed=language.admits(policy.languages, lang.lang))
     if not version.indexed:  # SCREE_LANGUAGES leaves it out: its row remembers the language, nothing else
         return PreparedNote(version, [], {})
-    chunks = _with_docstrings(chunked, modules or ModuleFiles(policy), path, ModuleFiles(policy).text)
+    chunks = _with_docstrings(chunked, modules or ModuleFiles(policy), path)
     if not language.reads(readable_languages(embedder), lang.lang):
         return PreparedNote(version, chunks, {}, keyword_only=True)
     known = queries.stored_chunk_vectors(index.conn, path, embedder.max_windows, "\n".join(names))
     return PreparedNote(version, chunks, known)
 
 
-def _with_docstrings(chunked: ChunkedNote, modules: ModuleFinder, path: str, read: FileReader) -> list[Chunk]:
+def _with_docstrings(chunked: ChunkedNote, modules: ModuleFiles, path: str) -> list[Chunk]:
     """A page's chunks with the docstrings its autodoc directives show (`notes/autodoc.py`) and the lines its
     literalinclude directives show (`notes/includes.py`: code files only, which the vocabulary walk watches), each
     after the chunk holding its directive."""
     if not chunked.autodoc:
         return list(chunked.chunks)
     watched = lambda rel: file_kind(rel.rsplit("/", 1)[-1]) in CODE_KINDS  # noqa: E731
-    extra = autodoc_chunks(chunked, modules) + included_chunks(chunked, path, read, watched)
+    extra = autodoc_chunks(chunked, modules) + included_chunks(chunked, path, modules.text, watched)
     # Stable: a docstring chunk points at its directive's line, inside the section chunk that precedes it.
     return sorted([*chunked.chunks, *extra], key=lambda c: c.start_line)
 

@@ -1,5 +1,5 @@
-"""The code a page shows from another file: `.. literalinclude:: snippets/threads/run_sync.py` (reStructuredText, `rstblocks`),
-```` ```{literalinclude} snippets/run_sync.py ```` (MyST, `mdblocks.myst_includes`).
+"""The code a page shows from another file: `.. literalinclude:: snippets/threads/run_sync.py` (reStructuredText,
+`rstblocks`), ```` ```{literalinclude} snippets/run_sync.py ```` (MyST, `mdblocks.myst_includes`).
 
 Sphinx renders the named file's lines (or the part its options choose) inside the page; in the source the section
 holds only the directive, so the example an agent most needs lives elsewhere (AnyIO keeps all its examples in
@@ -102,11 +102,13 @@ def _numbered(lines: list[str], spec: str) -> list[str]:
     chosen: list[int] = []
     for part in spec.replace(" ", "").split(","):
         first, dash, last = part.partition("-")
-        if not (first or last) or not (first.isdigit() or not first) or not (last.isdigit() or not last):
+        if not (first or last) or (first and not first.isdigit()) or (last and not last.isdigit()):
             return lines
         low = int(first) if first else 1
         high = (int(last) if last else len(lines)) if dash else low
         chosen.extend(range(max(low, 1), min(high, len(lines)) + 1))
+        if len(chosen) >= MAX_INCLUDED_LINES:  # a spec repeating ranges must not build a list of millions
+            break
     return [lines[n - 1] for n in chosen]
 
 

@@ -32,14 +32,8 @@ class ModuleFiles:
     def text(self, rel: str) -> str | None:
         """The text of the file at `rel` (relative to the notes folder), under the same rules as a module: for a
         page's `literalinclude` (`notes/includes.py`)."""
-        verdict = self._policy.inspect(rel, any_name=True)
-        if not verdict.admitted:
-            return None
-        try:
-            data, _ = read_admitted(verdict, max_bytes=self._max_bytes)
-        except FileSkipped:
-            return None
-        return None if b"\0" in data else data.decode("utf-8", "replace")
+        found = self._admitted(rel)
+        return found[1] if found is not None else None
 
     def _read(self, dotted: str) -> tuple[str, str] | None:
         parts = dotted.split(".")
@@ -48,14 +42,18 @@ class ModuleFiles:
         base = "/".join(parts)
         for root in SOURCE_ROOTS:
             for rel in (f"{root}{base}.py", f"{root}{base}/__init__.py"):
-                verdict = self._policy.inspect(rel, any_name=True)
-                if not verdict.admitted:
-                    continue
-                try:
-                    data, _ = read_admitted(verdict, max_bytes=self._max_bytes)
-                except FileSkipped:
-                    continue
-                if b"\0" in data:
-                    continue
-                return verdict.rel_path, data.decode("utf-8", "replace")
+                found = self._admitted(rel)
+                if found is not None:
+                    return found
         return None
+
+    def _admitted(self, rel: str) -> tuple[str, str] | None:
+        """`rel`'s path as the policy names it and its text, when the policy admits it and it is not binary."""
+        verdict = self._policy.inspect(rel, any_name=True)
+        if not verdict.admitted:
+            return None
+        try:
+            data, _ = read_admitted(verdict, max_bytes=self._max_bytes)
+        except FileSkipped:
+            return None
+        return None if b"\0" in data else (verdict.rel_path, data.decode("utf-8", "replace"))
