@@ -237,6 +237,7 @@ def test_dotted_names_are_read_as_typed(query: str, names: list[str]) -> None:
     ("The `tool.poetry` section > requires-plugins", "tool.poetry.requires-plugins", False),  # the rest above it
     ("Developer Interface > `Proxy`", "httpx.Proxy", True),  # the package is the repo's own name
     ("Developer Interface > `Client(auth=None)`", "httpx.Client", True),  # a signature
+    ("The Coverage class > coverage.Coverage.switch_context", "Coverage.switch_context", False),  # its full path
 ])
 def test_a_section_titled_by_a_dotted_name_is_its_entry(trail: str, name: str, head_is_name: bool) -> None:
     assert entry_of(trail, name, head_is_name)
@@ -248,6 +249,8 @@ def test_a_section_titled_by_a_dotted_name_is_its_entry(trail: str, name: str, h
     ("API Reference > Objects > Approx", "pytest.approx", True),  # the class, not the function
     ("API Reference > Objects > Approx > pytest.Approx", "pytest.approx", True),  # another case is another name
     ("Proxies > Proxy keys", "httpx.Proxy", True),
+    ("API > coverage.MyCoverage.switch_context", "Coverage.switch_context", False),  # a longer name's end
+    ("API > Calling Coverage.switch_context", "Coverage.switch_context", False),  # a title about it
 ])
 def test_a_heading_that_only_shares_a_part_is_no_entry(trail: str, name: str, head_is_name: bool) -> None:
     assert not entry_of(trail, name, head_is_name)

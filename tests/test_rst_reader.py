@@ -108,6 +108,15 @@ def test_code_blocks_stay_whole_and_literal_blocks_are_verbatim() -> None:
     assert any("x = 1" in s and "y = 2" in s for s in spans)
 
 
+def test_a_tabbed_code_block_is_code() -> None:
+    page = ("Config\n======\n\n.. tabs::\n\n    .. code-tab:: toml\n        :caption: pyproject.toml\n\n"
+            "        [tool.x.run]\n        branch = true\n\n        # a comment\n        y = 2\n\nAfter.\n")
+    lines = split_lines(page)
+    spans = ["\n".join(lines[a:b]) for a, b in parse_rst(lines).blocks.verbatim]
+    assert any("[tool.x.run]" in s and "y = 2" in s for s in spans)
+    assert not any("After." in s for s in spans)
+
+
 def test_toctree_comments_substitutions_and_field_lists_are_markup_not_prose() -> None:
     lines = split_lines(PAGE)
     inert = {lines[i].strip() for i in parse_rst(lines).blocks.inert}
@@ -140,6 +149,8 @@ def test_the_embedded_view_keeps_names_and_drops_rst_markup() -> None:
                       ".. code-block:: python\n   :caption: demo\n\n   run()\n")
     assert "`pkg.mod.run`" in view and "the guide" in view and "New in version 2.1" in view
     assert ":func:" not in view and "code-block" not in view and ":caption:" not in view and "run()" in view
+    # Sphinx 7.3's hyphenated spelling reads the same.
+    assert "Changed in version 7.1" in embed_body(".. version-changed:: 7.1\n\n   Now faster.\n")
 
 
 def test_autodoc_directives_are_reported_with_the_module_in_effect_and_their_section() -> None:

@@ -174,8 +174,11 @@ _RST_OPTION = re.compile(r"^[ \t]+:[\w-]+:(?:[ \t].*)?$", re.MULTILINE)
 # Roles whose target is a name in code: shown as a code span holding the full dotted name.
 _CODE_ROLES = frozenset("func meth class attr exc data obj mod const type confval option envvar program "
                         "py:func py:meth py:class py:attr py:exc py:data py:obj py:mod py:const".split())
-_VERSION_WORDS = {"versionadded": "New in version", "versionchanged": "Changed in version",
-                  "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
+# Sphinx 7.3 spells each with a hyphen too (`.. version-added:: 5.0`).
+_VERSION_WORDS = {"versionadded": "New in version", "version-added": "New in version",
+                  "versionchanged": "Changed in version", "version-changed": "Changed in version",
+                  "deprecated": "Deprecated since version", "version-deprecated": "Deprecated since version",
+                  "versionremoved": "Removed in version", "version-removed": "Removed in version"}
 _RST_QUIET = frozenset("code code-block sourcecode literalinclude highlight toctree raw include index only "
                        "currentmodule module py:module py:currentmodule contents tabularcolumns image figure "
                        "testsetup testcleanup".split())

@@ -69,7 +69,7 @@ _WHITESPACE = re.compile(r"\s+")
 CODE_DIRECTIVES = frozenset(
     "code code-block sourcecode literalinclude doctest testcode testoutput testsetup testcleanup parsed-literal "
     "math highlight-block ipython jupyter-execute prompt program-output command-output graphviz digraph graph "
-    "mermaid csv-table".split()
+    "mermaid csv-table code-tab".split()
 )
 INERT_DIRECTIVES = frozenset(
     "toctree raw include index meta highlight module currentmodule py:module py:currentmodule default-role "
