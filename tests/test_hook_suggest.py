@@ -463,6 +463,13 @@ HINT_ORDER_CASES = {
                                    "| `PLATEN_FALLBACK_S` | `10` | Primary unavailable this long |\n"
                                    "| `PLATEN_LEASE_S` | `30` | Lease length |\n| `PLATEN_SITES` | `all` | Sites |\n"},
                 "PLATEN_FALLBACK_S", ["docs/config.md", "docs/runbook.md"]),
+    # A section about the pattern before an API page naming it only in an autodoc line (whose docstring, when
+    # found, is a section of its own), though BM25 prefers the short API page.
+    "autodoc": ({"docs/api.md": "# API\n\n.. autofunction:: anyio.fail_after\n",
+                 "docs/timeouts.md": "# Timeouts\n\nWrap the block in fail_after to raise TimeoutError once its "
+                                     "delay has passed, or in move_on_after to leave the block quietly instead; "
+                                     "both take the delay in seconds.\n"},
+                "fail_after", ["docs/timeouts.md", "docs/api.md"]),
 }
 
 

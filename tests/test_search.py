@@ -235,6 +235,18 @@ def test_the_verbatim_name_tier_keeps_scores_in_step_with_its_order():
     assert out[1:] == [(1, 12.0), (2, 7.0)]  # chunks without the name keep their BM25 scores
 
 
+def test_a_lookup_finds_the_section_that_writes_about_a_name_before_one_naming_it_in_autodoc_lines():
+    from scree.search.names import names_first as _names_first
+
+    # BM25 prefers the short API section, whose only line spelling the name is the directive.
+    ranked = [(1, 9.0), (2, 5.0)]
+    texts = {1: "API > Timeouts\n.. autofunction:: anyio.fail_after\n.. autofunction:: anyio.move_on_after",
+             2: "Cancellation > Timeouts\nWrap the call in `fail_after` to raise TimeoutError after a delay."}
+    assert [cid for cid, _ in _names_first(ranked, texts, ["fail_after"], lookup="fail_after")] == [2, 1]
+    # A question is not a lookup: BM25's order stands.
+    assert [cid for cid, _ in _names_first(ranked, texts, ["fail_after"])] == [1, 2]
+
+
 def test_a_how_to_question_finds_the_guide_before_the_changelog_entry_that_names_its_feature(tmp_path: Path,
                                                                                             embedder):
     root = tmp_path / "repo"

@@ -12,7 +12,7 @@ import os
 import _sqlite3 as sqlite3  # `sqlite3` itself also imports datetime, which the hooks never need
 from collections import namedtuple
 
-from ..notes.sectiontext import defines, mostly_list, titled_by
+from ..notes.sectiontext import defines, mostly_list, named_only_by_directives, titled_by
 from . import SEARCH_TOOL, VIA_CLI, VIA_NONE, VIA_TOOL
 from .grepparse import GrepCall
 from .patterns import asks_for_guess, pattern_words
@@ -239,9 +239,11 @@ class NotesIndex:
                 break
             rows = self._rows(match, where, limit * 4)
             if verbatim_only:  # titled by the pattern (its reference entry) first, then the entry that
-                # defines it (a table row, list item or term opening with it), lists last, as search does
+                # defines it (a table row, list item or term opening with it), autodoc lines and lists last, as
+                # search does
                 rows.sort(key=lambda r: (not titled_by(str(r[3] or r[4]), literals),
-                                         not defines(str(r[5]), literals), mostly_list(str(r[5]))))
+                                         not defines(str(r[5]), literals),
+                                         named_only_by_directives(str(r[5]), literals), mostly_list(str(r[5]))))
             for path, start, end, heading, title, text in rows:
                 trail = str(heading or title)
                 key = (str(path), trail)

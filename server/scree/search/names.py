@@ -71,8 +71,8 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     most first; equal counts keep their order (BM25's), except that for a `lookup` (the query's text) a
     section whose heading trail has a heading that is one of the names comes first
     (`ranking.titled_by`), then one holding an entry that defines the lookup (`ranking.defines`: a table row,
-    list item or term opening with it), and a section that is mostly a list comes after the others
-    (`ranking.mostly_list`); last, the first docstring entry of a tier yields its place to the docs' own section
+    list item or term opening with it), and a section that spells it only in autodoc directive lines
+    (`ranking.named_only_by_directives`) or is mostly a list (`ranking.mostly_list`) comes after the others; last, the first docstring entry of a tier yields its place to the docs' own section
     whose heading speaks of the lookup (`ranking.DOCSTRINGS_YIELD`).
 
     Scores stay in step with the order: each name spelled adds the pool's whole BM25 range, so a
@@ -84,6 +84,7 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     titled: dict[int, bool] = {}
     defined: dict[int, bool] = {}
     listed: dict[int, bool] = {}
+    directed: dict[int, bool] = {}
     if lookup:
         # What a lookup looks up is the whole of it: `platenctl jobs requeue` is defined by its own entry,
         # not by one that opens with `platenctl`.
@@ -93,8 +94,10 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
             titled[cid] = ranking.TITLED_FIRST and ranking.titled_by(trail, names)
             defined[cid] = ranking.DEFINED_FIRST and not titled[cid] and ranking.defines(body, terms)
             listed[cid] = ranking.LISTS_LAST and ranking.mostly_list(body)
+            directed[cid] = ranking.DIRECTIVE_MENTIONS_LAST and ranking.named_only_by_directives(body, names)
     ordered = sorted(ranked, key=lambda item: (-counts[item[0]], not titled.get(item[0], False),
-                                               not defined.get(item[0], False), listed.get(item[0], False)))
+                                               not defined.get(item[0], False), directed.get(item[0], False),
+                                               listed.get(item[0], False)))
     if lookup and ranking.DOCSTRINGS_YIELD:
         ordered = _yield_to_own_section(ordered, counts, texts, ranking.name_parts(terms))
     span = max(s for _, s in ranked) - min(s for _, s in ranked) or 1.0

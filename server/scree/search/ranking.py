@@ -13,7 +13,8 @@ from typing import AbstractSet, Callable, Hashable, Sequence, TypeVar
 
 # The predicates on a section's trail and text live in an import-free module the grep hint shares;
 # search reaches them here, beside the rules that use them.
-from ..notes.sectiontext import TRAIL_SEPARATOR, defines, mostly_list, titled_by  # noqa: F401
+from ..notes.sectiontext import (DIRECTIVE_MENTIONS_LAST, TRAIL_SEPARATOR, defines, mostly_list,  # noqa: F401
+                                named_only_by_directives, titled_by)
 
 T = TypeVar("T")
 
