@@ -53,6 +53,10 @@ from scree.search.vocabsearch import search_with_names
     (":keyword str name: The name shown in help.", "name"),
     (":ivar meta: Values shared by every context.", "meta"),
     ("Args:\n    weakref_slot (bool):\n        Make instances weak-referenceable.", "weakref_slot"),
+    # reStructuredText's inline literals are double backticks: a list item's term, a definition list's
+    ("* ``use_uvloop`` (``bool``, default=False): Use the faster uvloop event loop.", "use_uvloop"),
+    ("``~`` (tilde)\n    Converts all operands into strings and concatenates them.", "~"),
+    ("- **``--fast``**: skip the checks.", "--fast"),
 ])
 def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) -> None:
     assert defines(text, [name])
@@ -71,6 +75,7 @@ def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) ->
     (":param other: Unlike enable_async, this is sync.", "enable_async"),  # another parameter's field
     (":returns: enable_async as set", "enable_async"),  # a field that is not a parameter's
     ("weakref_slot (see below) makes instances weak-referenceable.", "weakref_slot"),  # prose with a remark
+    ("* ``use_uvloop=True`` needs uvloop installed.", "use_uvloop"),  # an example value, no separator
 ])
 def test_a_mention_is_no_definition(text: str, name: str) -> None:
     assert not defines(text, [name])
