@@ -47,7 +47,9 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Config], int]] = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="scree", description="Search a repository's Markdown notes.")
+    parser = argparse.ArgumentParser(
+        prog="scree",
+        description="Search a repository's docs and notes (Markdown, reStructuredText, AsciiDoc, text, PDF).")
     parser.add_argument("--version", action="version", version=f"scree {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in _MODULES:
