@@ -36,7 +36,8 @@ UV_INSTALL = ("curl -LsSf https://astral.sh/uv/install.sh | sh (it puts uv in ~/
               "brew install uv)")
 
 CONTEXT_LINE = (
-    f"scree indexes this repo's Markdown notes (docs, ADRs, READMEs): for a question about what they say, "
+    f"scree indexes this repo's docs and notes (Markdown, reStructuredText with its autodoc docstrings, AsciiDoc, "
+    f"text, PDF: guides, ADRs, READMEs): for a question about what they say, "
     f"call {SEARCH_TOOL} first (meaning + keyword search, returns sections with path:lines), and with a "
     f"question in plain words pass expected_answer too: a sentence or two the answer might say, in the docs' "
     f"words (none for a bare name or flag); use grep/rg for exact strings in code."
