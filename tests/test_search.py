@@ -245,6 +245,15 @@ def test_a_lookup_finds_the_section_that_writes_about_a_name_before_one_naming_i
     assert [cid for cid, _ in _names_first(ranked, texts, ["fail_after"], lookup="fail_after")] == [2, 1]
     # A question is not a lookup: BM25's order stands.
     assert [cid for cid, _ in _names_first(ranked, texts, ["fail_after"])] == [1, 2]
+    # A docstring yields its place to the docs' own section about the name (its heading speaks of it), never to an
+    # API section whose heading does but whose only mention is the directive.
+    ranked = [(3, 11.0), (4, 9.0), (1, 8.0)]
+    texts = {3: "API > Decorators > click.make_pass_decorator\nMakes a decorator.\n\n(docstring of "
+                "click.make_pass_decorator: src/click/decorators.py, line 9)",
+             4: "Git Clone > Interleaved Commands\nUse make_pass_decorator to find the object.",
+             1: "API > Decorators\n.. autofunction:: pass_obj\n.. autofunction:: make_pass_decorator"}
+    order = [cid for cid, _ in _names_first(ranked, texts, ["make_pass_decorator"], lookup="make_pass_decorator")]
+    assert order == [3, 4, 1]
 
 
 def test_a_how_to_question_finds_the_guide_before_the_changelog_entry_that_names_its_feature(tmp_path: Path,

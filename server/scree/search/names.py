@@ -99,13 +99,13 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
                                                not defined.get(item[0], False), directed.get(item[0], False),
                                                listed.get(item[0], False)))
     if lookup and ranking.DOCSTRINGS_YIELD:
-        ordered = _yield_to_own_section(ordered, counts, texts, ranking.name_parts(terms))
+        ordered = _yield_to_own_section(ordered, counts, texts, ranking.name_parts(terms), directed)
     span = max(s for _, s in ranked) - min(s for _, s in ranked) or 1.0
     return [(cid, s + counts[cid] * span) for cid, s in ordered]
 
 
 def _yield_to_own_section(ordered: list[tuple[int, float]], counts: dict[int, int], texts: dict[int, str],
-                          parts: AbstractSet[str]) -> list[tuple[int, float]]:
+                          parts: AbstractSet[str], directed: dict[int, bool]) -> list[tuple[int, float]]:
     """`ordered` with the best-ranked docs section that speaks of the name's `parts` (`ranking.speaks_of`) moved
     just ahead of the first docstring entry above it that spells the names as often (`ranking.DOCSTRINGS_YIELD`).
     A word of the docstring's module path speaks of the package, not of the name: every heading of pytest's docs
@@ -120,7 +120,8 @@ def _yield_to_own_section(ordered: list[tuple[int, float]], counts: dict[int, in
             if counts[other] != counts[cid]:
                 break
             text = texts.get(other, "")
-            if not ranking.docstring_of(text) and ranking.speaks_of(text.partition("\n")[0], own):
+            if (not ranking.docstring_of(text) and not directed.get(other, False)
+                    and ranking.speaks_of(text.partition("\n")[0], own)):
                 return [*ordered[:i], ordered[j], *ordered[i:j], *ordered[j + 1:]]
         return ordered
     return ordered
