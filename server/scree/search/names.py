@@ -72,8 +72,9 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     section whose heading trail has a heading that is one of the names comes first
     (`ranking.titled_by`), then one holding an entry that defines the lookup (`ranking.defines`: a table row,
     list item or term opening with it), and a section that spells it only in autodoc directive lines
-    (`ranking.named_only_by_directives`) or is mostly a list (`ranking.mostly_list`) comes after the others; last, the first docstring entry of a tier yields its place to the docs' own section
-    whose heading speaks of the lookup (`ranking.DOCSTRINGS_YIELD`).
+    (`ranking.named_only_by_directives`) or is mostly a list (`ranking.mostly_list`) comes after the others; last,
+    the first docstring entry of a tier yields its place to the docs' own section whose heading speaks of the lookup
+    (`ranking.DOCSTRINGS_YIELD`; not one naming it only in directive lines).
 
     Scores stay in step with the order: each name spelled adds the pool's whole BM25 range, so a
     fusion that reads scores (not only ranks) sees the verbatim tier as far above the rest."""
