@@ -174,6 +174,8 @@ def test_a_section_is_mostly_a_list_when_more_than_half_its_lines_are_items_or_r
     ("Timeouts\n\nUse :func:`fail_after` to give up.\n\n.. autofunction:: anyio.fail_after\n", False),
     ("API\n\n.. function:: fail_after(delay)\n\n   Written here.\n", False),  # a description, not autodoc
     ("API\n\n.. autofunction:: anyio.sleep\n", False),  # does not spell it at all
+    ("Exceptions\n\n::: anyio.fail_after\n    :docstring:\n", True),  # MkDocs' autodoc (mkdocstrings, mkautodoc)
+    ("Tips\n\n::: warning fail_after raises\nIt does.\n:::\n", False),  # a VitePress container's title
 ])
 def test_a_section_naming_a_lookup_only_in_autodoc_lines_is_told_apart(text, only):
     assert ranking.named_only_by_directives(text, ["fail_after"]) is only

@@ -56,18 +56,19 @@ def mostly_list(text: str) -> bool:
     return 2 * items > lines
 
 
-# A section that spells a lookup only in autodoc directive lines (`.. autofunction:: anyio.fail_after`) says nothing
-# of it: the line is markup naming what the built page shows there, and scree indexes that docstring as a section of
-# its own when it can find it. Such a section follows the others that spell the name as often, and a docstring
-# does not yield its place to it as to the docs' own section (`search.names`). Measured (docs/benchmarks.md): anyio
-# identifier top1 47 -> 53, attrs top3 87 -> 90, click top3 93 -> 97, none lower.
+# A section that spells a lookup only in autodoc directive lines (`.. autofunction:: anyio.fail_after`, or MkDocs'
+# `::: httpx.ReadTimeout` of mkdocstrings and mkautodoc) says nothing of it: the line is markup naming what the built
+# page shows there, and scree indexes a Sphinx docstring as a section of its own when it can find it. Such a section
+# follows the others that spell the name as often, and a docstring does not yield its place to it as to the docs' own
+# section (`search.names`). Measured (docs/benchmarks.md): anyio identifier top1 47 -> 53, attrs top3 87 -> 90, click
+# top3 93 -> 97, httpx top1 88 -> 92 (the `:::` lines), none lower.
 DIRECTIVE_MENTIONS_LAST = True
 
 
 def named_only_by_directives(text: str, names: Sequence[str]) -> bool:
     """True when `text` spells one of `names` (case-folded) and every line that does is an autodoc directive's
-    (`.. autofunction:: anyio.fail_after`, `.. py:autoclass::`)."""
-    if ".. " not in text:  # no directive at all: most sections, answered without folding them
+    (`.. autofunction:: anyio.fail_after`, `.. py:autoclass::`, MkDocs' `::: httpx.ReadTimeout`)."""
+    if ".. " not in text and "::: " not in text:  # no directive at all: most sections, answered without folding
         return False
     folded = text.casefold()
     seen = False
@@ -78,8 +79,9 @@ def named_only_by_directives(text: str, names: Sequence[str]) -> bool:
             end = folded.find("\n", at)
             end = len(folded) if end < 0 else end
             line = folded[start:end].lstrip()
-            if not (line.startswith(".. ") and "::" in line
-                    and line[3:].split("::", 1)[0].rsplit(":", 1)[-1].startswith("auto")):
+            if not ((line.startswith(".. ") and "::" in line
+                     and line[3:].split("::", 1)[0].rsplit(":", 1)[-1].startswith("auto"))
+                    or (line.startswith("::: ") and " " not in line[4:].strip())):  # one path, no title
                 return False
             seen = True
             at = folded.find(name, end)
