@@ -256,6 +256,22 @@ def test_a_lookup_finds_the_section_that_writes_about_a_name_before_one_naming_i
     assert order == [3, 4, 1]
 
 
+def test_a_lookup_finds_the_section_whose_heading_names_it_in_words_before_a_mention():
+    from scree.search.names import names_first as _names_first
+
+    # BM25 prefers the short mention; "Capacity limiters" says every word of `CapacityLimiter`, "Limiting
+    # concurrency" only one.
+    ranked = [(1, 9.0), (2, 5.0), (3, 4.0)]
+    texts = {1: "File I/O > Limiting concurrency\nPass a CapacityLimiter to cap the threads.",
+             2: "Synchronization > Capacity limiters\nA CapacityLimiter is like a semaphore, but each borrower ...",
+             3: "Synchronization > Locks\nA Lock is not a CapacityLimiter."}
+    order = [cid for cid, _ in _names_first(ranked, texts, ["capacitylimiter"], lookup="CapacityLimiter")]
+    assert order == [2, 1, 3]
+    # A one-word name shares one word with many headings: BM25's order stands.
+    texts = {1: "Guide > Limits\nThe limit is 10.", 2: "Reference > Limit values\nlimit: 10", 3: "Other\nlimit"}
+    assert [cid for cid, _ in _names_first(ranked, texts, ["limit"], lookup="limit")] == [1, 2, 3]
+
+
 def test_a_how_to_question_finds_the_guide_before_the_changelog_entry_that_names_its_feature(tmp_path: Path,
                                                                                             embedder):
     root = tmp_path / "repo"

@@ -71,7 +71,8 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     most first; equal counts keep their order (BM25's), except that for a `lookup` (the query's text) a
     section whose heading trail has a heading that is one of the names comes first
     (`ranking.titled_by`), then one holding an entry that defines the lookup (`ranking.defines`: a table row,
-    list item or term opening with it), and a section that spells it only in autodoc directive lines
+    list item or term opening with it), then one whose last heading speaks of every word of it (`ranking.speaks_all`:
+    "Modal screens" for `ModalScreen`), and a section that spells it only in autodoc directive lines
     (`ranking.named_only_by_directives`) or is mostly a list (`ranking.mostly_list`) comes after the others; last,
     the first docstring entry of a tier yields its place to the docs' own section whose heading speaks of the lookup
     (`ranking.DOCSTRINGS_YIELD`; not one naming it only in directive lines).
@@ -86,21 +87,26 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     defined: dict[int, bool] = {}
     listed: dict[int, bool] = {}
     directed: dict[int, bool] = {}
+    worded: dict[int, bool] = {}
     if lookup:
         # What a lookup looks up is the whole of it: `platenctl jobs requeue` is defined by its own entry,
         # not by one that opens with `platenctl`.
         terms = [lookup.strip().strip("`").strip()]
+        parts = ranking.name_parts(terms)
+        in_words = len(parts) >= ranking.NAMED_IN_WORDS > 0
         for cid, _ in ranked:
-            trail, _, body = texts.get(cid, "").partition("\n")
+            text = texts.get(cid, "")
+            trail, _, body = text.partition("\n")
             titled[cid] = ranking.TITLED_FIRST and ranking.titled_by(trail, names)
             defined[cid] = ranking.DEFINED_FIRST and not titled[cid] and ranking.defines(body, terms)
             listed[cid] = ranking.LISTS_LAST and ranking.mostly_list(body)
             directed[cid] = ranking.DIRECTIVE_MENTIONS_LAST and ranking.named_only_by_directives(body, names)
+            worded[cid] = in_words and not ranking.docstring_of(text) and ranking.speaks_all(trail, parts)
     ordered = sorted(ranked, key=lambda item: (-counts[item[0]], not titled.get(item[0], False),
                                                not defined.get(item[0], False), directed.get(item[0], False),
-                                               listed.get(item[0], False)))
+                                               not worded.get(item[0], False), listed.get(item[0], False)))
     if lookup and ranking.DOCSTRINGS_YIELD:
-        ordered = _yield_to_own_section(ordered, counts, texts, ranking.name_parts(terms), directed)
+        ordered = _yield_to_own_section(ordered, counts, texts, parts, directed)
     span = max(s for _, s in ranked) - min(s for _, s in ranked) or 1.0
     return [(cid, s + counts[cid] * span) for cid, s in ordered]
 

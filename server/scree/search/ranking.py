@@ -149,6 +149,22 @@ def speaks_of(trail: str, parts: AbstractSet[str]) -> bool:
     return any(w.casefold().startswith(p) for w in _WORD.findall(leaf) for p in parts)
 
 
+# A lookup's section whose last heading speaks of every word of the name ("Capacity limiters" for `CapacityLimiter`,
+# "Modal screens" for `ModalScreen`) is the docs' section about it in words: it follows the titled and defining
+# sections and goes before the rest that spell the name as often. Names of this many words or more (one word shared
+# with a heading is `speaks_of`, which the docstrings' yield reads). Measured (docs/benchmarks.md): anyio identifier
+# top1 57 -> 60, textual 73 -> 77; none lower.
+NAMED_IN_WORDS = 2
+
+
+def speaks_all(trail: str, parts: AbstractSet[str]) -> bool:
+    """True when each of `parts` opens a word of the last heading of `trail`: "Capacity limiters" speaks of all of
+    `capacity` and `limiter`."""
+    leaf = trail.rsplit(TRAIL_SEPARATOR, 1)[-1]
+    words = [w.casefold() for w in _WORD.findall(leaf)]
+    return bool(parts) and all(any(w.startswith(p) for w in words) for p in parts)
+
+
 # How many places a release history's section moves down when a plain question does not ask about
 # releases (0 = off). Measured on both dev sets (docs/benchmarks.md): 1-3 and 100 all lift plain
 # questions on both; 3 takes a changelog entry out of the first three when three other hits follow it.
