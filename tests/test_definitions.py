@@ -349,8 +349,12 @@ def test_a_lookups_docstring_yields_to_the_docs_section_that_speaks_of_the_name(
     assert _first(root, index, "spin_wheel") == ("docs/api.rst", "API > Helpers > turbine.spin_wheel")
     # the project's own name speaks of the project, not of `turbine_reset`
     assert _first(root, index, "turbine_reset") == ("docs/api.rst", "API > Helpers > turbine.turbine_reset")
-    monkeypatch.setattr(search_module.ranking, "DOCSTRINGS_YIELD", False)  # the miss: the docstring's entry led
+    # the miss: the docstring's entry led (the heading that says every word of the name puts the guide first too)
+    monkeypatch.setattr(search_module.ranking, "DOCSTRINGS_YIELD", False)
+    monkeypatch.setattr(search_module.ranking, "NAMED_IN_WORDS", 0)
     assert _first(root, index, "warm_up_engine") == ("docs/api.rst", "API > Engine > turbine.Engine.warm_up_engine")
+    monkeypatch.setattr(search_module.ranking, "NAMED_IN_WORDS", 2)
+    assert _first(root, index, "warm_up_engine") == ("docs/guide.rst", "Guide > Warming the engine")
 
 
 @pytest.mark.parametrize("question", ["What does PLATEN_STATION_FALLBACK_AFTER_S do?",
