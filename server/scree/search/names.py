@@ -101,7 +101,8 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
             defined[cid] = ranking.DEFINED_FIRST and not titled[cid] and ranking.defines(body, terms)
             listed[cid] = ranking.LISTS_LAST and ranking.mostly_list(body)
             directed[cid] = ranking.DIRECTIVE_MENTIONS_LAST and ranking.named_only_by_directives(body, names)
-            worded[cid] = in_words and not ranking.docstring_of(text) and ranking.speaks_all(trail, parts)
+            # the heading first: a docstring's note is looked for at the end of the whole text
+            worded[cid] = in_words and ranking.speaks_all(trail, parts) and not ranking.docstring_of(text)
     ordered = sorted(ranked, key=lambda item: (-counts[item[0]], not titled.get(item[0], False),
                                                not defined.get(item[0], False), directed.get(item[0], False),
                                                not worded.get(item[0], False), listed.get(item[0], False)))

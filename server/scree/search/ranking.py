@@ -145,8 +145,7 @@ def name_parts(names: Sequence[str]) -> set[str]:
 def speaks_of(trail: str, parts: AbstractSet[str]) -> bool:
     """True when a word of the last heading of `trail` opens with one of `parts`: "Finding Application Folders"
     speaks of `app`, "Token Normalization" of `token`."""
-    leaf = trail.rsplit(TRAIL_SEPARATOR, 1)[-1]
-    return any(w.casefold().startswith(p) for w in _WORD.findall(leaf) for p in parts)
+    return any(w.startswith(p) for w in _leaf_words(trail) for p in parts)
 
 
 # A lookup's section whose last heading speaks of every word of the name ("Capacity limiters" for `CapacityLimiter`,
@@ -160,9 +159,13 @@ NAMED_IN_WORDS = 2
 def speaks_all(trail: str, parts: AbstractSet[str]) -> bool:
     """True when each of `parts` opens a word of the last heading of `trail`: "Capacity limiters" speaks of all of
     `capacity` and `limiter`."""
-    leaf = trail.rsplit(TRAIL_SEPARATOR, 1)[-1]
-    words = [w.casefold() for w in _WORD.findall(leaf)]
+    words = _leaf_words(trail)
     return bool(parts) and all(any(w.startswith(p) for w in words) for p in parts)
+
+
+def _leaf_words(trail: str) -> list[str]:
+    """The case-folded words of the last heading of `trail`."""
+    return [w.casefold() for w in _WORD.findall(trail.rsplit(TRAIL_SEPARATOR, 1)[-1])]
 
 
 # How many places a release history's section moves down when a plain question does not ask about
