@@ -29,8 +29,8 @@ from scree.search import search as search_module
 from scree.search import names as names_module
 from scree.search.names import entry_of
 from scree.search import route as route_module
-from scree.search.route import (asked_name, dotted_names, is_syntax_name, named_identifiers, phrase_names,
-                                punctuation_name)
+from scree.search.route import (asked_name, dotted_names, is_syntax_name, lone_mark, named_identifiers,
+                                phrase_names, punctuation_name)
 from scree.search.search import Query
 from scree.search.vocabsearch import search_with_names
 
@@ -187,7 +187,27 @@ def test_a_query_of_one_punctuation_token_finds_the_section_that_spells_it_most(
         for query in ("%%", "`%%`"):
             assert _first(root, index, query) == ("syntax.md", "Syntax > Comments"), query
         result = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query("?", k=5))
-        assert not result.hits and "no searchable words" in result.notes[0]
+        assert not result.hits and "no note sets '?' off as code" in result.notes[0]
+    finally:
+        index.close()
+
+
+def test_one_mark_alone_finds_its_definition_where_the_docs_set_it_off_as_code(tmp_path: Path) -> None:
+    # Jinja's shape: `~` is a path's home in the install guide, a mention under "Math", the operator's entry under
+    # "Other Operators"; the mention comes first in the file and, counted, spells the mark as often.
+    root = tmp_path / "docs"
+    write(root, "install.rst", "Install\n=======\n\nKeep the cache in ~/.cache or ~/tmp, ~ being your home.\n")
+    write(root, "templates.rst", "Expressions\n===========\n\nMath\n----\n\nAdd numbers with ``+``; to join "
+                                 "strings, have a look at the ``~`` operator.\n\nOther Operators\n---------------"
+                                 "\n\n``in``\n    Perform a sequence membership test.\n\n``~`` (tilde)\n"
+                                 "    Converts all operands into strings and concatenates them.\n")
+    index = _index(root)
+    try:
+        for query in ("~", "`~`"):
+            hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(query, k=5)).hits
+            assert [(h.path, h.heading) for h in hits] == [("templates.rst", "Expressions > Other Operators"),
+                                                           ("templates.rst", "Expressions > Math")], query
+        assert lone_mark("`|`") == "|" and lone_mark("~~") == lone_mark("a") == lone_mark("`") == ""
     finally:
         index.close()
 

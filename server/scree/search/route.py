@@ -155,6 +155,23 @@ def punctuation_name(query: str) -> str:
     return token
 
 
+# One mark typed alone (`~`, `|`, `^`) names an operator only where the docs set it off as code (``~`` (tilde):
+# Jinja's concatenation); anywhere else it is a path's `~`, a table's `|`, a sentence's punctuation. Such a
+# lookup is looked for as the code span `` `~` `` (which ``~`` holds too) rather than refused as punctuation.
+LONE_MARKS = True
+
+
+def lone_mark(query: str) -> str:
+    """The query as one ASCII mark typed alone, backticks or quotes around it dropped (`~`, `` `|` ``); "" for
+    anything else, a backtick or quote itself included."""
+    token = query.strip()
+    if len(token) == 3 and token[0] == token[-1] and token[0] in "`'\"":
+        token = token[1]
+    if not LONE_MARKS or len(token) != 1 or token in "`'\"" or token.isalnum() or token.isspace() or ord(token) > 127:
+        return ""
+    return token
+
+
 def is_syntax_name(name: str) -> bool:
     """True for a name that `syntax_token`, `phrase_names` or a word of punctuation alone made: its
     punctuation, which the keyword index drops, is the name (a name of several words is only ever one of

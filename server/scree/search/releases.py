@@ -1,0 +1,115 @@
+"""The release that first had a name (issue 38): "Which Black release introduced `--unstable`?" asks for a version.
+
+A release history is a list of versions, each saying what it added, changed and fixed; a name's first appearance
+in it is the release that added the name. The fused order cannot know that: every entry spelling the name matches
+the question as well, and the newest ones (a fix to the flag, a note that it moved) often match it better. So a
+question that asks which release first had something (`asks_first_release`) gets, as its entry, the history section
+of the lowest version that spells the names the question spells by their shape (a flag, a setting, a dotted
+name), before the rest.
+
+A section's version is the first version number of its heading trail ("Version 24.1.0 > Preview style",
+"[7.4.0] - 2026-01-25 > Added", "2.4.1 > Add new CLI option"), so a history written oldest first or newest first
+reads the same. A blog post is history too (`ranking.is_history_file`), but the release history is the record it
+retells: only the record answers here.
+
+`asks_first_release`, `release_version` and `earliest` are pure; `first_release_entries` reads the index.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import AbstractSet, Hashable, Sequence, TypeVar
+
+from ..db import queries
+from ..index.store import Index
+from ..notes.sectiontext import TRAIL_SEPARATOR
+from . import ranking
+from .names import spelled_counter
+from .route import is_syntax_name, looks_like_identifier, named_identifiers
+
+# Measured (docs/benchmarks.md).
+FIRST_RELEASE = True
+# How many history chunks spelling a name are read for their versions: a name older than the history's first
+# hundreds of entries is spelled in most of them, and its first is no answer the fused order lacks.
+RELEASE_POOL = 400
+
+# "Which release", "what version", "in which Black release", "since which version", "since when".
+_WHICH_RELEASE = re.compile(r"\b(?:which|what)\s+(?:\S+\s+){0,2}?(?:release|version)s?\b|\bsince\s+when\b",
+                            re.IGNORECASE)
+# Words that ask for a first appearance, not for a later change: "added", "introduced", "first", "appear",
+# "new", "since which". "Changed", "renamed", "deprecated" or "stopped" ask for another entry, often a later one.
+_FIRST_WORDS = re.compile(r"\b(?:add|added|adds|introduce|introduced|introduces|first|appear|appeared|appears|new|"
+                          r"since)\b", re.IGNORECASE)
+K = TypeVar("K", bound=Hashable)
+_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)")
+
+
+def asks_first_release(query: str) -> bool:
+    """True for a question asking which release first had something: "Which coverage.py release first added
+    the source_dirs setting?", "In which version did --line-ranges first appear?", "Since which version does ...".
+    Not "Which Node.js version do I need?" (no first appearance) nor "In which release was X deprecated?"."""
+    return bool(_WHICH_RELEASE.search(query)) and bool(_FIRST_WORDS.search(query))
+
+
+def release_version(trail: str) -> tuple[int, ...] | None:
+    """The first version number in a heading trail, as integers: "Change Log > Version 24.1.0 > Preview style" is
+    (24, 1, 0); None when no heading holds one (a date is no version: "2024-05-01")."""
+    for heading in trail.split(TRAIL_SEPARATOR):
+        found = _VERSION.search(heading)
+        if found:
+            return tuple(int(part) for part in found.group(1).split("."))
+    return None
+
+
+def earliest(sections: Sequence[tuple[K, str, int]]) -> list[K]:
+    """Of `sections` ((key, heading trail, how many of the names it spells), best-ranked first), the keys of
+    those spelling the most names that have the lowest version, in the given order; [] when none has a version."""
+    versioned = [(key, version, count) for key, trail, count in sections
+                 if count > 0 and (version := release_version(trail)) is not None]
+    if not versioned:
+        return []
+    most = max(count for _, _, count in versioned)
+    low = min(version for _, version, count in versioned if count == most)
+    return [key for key, version, count in versioned if count == most and version == low]
+
+
+def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str], ranked: Sequence[int],
+                          file_ids: Sequence[int] | None) -> list[int]:
+    """For a question asking which release first had a name (`asks_first_release`), one chunk per release-history
+    section of the earliest version spelling the names the question spells by their shape (`earliest`); the
+    chunks of `ranked` (the fused order) first, so a version with two sections keeps the search's order."""
+    if not FIRST_RELEASE or not asks_first_release(query):
+        return []
+    names = [n for n in named_identifiers(query, vocabulary) if looks_like_identifier(n) or is_syntax_name(n)]
+    if not names:
+        return []
+    history = [fid for fid, path in queries.file_paths(index.conn)
+               if ranking.is_history_file(path) and not _is_blog(path)]
+    if file_ids is not None:
+        history = [fid for fid in history if fid in set(file_ids)]
+    if not history:
+        return []
+    found: list[int] = []
+    for name in names:
+        found += [cid for cid in queries.spelling_chunks(index.conn, name, RELEASE_POOL, history) if cid not in found]
+    if not found:
+        return []
+    order = {cid: i for i, cid in enumerate(ranked)}
+    found.sort(key=lambda cid: (order.get(cid, len(order)), cid))
+    rows = queries.chunk_rows(index.conn, found)
+    spelled = spelled_counter(names)
+    sections: dict[tuple[str, str], tuple[int, str, int]] = {}
+    for cid in found:
+        row = rows.get(cid)
+        if row is None:
+            continue
+        key = (row.path, row.heading)
+        count = spelled(f"{row.heading}\n{row.text}")
+        if key not in sections or count > sections[key][2]:
+            sections[key] = (cid, row.heading, count)
+    keys = earliest([(key, trail, count) for key, (_, trail, count) in sections.items()])
+    return [sections[key][0] for key in keys]
+
+
+def _is_blog(path: str) -> bool:
+    return "blog" in path.casefold().split("/")[:-1]

@@ -1,0 +1,109 @@
+"""A question asking which release first had a name gets the earliest history entry spelling it (issue 38).
+
+The miss it mends: "Which Black release introduced the separate --unstable style?" ranked the guide page and
+newer changelog entries (a fix to the flag, a feature moved out of it) above the release that added it, which
+was 12th. The predicates directly; the lookup on a real index (fake embedder).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from fake_embedder import FakeEmbedder
+from scree.config import load_config
+from scree.index.store import open_index
+from scree.index.sync import sync
+from scree.locate import index_location
+from scree.notes.policy import NotesPolicy
+from scree.search import releases
+from scree.search.releases import asks_first_release, earliest, release_version
+from scree.search.search import Query
+from scree.search.vocabsearch import search_with_names
+
+
+@pytest.mark.parametrize("query", [
+    "Which Black release introduced the separate --unstable style?",
+    "In which version did --line-ranges first appear?",
+    "Which coverage.py release first added the source_dirs setting?",
+    "Since which version does max_line_length=off work?",
+])
+def test_a_question_for_the_release_that_added_a_name_asks_for_the_first_release(query: str) -> None:
+    assert asks_first_release(query)
+
+
+@pytest.mark.parametrize("query", [
+    "Which Node.js version do I need for prettier.config.ts?",  # no first appearance
+    "In which release was hatch fmt deprecated, and what replaces it?",  # a later change
+    "How do I add --unstable to my config?",  # no release asked for
+])
+def test_other_questions_ask_for_no_first_release(query: str) -> None:
+    assert not asks_first_release(query)
+
+
+@pytest.mark.parametrize(("trail", "version"), [
+    ("Change Log > Version 24.1.0 > Preview style", (24, 1, 0)),
+    ("Change Log > [7.4.0] - 2026-01-25 > Added", (7, 4, 0)),
+    ("Changelog > 0.20.0 (13th October, 2021)", (0, 20, 0)),
+    ("Changes > v14.1.1 > Drop Python 3.8", (14, 1, 1)),  # the outer heading's, not a subsection's
+    ("News > 2024-05-01", None),  # a date is no version
+    ("Usage > Options", None),
+])
+def test_a_sections_version_is_the_first_version_number_of_its_trail(trail: str, version: tuple[int, ...] | None) -> None:
+    assert release_version(trail) == version
+
+
+def test_the_earliest_version_among_sections_spelling_the_most_names_wins_in_the_given_order() -> None:
+    sections = [("fix", "Changes > 2.1.0 > Fixed", 1), ("added", "Changes > 1.10.0 > Added", 1),
+                ("highlight", "Changes > 1.10.0 > Highlights", 1), ("older", "Changes > 1.2.0", 0),
+                ("undated", "Changes > Unreleased", 1)]
+    assert earliest(sections) == ["added", "highlight"]  # 1.10 is above 1.2 (numbers, not text); 1.2 spells none
+    assert earliest([("both", "Changes > 3.0.0", 2), ("one", "Changes > 1.0.0", 1)]) == ["both"]
+    assert earliest([("undated", "Changes > Unreleased", 1)]) == []
+
+
+def _hits(root: Path, query: str, mode: str = "auto") -> list[tuple[str, str]]:
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        sync(index, NotesPolicy.load(root), FakeEmbedder())
+        result = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(query, k=5, mode=mode))
+        return [(h.path, h.heading) for h in result.hits]
+    finally:
+        index.close()
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """Newest first, as most changelogs are: the flag's later entries say more of the question's words."""
+    root = tmp_path / "docs"
+    write(root, "CHANGES.md", "# Changes\n\n## 2.3.0\n\n- The separate `--unstable` style now also enables the "
+                              "unstable string style; `--unstable` implies `--preview`.\n\n## 2.1.0\n\n- Fix the "
+                              "cache shared between runs with and without the separate `--unstable` style.\n\n"
+                              "## 1.10.0\n\n- Add `--unstable`, for preview features with known problems.\n\n"
+                              "## 1.9.0\n\n- Add `--preview`.\n")
+    write(root, "usage.md", "# Usage\n\n## Styles\n\nThe separate unstable style (`--unstable`) has the features "
+                            "of `--preview` and those with known problems. Which release you run decides which "
+                            "features the style introduced holds.\n")
+    write(root, "blog/posts/release-1-10.md", "# Release 1.10.0\n\nThis release introduced `--unstable`, the "
+                                              "separate style.\n")
+    return root
+
+
+def test_the_release_that_first_spells_the_flag_answers_which_release_introduced_it(project: Path) -> None:
+    query = "Which release introduced the separate --unstable style?"
+    for mode in ("auto", "keyword", "hybrid"):
+        assert _hits(project, query, mode)[0] == ("CHANGES.md", "Changes > 1.10.0"), mode
+
+
+def test_without_the_rule_a_newer_entry_or_the_guide_leads(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(releases, "FIRST_RELEASE", False)
+    assert _hits(project, "Which release introduced the separate --unstable style?")[0] != ("CHANGES.md",
+                                                                                             "Changes > 1.10.0")
+
+
+def test_a_question_about_a_later_change_keeps_the_fused_order(project: Path) -> None:
+    # "fixed" asks for another entry than the first: the rule stays out of it
+    assert _hits(project, "Which release fixed the cache shared with the --unstable style?")[0] == (
+        "CHANGES.md", "Changes > 2.1.0")
