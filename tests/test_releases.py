@@ -19,7 +19,7 @@ from scree.index.sync import sync
 from scree.locate import index_location
 from scree.notes.policy import NotesPolicy
 from scree.search import releases
-from scree.search.releases import asks_first_release, earliest, release_version
+from scree.search.releases import asks_first_release, earliest, release_event, release_version
 from scree.search.search import Query
 from scree.search.vocabsearch import search_with_names
 
@@ -36,11 +36,23 @@ def test_a_question_for_the_release_that_added_a_name_asks_for_the_first_release
 
 @pytest.mark.parametrize("query", [
     "Which Node.js version do I need for prettier.config.ts?",  # no first appearance
-    "In which release was hatch fmt deprecated, and what replaces it?",  # a later change
+    "In which release was hatch fmt deprecated, and what replaces it?",  # an event, not the first appearance
     "How do I add --unstable to my config?",  # no release asked for
 ])
 def test_other_questions_ask_for_no_first_release(query: str) -> None:
     assert not asks_first_release(query)
+
+
+@pytest.mark.parametrize(("query", "event"), [
+    ("In which release was hatch fmt deprecated, and what replaces it?", "deprecat"),
+    ("Which version removed the --legacy flag?", "remov"),
+    ("Which release dropped Python 3.8?", "drop"),
+    ("In which release did that change?", None),  # a change is no event one entry says: often a later one
+    ("Which release added --x?", ""),
+    ("Why was --x deprecated?", None),  # no release asked for
+])
+def test_a_question_for_the_release_that_deprecated_a_name_asks_for_that_event(query: str, event: str | None) -> None:
+    assert release_event(query) == event
 
 
 @pytest.mark.parametrize(("trail", "version"), [
@@ -82,12 +94,14 @@ def project(tmp_path: Path) -> Path:
                               "unstable string style; `--unstable` implies `--preview`.\n\n## 2.1.0\n\n- Fix the "
                               "cache shared between runs with and without the separate `--unstable` style.\n\n"
                               "## 1.10.0\n\n- Add `--unstable`, for preview features with known problems.\n\n"
-                              "## 1.9.0\n\n- Add `--preview`.\n")
+                              "## 1.9.0\n\n- Add `--preview`.\n\n## 1.2.0\n\n- Deprecate `frob`, the old "
+                              "name of `--preview`.\n\n## 1.0.0\n\n- Add the `frob` command.\n")
     write(root, "usage.md", "# Usage\n\n## Styles\n\nThe separate unstable style (`--unstable`) has the features "
                             "of `--preview` and those with known problems. Which release you run decides which "
                             "features the style introduced holds.\n")
     write(root, "blog/posts/release-1-10.md", "# Release 1.10.0\n\nThis release introduced `--unstable`, the "
                                               "separate style.\n")
+    write(root, "src/tool.py", "def frob(config):\n    return config\n")  # the code's names: `frob`
     return root
 
 
@@ -107,3 +121,8 @@ def test_a_question_about_a_later_change_keeps_the_fused_order(project: Path) ->
     # "fixed" asks for another entry than the first: the rule stays out of it
     assert _hits(project, "Which release fixed the cache shared with the --unstable style?")[0] == (
         "CHANGES.md", "Changes > 2.1.0")
+
+
+def test_the_release_that_deprecated_a_name_is_the_earliest_entry_saying_so(project: Path) -> None:
+    # `frob` is a plain word, not a name by its shape: an event's entry, which says the event beside it, still counts
+    assert _hits(project, "In which release was frob deprecated?")[0] == ("CHANGES.md", "Changes > 1.2.0")

@@ -44,11 +44,29 @@ K = TypeVar("K", bound=Hashable)
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)")
 
 
+# Events a release does to a name once, which its entry says in a word: "The `hatch fmt` command is now deprecated".
+_EVENTS = re.compile(r"\b(deprecat|remov|renam|dropp?)(?:e|ed|es|ing|ion|al|s)?\b", re.IGNORECASE)
+EVENTS = True
+
+
 def asks_first_release(query: str) -> bool:
     """True for a question asking which release first had something: "Which coverage.py release first added
     the source_dirs setting?", "In which version did --line-ranges first appear?", "Since which version does ...".
     Not "Which Node.js version do I need?" (no first appearance) nor "In which release was X deprecated?"."""
-    return bool(_WHICH_RELEASE.search(query)) and bool(_FIRST_WORDS.search(query))
+    return release_event(query) == ""
+
+
+def release_event(query: str) -> str | None:
+    """What a question asks the release of: "" for the first appearance of its names, a word's stem for an event
+    done to them once ("deprecat" for "In which release was hatch fmt deprecated?", also "remov", "renam", "drop"),
+    None for any other query ("Which Node.js version do I need?", "In which release did that change?")."""
+    if not _WHICH_RELEASE.search(query):
+        return None
+    event = _EVENTS.search(query) if EVENTS else None
+    if event:
+        return event.group(1).casefold()[:4] if event.group(1).casefold().startswith("drop") else \
+            event.group(1).casefold()
+    return "" if _FIRST_WORDS.search(query) else None
 
 
 def release_version(trail: str) -> tuple[int, ...] | None:
@@ -78,9 +96,14 @@ def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str]
     """For a question asking which release first had a name (`asks_first_release`), one chunk per release-history
     section of the earliest version spelling the names the question spells by their shape (`earliest`); the
     chunks of `ranked` (the fused order) first, so a version with two sections keeps the search's order."""
-    if not FIRST_RELEASE or not asks_first_release(query):
+    event = release_event(query) if FIRST_RELEASE else None
+    if event is None:
         return []
-    names = [n for n in named_identifiers(query, vocabulary) if looks_like_identifier(n) or is_syntax_name(n)]
+    # A first appearance is read from names by their shape only: a word of the code that reads as prose (`widget`,
+    # `cursor`) is spelled long before the feature the question means. An event's entry says the event beside the
+    # name, which pins it: any of the question's names (`fmt` of "hatch fmt").
+    names = [n for n in named_identifiers(query, vocabulary)
+             if event or looks_like_identifier(n) or is_syntax_name(n)]
     if not names:
         return []
     history = [fid for fid, path in queries.file_paths(index.conn)
@@ -104,7 +127,8 @@ def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str]
         if row is None:
             continue
         key = (row.path, row.heading)
-        count = spelled(f"{row.heading}\n{row.text}")
+        whole = f"{row.heading}\n{row.text}"
+        count = spelled(whole) if event in whole.casefold() else 0  # "" is in every text
         if key not in sections or count > sections[key][2]:
             sections[key] = (cid, row.heading, count)
     keys = earliest([(key, trail, count) for key, (_, trail, count) in sections.items()])
