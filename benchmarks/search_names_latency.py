@@ -1,7 +1,7 @@
 """End-to-end latency of `search_with_names` for name queries at ~10k and ~100k chunks (issue 38: "p50 within 2 ms of today").
 
     uv run --frozen python benchmarks/search_names_latency.py [--chunks 10000 100000] [--runs 7] [--per-query] [--profile]
-        [--toggle MODULE.NAME ...]
+        [--toggle MODULE.NAME ...] [--kinds bare question syntax release]
 
 `search_with_names` (scree.search.vocabsearch) is what the CLI and the MCP server call. It is timed here on the code of
 the tree the script runs from, so the same file copied into an older checkout measures that checkout (it only uses APIs
@@ -92,6 +92,21 @@ QUERIES: dict[str, list[str]] = {
 }
 
 
+# Asked for by `--kinds`, not part of the default table: the questions the release rule reads (`search/releases.py`)
+# and a mark alone (`route.lone_mark`), each as platen's notes spell them.
+EXTRA_QUERIES: dict[str, list[str]] = {
+    "release": [
+        "Which release added PLATEN_FEATURE_PDF_RASTER?",
+        "In which version was PLATEN_P0_RESERVED_SLOTS introduced?",
+        "Which release first added PLATEN_GLYPH_CACHE_DIR?",
+        "Since which version does platenctl jobs requeue accept --batch?",
+        "In which release was PLATEN_RENDER_TIMEOUT_MS removed?",
+        "~",
+        "|",
+    ],
+}
+
+
 def source_key(root: Path) -> str:
     """A short hash of the tree's scree sources: one cached index per tree."""
     h = hashlib.sha256()
@@ -151,11 +166,11 @@ def nearest_rank(values: list[float], q: float) -> float:
     return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
 
 
-def measure(index, policy, embedder, runs: int, k: int, mode: str,
-            answered: dict[str, str]) -> dict[str, dict[str, list[float]]]:
+def measure(index, policy, embedder, runs: int, k: int, mode: str, answered: dict[str, str],
+            queries: dict[str, list[str]]) -> dict[str, dict[str, list[float]]]:
     """Per kind, per query: `runs` timings in ms, after one warm-up; `answered` gets each query's mode and names."""
     out: dict[str, dict[str, list[float]]] = {}
-    for kind, texts in QUERIES.items():
+    for kind, texts in queries.items():
         out[kind] = {}
         for text in texts:
             q = Query(text, k=k, mode=mode)
@@ -185,15 +200,15 @@ def set_flags(toggles: list[str], value: object) -> list[object]:
     return had
 
 
-def measure_toggled(index, policy, embedder, runs: int, k: int, mode: str,
-                    toggles: list[str]) -> dict[bool, dict[str, list[float]]]:
+def measure_toggled(index, policy, embedder, runs: int, k: int, mode: str, toggles: list[str],
+                    queries: dict[str, list[str]]) -> dict[bool, dict[str, list[float]]]:
     """Per setting (the `toggles` all off, all on), per kind: every timing in ms. Each query's runs alternate off
     and on after two warm-ups of each, so the two sides share the index, the process and the box's moment: on a
     noisy box this separates a rule's cost from the drift between two runs of the script."""
     out: dict[bool, dict[str, list[float]]] = {False: {}, True: {}}
     had = set_flags(toggles, True)
     try:
-        for kind, texts in QUERIES.items():
+        for kind, texts in queries.items():
             for side in out.values():
                 side[kind] = []
             for text in texts:
@@ -212,8 +227,8 @@ def measure_toggled(index, policy, embedder, runs: int, k: int, mode: str,
     return out
 
 
-def profile(index, policy, embedder, k: int, mode: str, top: int = 18) -> None:
-    for kind, texts in QUERIES.items():
+def profile(index, policy, embedder, k: int, mode: str, queries: dict[str, list[str]], top: int = 18) -> None:
+    for kind, texts in queries.items():
         prof = cProfile.Profile()
         prof.enable()
         for _ in range(3):
@@ -238,7 +253,11 @@ def main() -> None:
     ap.add_argument("--toggle", nargs="+", default=[], metavar="MODULE.NAME",
                     help="time each query with these boolean settings off and on, interleaved (e.g. "
                          "search.names.DOTTED_ENTRIES search.route.CALLS), instead of the tree's own table")
+    ap.add_argument("--kinds", nargs="+", default=list(QUERIES), choices=[*QUERIES, *EXTRA_QUERIES],
+                    help="the kinds of queries timed (default: bare, question, syntax; `release` adds the release "
+                         "questions and marks alone)")
     args = ap.parse_args()
+    queries = {kind: {**QUERIES, **EXTRA_QUERIES}[kind] for kind in args.kinds}
     args.cache.mkdir(parents=True, exist_ok=True)
     embedder = make_embedder("fake")
     one, _, _, _ = built_index(args.notes, 1, args.cache, embedder)
@@ -257,10 +276,10 @@ def main() -> None:
         chunks = index.conn.execute("select count(*) from chunks").fetchone()[0]
         mb = db.stat().st_size / 1e6  # checkpointed after the build: the whole index
         if args.toggle:
-            toggled = measure_toggled(index, policy, embedder, args.runs, args.k, args.mode, args.toggle)
+            toggled = measure_toggled(index, policy, embedder, args.runs, args.k, args.mode, args.toggle, queries)
             index.close()
             print(f"\n{chunks:,} chunks, {' '.join(args.toggle)} off / on (p50 ms, interleaved)")
-            for kind in QUERIES:
+            for kind in queries:
                 off, on = statistics.median(toggled[False][kind]), statistics.median(toggled[True][kind])
                 print(f"  {kind}: {off:.2f} / {on:.2f} ({on - off:+.2f})")
             off = statistics.median([m for ms in toggled[False].values() for m in ms])
@@ -268,7 +287,7 @@ def main() -> None:
             print(f"  all: {off:.2f} / {on:.2f} ({on - off:+.2f})", flush=True)
             continue
         answered: dict[str, str] = {}
-        timings = measure(index, policy, embedder, args.runs, args.k, args.mode, answered)
+        timings = measure(index, policy, embedder, args.runs, args.k, args.mode, answered, queries)
         row = {"tree": label, "copies": copies, "chunks": chunks, "mb": mb, "kinds": {}}
         everything: list[float] = []
         for kind, per_query in timings.items():
@@ -285,11 +304,11 @@ def main() -> None:
                     print(f"| {kind} | `{text}` | {statistics.median(ms):.2f} | {max(ms):.2f} | {answered[text]} |")
             print(flush=True)
         if args.profile:
-            profile(index, policy, embedder, args.k, args.mode)
+            profile(index, policy, embedder, args.k, args.mode, queries)
         index.close()
     if args.toggle:
         return
-    kinds = list(QUERIES)
+    kinds = list(queries)
     head = "| tree | chunks | index MB | " + " | ".join(f"{k} p50 / p95 ms" for k in kinds) + " | all p50 / p95 ms |"
     print("\n" + head + "\n|" + "---|" * 3 + "---:|" * (len(kinds) + 1))
     for r in rows:

@@ -29,8 +29,7 @@ from .route import is_syntax_name, looks_like_identifier, named_identifiers
 
 # Measured (docs/benchmarks.md).
 FIRST_RELEASE = True
-# How many history chunks spelling a name are read for their versions: a name older than the history's first
-# hundreds of entries is spelled in most of them, and its first is no answer the fused order lacks.
+# How many chunks spelling a name are read for the history's among them.
 RELEASE_POOL = 400
 
 # "Which release", "what version", "in which Black release", "since which version", "since when".
@@ -94,8 +93,8 @@ def earliest(sections: Sequence[tuple[K, str, int]]) -> list[K]:
 def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str], ranked: Sequence[int],
                           file_ids: Sequence[int] | None) -> list[int]:
     """For a question asking which release first had a name (`asks_first_release`), one chunk per release-history
-    section of the earliest version spelling the names the question spells by their shape (`earliest`); the
-    chunks of `ranked` (the fused order) first, so a version with two sections keeps the search's order."""
+    section of the earliest version spelling the question's names (`earliest`; for an event, only sections saying it
+    too); the chunks of `ranked` (the fused order) first, so a version with two sections keeps the search's order."""
     event = release_event(query) if FIRST_RELEASE else None
     if event is None:
         return []
@@ -106,26 +105,22 @@ def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str]
              if event or looks_like_identifier(n) or is_syntax_name(n)]
     if not names:
         return []
-    history = [fid for fid, path in queries.file_paths(index.conn)
-               if ranking.is_history_file(path) and not _is_blog(path)]
-    if file_ids is not None:
-        history = [fid for fid in history if fid in set(file_ids)]
-    if not history:
-        return []
-    found: list[int] = []
-    for name in names:
-        found += [cid for cid in queries.spelling_chunks(index.conn, name, RELEASE_POOL, history) if cid not in found]
+    # The chunks spelling a name, then which of them are history: listing every file to find the histories first
+    # cost 7 ms at 10k chunks. A name spelled in more than RELEASE_POOL chunks may lose some of its history's, and
+    # is no feature one release added.
+    found = list(dict.fromkeys(cid for name in names
+                               for cid in queries.spelling_chunks(index.conn, name, RELEASE_POOL, file_ids)))
+    rows = queries.chunk_rows(index.conn, found)
+    found = [cid for cid in found if cid in rows and ranking.is_history_file(rows[cid].path)
+             and not _is_blog(rows[cid].path)]
     if not found:
         return []
     order = {cid: i for i, cid in enumerate(ranked)}
     found.sort(key=lambda cid: (order.get(cid, len(order)), cid))
-    rows = queries.chunk_rows(index.conn, found)
     spelled = spelled_counter(names)
     sections: dict[tuple[str, str], tuple[int, str, int]] = {}
     for cid in found:
-        row = rows.get(cid)
-        if row is None:
-            continue
+        row = rows[cid]
         key = (row.path, row.heading)
         whole = f"{row.heading}\n{row.text}"
         count = spelled(whole) if event in whole.casefold() else 0  # "" is in every text
