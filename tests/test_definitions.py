@@ -399,3 +399,42 @@ def test_without_the_rule_the_question_ran_hybrid(ops, monkeypatch) -> None:
                                    "Why does PLATEN_LEASE_S matter?", "PLATEN_LEASE_S"])
 def test_only_a_question_of_one_name_is_read_as_its_lookup(query: str) -> None:
     assert asked_name(query, frozenset({"display"}) if "display" in query else frozenset()) is None
+
+
+def _stub_repo(tmp_path: Path, api_title: str):
+    """A guide that uses `Engine.start` in its example, and an API page of its module's docstrings titled `api_title`."""
+    root = tmp_path / "turbine"
+    write(root, "pyproject.toml", '[project]\nname = "turbine"\nversion = "1.0"\n')
+    write(root, "docs/conf.py", "project = 'turbine'\n")
+    write(root, "docs/reference/engine.rst", f"{api_title}\n{'=' * len(api_title)}\n\n.. automodule:: turbine.engine\n"
+                                             "   :members:\n")
+    write(root, "src/turbine/__init__.py", '"""The turbine package."""\n')
+    write(root, "src/turbine/engine.py", '"""Engines."""\n\n\nclass Engine:\n    """An engine."""\n\n'
+                                         '    def start(self) -> None:\n        """Start the engine."""\n')
+    write(root, "docs/guide.rst", "Guide\n=====\n\nStarting the engine\n-------------------\n\nWarm it first, then "
+                                  "call ``Engine.start``:\n\n"
+                                  ".. code-block:: python\n\n    engine = Engine()\n    engine.start()\n")
+    return root
+
+
+def test_a_stub_pages_docstring_is_no_pinned_entry_but_one_under_a_title_in_words_is(tmp_path: Path,
+                                                                                     monkeypatch) -> None:
+    # rich's shape: a reference page titled by its module's path with nothing but `automodule` under it
+    stub = _stub_repo(tmp_path / "stub", "turbine.engine")
+    index = _index(stub)
+    try:
+        assert _first(stub, index, "Engine.start") == ("docs/guide.rst", "Guide > Starting the engine")
+        monkeypatch.setattr(names_module, "STUB_PAGES_UNPINNED", False)  # the miss: the docstring was pinned first
+        assert _first(stub, index, "Engine.start") == ("docs/reference/engine.rst",
+                                                       "turbine.engine > turbine.engine.Engine.start")
+        monkeypatch.setattr(names_module, "STUB_PAGES_UNPINNED", True)
+    finally:
+        index.close()
+    # coverage's shape: the docs' authors titled the page in words, and its docstring is the name's entry
+    titled = _stub_repo(tmp_path / "titled", "The engine")
+    index = _index(titled)
+    try:
+        assert _first(titled, index, "Engine.start") == ("docs/reference/engine.rst",
+                                                         "The engine > turbine.engine.Engine.start")
+    finally:
+        index.close()

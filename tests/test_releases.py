@@ -91,10 +91,11 @@ def project(tmp_path: Path) -> Path:
     """Newest first, as most changelogs are: the flag's later entries say more of the question's words."""
     root = tmp_path / "docs"
     write(root, "CHANGES.md", "# Changes\n\n## 2.3.0\n\n- The separate `--unstable` style now also enables the "
-                              "unstable string style; `--unstable` implies `--preview`.\n\n## 2.1.0\n\n- Fix the "
+                              "unstable string style; `--unstable` implies `--preview`.\n\n## 2.1.0\n\n- `SpinColumn` spins "
+                              "faster.\n- Fix the "
                               "cache shared between runs with and without the separate `--unstable` style.\n\n"
                               "## 1.10.0\n\n- Add `--unstable`, for preview features with known problems.\n\n"
-                              "## 1.9.0\n\n- Add `--preview`.\n\n## 1.2.0\n\n- Deprecate `frob`, the old "
+                              "## 1.9.0\n\n- Add `--preview` and the `SpinColumn` column.\n\n## 1.2.0\n\n- Deprecate `frob`, the old "
                               "name of `--preview`.\n\n## 1.0.0\n\n- Add the `frob` command.\n")
     write(root, "usage.md", "# Usage\n\n## Styles\n\nThe separate unstable style (`--unstable`) has the features "
                             "of `--preview` and those with known problems. Which release you run decides which "
@@ -109,6 +110,13 @@ def test_the_release_that_first_spells_the_flag_answers_which_release_introduced
     query = "Which release introduced the separate --unstable style?"
     for mode in ("auto", "keyword", "hybrid"):
         assert _hits(project, query, mode)[0] == ("CHANGES.md", "Changes > 1.10.0"), mode
+
+
+def test_a_class_name_is_a_name_by_its_shape_as_typed(project: Path) -> None:
+    # `SpinColumn` is CamelCase as typed; case-folded first, it read as a plain word and the rule did not fire
+    assert _hits(project, "Which release added SpinColumn?")[0] == ("CHANGES.md", "Changes > 1.9.0")
+    assert _hits(project, "In which version did the tool start honouring --unstable?")[0] == ("CHANGES.md",
+                                                                                            "Changes > 1.10.0")
 
 
 def test_without_the_rule_a_newer_entry_or_the_guide_leads(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

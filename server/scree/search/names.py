@@ -158,6 +158,13 @@ ENTRY_MAX_SECTIONS = 2
 # `coverage.Coverage.switch_context`. Measured (docs/benchmarks.md): coverage (held out) identifier top1 87 -> 93 in
 # auto; no other cell moved.
 QUALIFIED_ENTRIES = True
+# An API stub page, titled by a module's path with nothing but its autodoc directive under it (as sphinx-apidoc writes
+# them: "rich.progress", `.. automodule:: rich.progress`), holds the code's docstrings and no words of the docs' own:
+# its docstring is no dotted name's pinned entry, and the names tier and the fused order place it among the guides that
+# spell the name (the docstrings' yield, `ranking.DOCSTRINGS_YIELD`, for a dotted name). A docstring under a title in
+# words ("The Coverage class") stays an entry. Measured (docs/benchmarks.md): rich (held out) identifier top1 47 -> 63;
+# no other set has such pages. Every docstring unpinned cost coverage and attrs two lookups each.
+STUB_PAGES_UNPINNED = True
 _HEADING_WORDS = re.compile(r"[^\W_]+")
 
 
@@ -204,11 +211,27 @@ def dotted_entries(index: Index, query: str, vocabulary: AbstractSet[str], limit
                     sections[(fid, trail)] = cid
             if sections:
                 break
+        if sections and STUB_PAGES_UNPINNED:
+            texts = queries.chunk_texts(index.conn, list(sections.values()))
+            sections = {key: cid for key, cid in sections.items() if not on_stub_page(key[1], texts.get(cid, ""))}
+            if not sections:
+                continue  # only a stub's docstring titles it: the names tier and the fused order place it
         if not sections:
             untitled.append(name)
         elif len(sections) <= ENTRY_MAX_SECTIONS:
             out += [cid for cid in sections.values() if cid not in out]
     return out, untitled
+
+
+def on_stub_page(trail: str, text: str) -> bool:
+    """True when a chunk (`text`, with heading `trail`) is a docstring shown under a section titled by its own module's
+    path, an API stub page ("rich.progress > rich.progress.Progress.get_default_columns"), not under a title in words
+    ("The Coverage class > coverage.Coverage.switch_context")."""
+    owner = ranking.docstring_of(text)
+    if not owner or TRAIL_SEPARATOR not in trail:
+        return False
+    parent = trail.rsplit(TRAIL_SEPARATOR, 2)[-2].strip().strip("`").strip()
+    return bool(parent) and " " not in parent and owner.startswith(parent + ".")
 
 
 def defined_entries(candidates: Sequence[tuple[int, Hashable, str]], names: Sequence[str]) -> list[int]:

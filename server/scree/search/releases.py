@@ -25,7 +25,7 @@ from ..index.store import Index
 from ..notes.sectiontext import TRAIL_SEPARATOR
 from . import ranking
 from .names import spelled_counter
-from .route import is_syntax_name, looks_like_identifier, named_identifiers
+from .route import named_identifiers
 
 # Measured (docs/benchmarks.md).
 FIRST_RELEASE = True
@@ -35,10 +35,11 @@ RELEASE_POOL = 400
 # "Which release", "what version", "in which Black release", "since which version", "since when".
 _WHICH_RELEASE = re.compile(r"\b(?:which|what)\s+(?:\S+\s+){0,2}?(?:release|version)s?\b|\bsince\s+when\b",
                             re.IGNORECASE)
-# Words that ask for a first appearance, not for a later change: "added", "introduced", "first", "appear",
-# "new", "since which". "Changed", "renamed", "deprecated" or "stopped" ask for another entry, often a later one.
+# Words that ask for a first appearance, not for a later change: "added", "introduced", "first", "appear", "new",
+# "since which", "start honouring". "Changed", "renamed", "deprecated" or "stopped" ask for another entry, often a
+# later one.
 _FIRST_WORDS = re.compile(r"\b(?:add|added|adds|introduce|introduced|introduces|first|appear|appeared|appears|new|"
-                          r"since)\b", re.IGNORECASE)
+                          r"since|start|started|starts|begin|began)\b", re.IGNORECASE)
 K = TypeVar("K", bound=Hashable)
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)")
 
@@ -101,8 +102,7 @@ def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str]
     # A first appearance is read from names by their shape only: a word of the code that reads as prose (`widget`,
     # `cursor`) is spelled long before the feature the question means. An event's entry says the event beside the
     # name, which pins it: any of the question's names (`fmt` of "hatch fmt").
-    names = [n for n in named_identifiers(query, vocabulary)
-             if event or looks_like_identifier(n) or is_syntax_name(n)]
+    names = named_identifiers(query, vocabulary) if event else named_identifiers(query)  # no vocabulary: by shape
     if not names:
         return []
     # The chunks spelling a name, then which of them are history: listing every file to find the histories first
