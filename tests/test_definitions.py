@@ -409,8 +409,13 @@ def _stub_repo(tmp_path: Path, api_title: str):
     write(root, "docs/reference/engine.rst", f"{api_title}\n{'=' * len(api_title)}\n\n.. automodule:: turbine.engine\n"
                                              "   :members:\n")
     write(root, "src/turbine/__init__.py", '"""The turbine package."""\n')
-    write(root, "src/turbine/engine.py", '"""Engines."""\n\n\nclass Engine:\n    """An engine."""\n\n'
+    write(root, "src/turbine/engine.py", '"""Engines."""\n\n\nclass Engine:\n    """An engine; reads ``TURBINE_HOME``."""\n\n'
                                          '    def start(self) -> None:\n        """Start the engine."""\n')
+    write(root, "docs/setup.rst", "Setup\n=====\n\nEnvironment\n-----------\n\nSet ``TURBINE_HOME`` to the folder the "
+                                  "engine keeps its logs, gauges and dials in, before the first start of the day. The "
+                                  "engine reads it once when it starts, so changing it later needs a restart; keep "
+                                  "the folder on a local disk, since a network share slows the gauges down and the "
+                                  "dials then lag behind the engine by seconds.\n")
     write(root, "docs/guide.rst", "Guide\n=====\n\nStarting the engine\n-------------------\n\nWarm it first, then "
                                   "call ``Engine.start``:\n\n"
                                   ".. code-block:: python\n\n    engine = Engine()\n    engine.start()\n")
@@ -424,9 +429,13 @@ def test_a_stub_pages_docstring_is_no_pinned_entry_but_one_under_a_title_in_word
     index = _index(stub)
     try:
         assert _first(stub, index, "Engine.start") == ("docs/guide.rst", "Guide > Starting the engine")
-        monkeypatch.setattr(names_module, "STUB_PAGES_UNPINNED", False)  # the miss: the docstring was pinned first
+        # a lookup both spell as often: the docs' own section before the stub's docstring
+        assert _first(stub, index, "TURBINE_HOME") == ("docs/setup.rst", "Setup > Environment")
+        monkeypatch.setattr(names_module, "STUB_PAGES_UNPINNED", False)  # the misses: the docstring led
         assert _first(stub, index, "Engine.start") == ("docs/reference/engine.rst",
                                                        "turbine.engine > turbine.engine.Engine.start")
+        assert _first(stub, index, "TURBINE_HOME") == ("docs/reference/engine.rst",
+                                                       "turbine.engine > turbine.engine.Engine")
         monkeypatch.setattr(names_module, "STUB_PAGES_UNPINNED", True)
     finally:
         index.close()
