@@ -73,10 +73,10 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     (`ranking.titled_by`), then one holding an entry that defines the lookup (`ranking.defines`: a table row,
     list item or term opening with it), then one whose last heading speaks of every word of it (`ranking.speaks_all`:
     "Modal screens" for `ModalScreen`), and a section that spells it only in autodoc directive lines
-    (`ranking.named_only_by_directives`), is a docstring on an API stub page (`on_stub_page`) or is mostly a list
-    (`ranking.mostly_list`) comes after the others; last,
+    (`ranking.named_only_by_directives`) or is mostly a list (`ranking.mostly_list`) comes after the others; last,
     the first docstring entry of a tier yields its place to the docs' own section whose heading speaks of the lookup
-    (`ranking.DOCSTRINGS_YIELD`; not one naming it only in directive lines).
+    (`ranking.DOCSTRINGS_YIELD`; not one naming it only in directive lines), or, on an API stub page
+    (`on_stub_page`), to the docs' best-ranked own section whatever its heading.
 
     Scores stay in step with the order: each name spelled adds the pool's whole BM25 range, so a
     fusion that reads scores (not only ranks) sees the verbatim tier as far above the rest."""
@@ -89,7 +89,6 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     listed: dict[int, bool] = {}
     directed: dict[int, bool] = {}
     worded: dict[int, bool] = {}
-    stubbed: dict[int, bool] = {}
     if lookup:
         # What a lookup looks up is the whole of it: `platenctl jobs requeue` is defined by its own entry,
         # not by one that opens with `platenctl`.
@@ -103,12 +102,10 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
             defined[cid] = ranking.DEFINED_FIRST and not titled[cid] and ranking.defines(body, terms)
             listed[cid] = ranking.LISTS_LAST and ranking.mostly_list(body)
             directed[cid] = ranking.DIRECTIVE_MENTIONS_LAST and ranking.named_only_by_directives(body, names)
-            stubbed[cid] = STUB_PAGES_UNPINNED and on_stub_page(trail, text)
             # the heading first: a docstring's note is looked for at the end of the whole text
             worded[cid] = in_words and ranking.speaks_all(trail, parts) and not ranking.docstring_of(text)
     ordered = sorted(ranked, key=lambda item: (-counts[item[0]], not titled.get(item[0], False),
-                                               not defined.get(item[0], False),
-                                               directed.get(item[0], False) or stubbed.get(item[0], False),
+                                               not defined.get(item[0], False), directed.get(item[0], False),
                                                not worded.get(item[0], False), listed.get(item[0], False)))
     if lookup and ranking.DOCSTRINGS_YIELD:
         ordered = _yield_to_own_section(ordered, counts, texts, parts, directed)
@@ -135,6 +132,15 @@ def _yield_to_own_section(ordered: list[tuple[int, float]], counts: dict[int, in
             if (not ranking.docstring_of(text) and not directed.get(other, False)
                     and ranking.speaks_of(text.partition("\n")[0], own)):
                 return [*ordered[:i], ordered[j], *ordered[i:j], *ordered[j + 1:]]
+        text = texts.get(cid, "")
+        if STUB_PAGES_UNPINNED and on_stub_page(text.partition("\n")[0], text):
+            # the code's words under a page the docs' authors wrote none on: their own section goes first
+            for j in range(i + 1, len(ordered)):
+                other = ordered[j][0]
+                if counts[other] != counts[cid]:
+                    break
+                if not ranking.docstring_of(texts.get(other, "")) and not directed.get(other, False):
+                    return [*ordered[:i], ordered[j], *ordered[i:j], *ordered[j + 1:]]
         return ordered
     return ordered
 
@@ -164,10 +170,11 @@ ENTRY_MAX_SECTIONS = 2
 QUALIFIED_ENTRIES = True
 # An API stub page, titled by a module's path with nothing but its autodoc directive under it (as sphinx-apidoc writes
 # them: "rich.progress", `.. automodule:: rich.progress`), holds the code's docstrings and no words of the docs' own:
-# its docstring is no dotted name's pinned entry, and among a lookup's sections that spell the name as often it follows
-# the docs' own, as a directive's line does. A docstring under a title in words ("The Coverage class") stays an entry.
-# Measured (docs/benchmarks.md): rich (held out) identifier top1 47 -> 63 unpinned, 70 -> 73 in the names tier; no
-# other set has such pages. Every docstring unpinned cost coverage and attrs two lookups each.
+# its docstring is no dotted name's pinned entry, and as the first docstring of a lookup's tier it yields its place to
+# the docs' own best-ranked section whatever its heading (`_yield_to_own_section`). A docstring under a title in words
+# ("The Coverage class") stays an entry.
+# Measured (docs/benchmarks.md): rich (held out) identifier top1 47 -> 63 unpinned, 70 -> 80 by the yield; no other
+# set has such pages. Every docstring unpinned cost coverage and attrs two lookups each.
 STUB_PAGES_UNPINNED = True
 _HEADING_WORDS = re.compile(r"[^\W_]+")
 
