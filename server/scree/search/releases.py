@@ -5,7 +5,8 @@ in it is the release that added the name. The fused order cannot know that: ever
 the question as well, and the newest ones (a fix to the flag, a note that it moved) often match it better. So a
 question that asks which release first had something (`asks_first_release`) gets, as its entry, the history section
 of the lowest version that spells the names the question spells by their shape (a flag, a setting, a dotted
-name), before the rest.
+name, a class), before the rest. A question asking which release deprecated, removed, renamed or dropped a name
+(`release_event`) gets the lowest version's section that says that word beside the name.
 
 A section's version is the first version number of its heading trail ("Version 24.1.0 > Preview style",
 "[7.4.0] - 2026-01-25 > Added", "2.4.1 > Add new CLI option"), so a history written oldest first or newest first
@@ -27,7 +28,9 @@ from . import ranking
 from .names import spelled_counter
 from .route import named_identifiers
 
-# Measured (docs/benchmarks.md).
+K = TypeVar("K", bound=Hashable)
+
+# Measured (docs/benchmarks.md): black identifier top1 77 -> 83, hatch 80 -> 87 (with EVENTS), rich 63 -> 70; none lower.
 FIRST_RELEASE = True
 # How many chunks spelling a name are read for the history's among them.
 RELEASE_POOL = 400
@@ -36,11 +39,10 @@ RELEASE_POOL = 400
 _WHICH_RELEASE = re.compile(r"\b(?:which|what)\s+(?:\S+\s+){0,2}?(?:release|version)s?\b|\bsince\s+when\b",
                             re.IGNORECASE)
 # Words that ask for a first appearance, not for a later change: "added", "introduced", "first", "appear", "new",
-# "since which", "start honouring". "Changed", "renamed", "deprecated" or "stopped" ask for another entry, often a
-# later one.
+# "since which", "start honouring". "Changed" or "stopped" ask for another entry, often a later one ("broke after
+# upgrading"); "deprecated" and "renamed" are events (`_EVENTS`).
 _FIRST_WORDS = re.compile(r"\b(?:add|added|adds|introduce|introduced|introduces|first|appear|appeared|appears|new|"
                           r"since|start|started|starts|begin|began)\b", re.IGNORECASE)
-K = TypeVar("K", bound=Hashable)
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)")
 
 
@@ -64,8 +66,8 @@ def release_event(query: str) -> str | None:
         return None
     event = _EVENTS.search(query) if EVENTS else None
     if event:
-        return event.group(1).casefold()[:4] if event.group(1).casefold().startswith("drop") else \
-            event.group(1).casefold()
+        stem = event.group(1).casefold()
+        return "drop" if stem.startswith("drop") else stem  # "dropped" holds "dropp"
     return "" if _FIRST_WORDS.search(query) else None
 
 
