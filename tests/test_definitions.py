@@ -402,14 +402,16 @@ def test_only_a_question_of_one_name_is_read_as_its_lookup(query: str) -> None:
 
 
 def _stub_repo(tmp_path: Path, api_title: str):
-    """A guide that uses `Engine.start` in its example, and an API page of its module's docstrings titled `api_title`."""
+    """A guide that uses `Engine.start` in its example, a setup page naming `TURBINE_HOME`, and an API page of the
+    module's docstrings titled `api_title`."""
     root = tmp_path / "turbine"
     write(root, "pyproject.toml", '[project]\nname = "turbine"\nversion = "1.0"\n')
     write(root, "docs/conf.py", "project = 'turbine'\n")
     write(root, "docs/reference/engine.rst", f"{api_title}\n{'=' * len(api_title)}\n\n.. automodule:: turbine.engine\n"
                                              "   :members:\n")
     write(root, "src/turbine/__init__.py", '"""The turbine package."""\n')
-    write(root, "src/turbine/engine.py", '"""Engines."""\n\n\nclass Engine:\n    """An engine; reads ``TURBINE_HOME``."""\n\n'
+    write(root, "src/turbine/engine.py", '"""Engines."""\n\n\nclass Engine:\n'
+                                         '    """An engine; reads ``TURBINE_HOME``."""\n\n'
                                          '    def start(self) -> None:\n        """Start the engine."""\n')
     write(root, "docs/setup.rst", "Setup\n=====\n\nEnvironment\n-----------\n\nSet ``TURBINE_HOME`` to the folder the "
                                   "engine keeps its logs, gauges and dials in, before the first start of the day. The "

@@ -63,7 +63,8 @@ def test_a_question_for_the_release_that_deprecated_a_name_asks_for_that_event(q
     ("News > 2024-05-01", None),  # a date is no version
     ("Usage > Options", None),
 ])
-def test_a_sections_version_is_the_first_version_number_of_its_trail(trail: str, version: tuple[int, ...] | None) -> None:
+def test_a_sections_version_is_the_first_version_number_of_its_trail(trail: str,
+                                                                     version: tuple[int, ...] | None) -> None:
     assert release_version(trail) == version
 
 
@@ -91,11 +92,13 @@ def project(tmp_path: Path) -> Path:
     """Newest first, as most changelogs are: the flag's later entries say more of the question's words."""
     root = tmp_path / "docs"
     write(root, "CHANGES.md", "# Changes\n\n## 2.3.0\n\n- The separate `--unstable` style now also enables the "
-                              "unstable string style; `--unstable` implies `--preview`.\n\n## 2.1.0\n\n- `SpinColumn` spins "
+                              "unstable string style; `--unstable` implies `--preview`.\n\n## 2.1.0\n\n- "
+                              "`SpinColumn` spins "
                               "faster.\n- Fix the "
                               "cache shared between runs with and without the separate `--unstable` style.\n\n"
                               "## 1.10.0\n\n- Add `--unstable`, for preview features with known problems.\n\n"
-                              "## 1.9.0\n\n- Add `--preview` and the `SpinColumn` column.\n\n## 1.2.0\n\n- Deprecate `frob`, the old "
+                              "## 1.9.0\n\n- Add `--preview` and the `SpinColumn` column.\n\n## 1.2.0\n\n- "
+                              "Deprecate `frob`, the old "
                               "name of `--preview`.\n\n## 1.0.0\n\n- Add the `frob` command.\n")
     write(root, "usage.md", "# Usage\n\n## Styles\n\nThe separate unstable style (`--unstable`) has the features "
                             "of `--preview` and those with known problems. Which release you run decides which "

@@ -30,7 +30,8 @@ from .route import named_identifiers
 
 K = TypeVar("K", bound=Hashable)
 
-# Measured (docs/benchmarks.md): black identifier top1 77 -> 83, hatch 80 -> 87 (with EVENTS), rich 63 -> 70; none lower.
+# Measured (docs/benchmarks.md): black identifier top1 77 -> 83, hatch 80 -> 87 (with EVENTS), rich 63 -> 70;
+# none lower.
 FIRST_RELEASE = True
 # How many chunks spelling a name are read for the history's among them.
 RELEASE_POOL = 400
