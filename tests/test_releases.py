@@ -69,12 +69,15 @@ def test_a_sections_version_is_the_first_version_number_of_its_trail(trail: str,
 
 
 def test_the_earliest_version_among_sections_spelling_the_most_names_wins_in_the_given_order() -> None:
-    sections = [("fix", "Changes > 2.1.0 > Fixed", 1), ("added", "Changes > 1.10.0 > Added", 1),
-                ("highlight", "Changes > 1.10.0 > Highlights", 1), ("older", "Changes > 1.2.0", 0),
-                ("undated", "Changes > Unreleased", 1)]
+    def at(key: str, trail: str, count: int) -> tuple[str, tuple[int, ...] | None, int]:
+        return key, release_version(trail), count
+
+    sections = [at("fix", "Changes > 2.1.0 > Fixed", 1), at("added", "Changes > 1.10.0 > Added", 1),
+                at("highlight", "Changes > 1.10.0 > Highlights", 1), at("older", "Changes > 1.2.0", 0),
+                at("undated", "Changes > Unreleased", 1)]
     assert earliest(sections) == ["added", "highlight"]  # 1.10 is above 1.2 (numbers, not text); 1.2 spells none
-    assert earliest([("both", "Changes > 3.0.0", 2), ("one", "Changes > 1.0.0", 1)]) == ["both"]
-    assert earliest([("undated", "Changes > Unreleased", 1)]) == []
+    assert earliest([at("both", "Changes > 3.0.0", 2), at("one", "Changes > 1.0.0", 1)]) == ["both"]
+    assert earliest([at("undated", "Changes > Unreleased", 1)]) == []
 
 
 def _hits(root: Path, query: str, mode: str = "auto") -> list[tuple[str, str]]:
@@ -99,7 +102,7 @@ def project(tmp_path: Path) -> Path:
                               "## 1.10.0\n\n- Add `--unstable`, for preview features with known problems.\n\n"
                               "## 1.9.0\n\n- Add `--preview` and the `SpinColumn` column.\n\n## 1.2.0\n\n- "
                               "Deprecate `frob`, the old "
-                              "name of `--preview`.\n\n## 1.0.0\n\n- Add the `frob` command.\n")
+                              "name of `--preview`.\n\n## 1.0.0\n\n- Initial SpinTool version, with the `frob` command.\n")
     write(root, "usage.md", "# Usage\n\n## Styles\n\nThe separate unstable style (`--unstable`) has the features "
                             "of `--preview` and those with known problems. Which release you run decides which "
                             "features the style introduced holds.\n")
@@ -120,6 +123,17 @@ def test_a_class_name_is_a_name_by_its_shape_as_typed(project: Path) -> None:
     assert _hits(project, "Which release added SpinColumn?")[0] == ("CHANGES.md", "Changes > 1.9.0")
     assert _hits(project, "In which version did the tool start honouring --unstable?")[0] == ("CHANGES.md",
                                                                                             "Changes > 1.10.0")
+
+
+def test_the_project_named_as_whose_release_is_not_the_name_asked_about(project: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # "Which SpinTool release": SpinTool (CamelCase) says whose release, and its first release spells it; nothing else
+    # the question says is a name, so nothing is pinned
+    query = "Which SpinTool release added faster spinning for the column?"
+    hits = _hits(project, query)
+    assert hits[0] != ("CHANGES.md", "Changes > 1.0.0")
+    monkeypatch.setattr(releases, "FIRST_RELEASE", False)
+    assert _hits(project, query) == hits
 
 
 def test_without_the_rule_a_newer_entry_or_the_guide_leads(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -37,7 +37,8 @@ FIRST_RELEASE = True
 RELEASE_POOL = 400
 
 # "Which release", "what version", "in which Black release", "since which version", "since when".
-_WHICH_RELEASE = re.compile(r"\b(?:which|what)\s+(?:\S+\s+){0,2}?(?:release|version)s?\b|\bsince\s+when\b",
+# The words between "which" and "release" name whose release it is ("Which AnyIO release"), not what it added.
+_WHICH_RELEASE = re.compile(r"\b(?:which|what)\s+((?:\S+\s+){0,2}?)(?:release|version)s?\b|\bsince\s+when\b",
                             re.IGNORECASE)
 # Words that ask for a first appearance, not for a later change: "added", "introduced", "first", "appear", "new",
 # "since which", "start honouring". "Changed" or "stopped" ask for another entry, often a later one ("broke after
@@ -82,15 +83,14 @@ def release_version(trail: str) -> tuple[int, ...] | None:
     return None
 
 
-def earliest(sections: Sequence[tuple[K, str, int]]) -> list[K]:
-    """Of `sections` ((key, heading trail, how many of the names it spells), best-ranked first), the keys of
-    those spelling the most names that have the lowest version, in the given order; [] when none has a version."""
-    versioned = [(key, version, count) for key, trail, count in sections
-                 if count > 0 and (version := release_version(trail)) is not None]
+def earliest(sections: Sequence[tuple[K, tuple[int, ...] | None, int]]) -> list[K]:
+    """Of `sections` ((key, version or None, how many of the names it spells), best-ranked first), the keys of those
+    spelling the most names that have the lowest version, in the given order; [] when none has a version."""
+    versioned = [(key, version, count) for key, version, count in sections if count > 0 and version is not None]
     if not versioned:
         return []
     most = max(count for _, _, count in versioned)
-    low = min(version for _, version, count in versioned if count == most)
+    low = min(version for _, version, count in versioned if count == most and version is not None)
     return [key for key, version, count in versioned if count == most and version == low]
 
 
@@ -106,6 +106,9 @@ def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str]
     # `cursor`) is spelled long before the feature the question means. An event's entry says the event beside the
     # name, which pins it: any of the question's names (`fmt` of "hatch fmt").
     names = named_identifiers(query, vocabulary) if event else named_identifiers(query)  # no vocabulary: by shape
+    whose = _WHICH_RELEASE.search(query)
+    owners = set(named_identifiers(whose.group(1) or "", vocabulary)) if whose else set()
+    names = [n for n in names if n not in owners]
     if not names:
         return []
     # The chunks spelling a name, then which of them are history: listing every file to find the histories first
@@ -121,16 +124,16 @@ def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str]
     order = {cid: i for i, cid in enumerate(ranked)}
     found.sort(key=lambda cid: (order.get(cid, len(order)), cid))
     spelled = spelled_counter(names)
-    sections: dict[tuple[str, str], tuple[int, str, int]] = {}
+    chunks: list[tuple[int, tuple[int, ...] | None, int]] = []
     for cid in found:
         row = rows[cid]
-        key = (row.path, row.heading)
         whole = f"{row.heading}\n{row.text}"
         count = spelled(whole) if event in whole.casefold() else 0  # "" is in every text
-        if key not in sections or count > sections[key][2]:
-            sections[key] = (cid, row.heading, count)
-    keys = earliest([(key, trail, count) for key, (_, trail, count) in sections.items()])
-    return [sections[key][0] for key in keys]
+        chunks.append((cid, release_version(row.heading), count))
+    out: dict[tuple[str, str], int] = {}  # one chunk a section, the best-ranked
+    for cid in earliest(chunks):
+        out.setdefault((rows[cid].path, rows[cid].heading), cid)
+    return list(out.values())
 
 
 def _is_blog(path: str) -> bool:
