@@ -101,8 +101,8 @@ def project(tmp_path: Path) -> Path:
                               "cache shared between runs with and without the separate `--unstable` style.\n\n"
                               "## 1.10.0\n\n- Add `--unstable`, for preview features with known problems.\n\n"
                               "## 1.9.0\n\n- Add `--preview` and the `SpinColumn` column.\n\n## 1.2.0\n\n- "
-                              "Deprecate `frob`, the old "
-                              "name of `--preview`.\n\n## 1.0.0\n\n- Initial SpinTool version, with the `frob` command.\n")
+                              "Deprecate `frob`, the old name of `--preview`.\n\n## 1.0.0\n\n- Initial SpinTool "
+                              "version, with the `frob` command.\n")
     write(root, "usage.md", "# Usage\n\n## Styles\n\nThe separate unstable style (`--unstable`) has the features "
                             "of `--preview` and those with known problems. Which release you run decides which "
                             "features the style introduced holds.\n")
