@@ -116,32 +116,35 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
 def _yield_to_own_section(ordered: list[tuple[int, float]], counts: dict[int, int], texts: dict[int, str],
                           parts: AbstractSet[str], directed: dict[int, bool]) -> list[tuple[int, float]]:
     """`ordered` with the best-ranked docs section that speaks of the name's `parts` (`ranking.speaks_of`) moved
-    just ahead of the first docstring entry above it that spells the names as often (`ranking.DOCSTRINGS_YIELD`).
-    A word of the docstring's module path speaks of the package, not of the name: every heading of pytest's docs
-    may say "pytest"."""
+    just ahead of the first docstring entry above it that spells the names as often (`ranking.DOCSTRINGS_YIELD`);
+    when none speaks of it and that docstring is on an API stub page (`on_stub_page`), the best-ranked docs section
+    spelling the names as often. A word of the docstring's module path speaks of the package, not of the name: every
+    heading of pytest's docs may say "pytest"."""
     for i, (cid, _) in enumerate(ordered):
-        owner = ranking.docstring_of(texts.get(cid, ""))
+        text = texts.get(cid, "")
+        owner = ranking.docstring_of(text)
         if not owner:
             continue
         own = parts - ranking.module_parts(owner)
-        for j in range(i + 1, len(ordered)) if own else ():
+        # the code's words under a page the docs' authors wrote none on: their own section goes first whatever it says
+        stub = STUB_PAGES_UNPINNED and on_stub_page(text.partition("\n")[0], text)
+        chosen = 0  # the section taking the docstring's place; 0 is none (it is always below the docstring)
+        for j in range(i + 1, len(ordered)) if own or stub else ():
             other = ordered[j][0]
             if counts[other] != counts[cid]:
                 break
-            text = texts.get(other, "")
-            if (not ranking.docstring_of(text) and not directed.get(other, False)
-                    and ranking.speaks_of(text.partition("\n")[0], own)):
-                return [*ordered[:i], ordered[j], *ordered[i:j], *ordered[j + 1:]]
-        text = texts.get(cid, "")
-        if STUB_PAGES_UNPINNED and on_stub_page(text.partition("\n")[0], text):
-            # the code's words under a page the docs' authors wrote none on: their own section goes first
-            for j in range(i + 1, len(ordered)):
-                other = ordered[j][0]
-                if counts[other] != counts[cid]:
-                    break
-                if not ranking.docstring_of(texts.get(other, "")) and not directed.get(other, False):
-                    return [*ordered[:i], ordered[j], *ordered[i:j], *ordered[j + 1:]]
+            other_text = texts.get(other, "")
+            if ranking.docstring_of(other_text) or directed.get(other, False):
+                continue
+            if own and ranking.speaks_of(other_text.partition("\n")[0], own):
+                chosen = j
+                break
+            if stub and not chosen:
+                chosen = j
+        if chosen:
+            return [*ordered[:i], ordered[chosen], *ordered[i:chosen], *ordered[chosen + 1:]]
         return ordered
+    return ordered
     return ordered
 
 

@@ -195,12 +195,17 @@ _RELEASE_WORDS = {"release", "released", "releases", "releasing", "version", "ve
 _CHANGE_EVENTS = {"added", "introduced", "removed", "dropped", "changed", "fixed", "renamed", "deprecated"}
 
 
+def is_blog(path: str) -> bool:
+    """True for a file in a folder named `blog` (MkDocs Material's `docs/blog/posts/`, Docusaurus' `blog/`)."""
+    return "blog" in path.casefold().split("/")[:-1]
+
+
 def is_history_file(path: str) -> bool:
     """True for a release history (CHANGELOG.md, HISTORY.md, NEWS.md, changelog/…, versionhistory.rst,
     release-history.md, blog/…): it tells when and in which release something changed, not how it works."""
     parts = path.casefold().split("/")
     stem = parts[-1].rsplit(".", 1)[0]
-    if stem in _HISTORY_NAMES or any(p in _HISTORY_NAMES or (BLOG_IS_HISTORY and p == "blog") for p in parts[:-1]):
+    if stem in _HISTORY_NAMES or any(p in _HISTORY_NAMES for p in parts[:-1]) or (BLOG_IS_HISTORY and is_blog(path)):
         return True
     joined = stem.replace("-", "").replace("_", "").replace(" ", "")  # `version_history`, `Release Notes`
     return joined in _JOINED_HISTORY_NAMES

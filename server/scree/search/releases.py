@@ -118,7 +118,7 @@ def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str]
                                for cid in queries.spelling_chunks(index.conn, name, RELEASE_POOL, file_ids)))
     rows = queries.chunk_rows(index.conn, found)
     found = [cid for cid in found if cid in rows and ranking.is_history_file(rows[cid].path)
-             and not _is_blog(rows[cid].path)]
+             and not ranking.is_blog(rows[cid].path)]
     if not found:
         return []
     order = {cid: i for i, cid in enumerate(ranked)}
@@ -135,6 +135,3 @@ def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str]
         out.setdefault((rows[cid].path, rows[cid].heading), cid)
     return list(out.values())
 
-
-def _is_blog(path: str) -> bool:
-    return "blog" in path.casefold().split("/")[:-1]
