@@ -57,6 +57,9 @@ from scree.search.vocabsearch import search_with_names
     ("* ``use_uvloop`` (``bool``, default=False): Use the faster uvloop event loop.", "use_uvloop"),
     ("``~`` (tilde)\n    Converts all operands into strings and concatenates them.", "~"),
     ("- **``--fast``**: skip the checks.", "--fast"),
+    # a list item's term marked by a role, MyST's or Sphinx's; a `~` shows the last part of the path
+    ("The key pieces are:\n  - {class}`CliRunner` - used to invoke commands.", "clirunner"),
+    ("* :py:class:`~click.testing.Result` -- what an invocation returns.", "result"),
 ])
 def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) -> None:
     assert defines(text, [name])
@@ -76,6 +79,10 @@ def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) ->
     (":returns: enable_async as set", "enable_async"),  # a field that is not a parameter's
     ("weakref_slot (see below) makes instances weak-referenceable.", "weakref_slot"),  # prose with a remark
     ("* ``use_uvloop=True`` needs uvloop installed.", "use_uvloop"),  # an example value, no separator
+    # a line of prose wrapped at a role, and a role that links to the entry elsewhere
+    ("Portals have a method like\n:meth:`TaskGroup.start() <.abc.TaskGroup.start>`:\n", "taskgroup.start"),
+    ("* :ref:`usefixtures <usefixtures>` - use fixtures on a test function", "usefixtures"),
+    ("* {doc}`CliRunner <testing>` - the testing page", "clirunner"),
 ])
 def test_a_mention_is_no_definition(text: str, name: str) -> None:
     assert not defines(text, [name])

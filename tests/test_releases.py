@@ -148,6 +148,13 @@ def test_a_question_about_a_later_change_keeps_the_fused_order(project: Path) ->
         "CHANGES.md", "Changes > 2.1.0")
 
 
+def test_a_name_marked_as_code_outweighs_a_word_named_by_its_capitals_alone(project: Path) -> None:
+    # SpinTool (a name by its capitals alone: the product) is spelled by 1.0.0, `--unstable` from 1.10.0 on: the
+    # release that added the flag is asked for, the product is what the question speaks of
+    query = "Which release added --unstable to SpinTool?"
+    assert _hits(project, query)[0] == ("CHANGES.md", "Changes > 1.10.0")
+
+
 def test_the_release_that_deprecated_a_name_is_the_earliest_entry_saying_so(project: Path) -> None:
     # `frob` is a plain word, not a name by its shape: an event's entry, which says the event beside it, still counts
     assert _hits(project, "In which release was frob deprecated?")[0] == ("CHANGES.md", "Changes > 1.2.0")

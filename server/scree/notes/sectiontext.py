@@ -102,26 +102,57 @@ _ENTRY_REACH = 48
 _ARGUMENT_MARKS = (" ", "=", "[", "<", "(")
 
 
+# A list item's term marked by a role is set off as a code span is: Sphinx's `:class:`Result``, MyST's
+# `{class}`CliRunner`` ("- {class}`CliRunner` - used to invoke commands", click's testing guide). Not a line of
+# prose: reStructuredText wraps its sentences at a role as often as not ("... similar to\n:meth:`TaskGroup.start()`:").
+# Measured (docs/benchmarks.md): ROLE_TERMS.
+ROLE_TERMS = True
+_ROLE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789:-_")
+# Roles that link to another section ("* :ref:`usefixtures <usefixtures>` - use fixtures on a test"): the entry is
+# there, as "see [[#Callbacks]]" points there.
+_LINK_ROLES = frozenset(("ref", "doc", "numref", "term", "download", "any", "external"))
+
+
+def _role(text: str) -> int:
+    """The length of the role `text` opens with (`:py:class:`, `{meth}`), its backtick next; 0 when it opens with
+    none."""
+    if text[:1] == "{":
+        end = text.find("}`", 1, 32)
+        inner = text[1:end]
+    elif text[:1] == ":":
+        end = text.find(":`", 1, 32)
+        inner = text[1:end]
+    else:
+        return 0
+    if end <= 1 or not set(inner.casefold()) <= _ROLE_CHARS or inner.rpartition(":")[2] in _LINK_ROLES:
+        return 0
+    return end + 1
+
+
 def _term(text: str) -> str:
     """`text` without the code or emphasis markup around a term: "**`--why`**" is "--why"."""
     return text.strip().strip(_TERM_MARKUP).strip()
 
 
-def _spans(rest: str) -> tuple[list[str], str]:
-    """The marked-up terms `rest` opens with (code spans, bold, bold code; aliases joined by
-    `_ALIAS_SEPARATORS`), and what follows them."""
+def _spans(rest: str, roles: bool = False) -> tuple[list[str], str]:
+    """The marked-up terms `rest` opens with (code spans, bold, bold code, and with `roles` a role's term; aliases
+    joined by `_ALIAS_SEPARATORS`), and what follows them."""
     terms: list[str] = []
-    while rest.startswith(("`", "**")):
-        stars = len(rest) - len(rest.lstrip("*"))
-        body = rest[stars:]
+    roles = roles and ROLE_TERMS
+    while rest.startswith(("`", "**")) or (roles and _role(rest)):
+        role = _role(rest) if roles else 0
+        stars = 0 if role else len(rest) - len(rest.lstrip("*"))
+        body = rest[role or stars:]
         # reStructuredText's inline literal is double backticks (``--fast``), as is a Markdown span holding one.
         ticks = 2 if DOUBLE_TICKS and body.startswith("``") else 1 if body.startswith("`") else 0
         mark = "`" * ticks or "*" * stars
         close = body.find(mark, ticks)
         if close <= 0:
             break
-        start = ticks
-        terms.append(body[start:close].strip())
+        term = body[ticks:close].strip()
+        if role:  # what the role shows: `~pkg.Class` shows `Class`, `.meth` finds `meth` anywhere
+            term = term.rpartition(".")[2] if term.startswith("~") else term.lstrip("!.")
+        terms.append(term)
         rest = body[close + len(mark):]
         if ticks and stars and rest.startswith("*" * stars):
             rest = rest[stars:]
@@ -154,7 +185,7 @@ def _opens_entry(rest: str, wanted: set[str], marked: bool) -> bool:
     a separator (`--why`: ..., **name** - ..., `-n N`, `--limit N` — ...). Unless `marked` (a list item), the
     term must be set off by markup. (A paragraph opening with the name in a code span and going on in prose
     is no entry: measured, guides open paragraphs that way as often as references do.)"""
-    terms, after = _spans(rest)
+    terms, after = _spans(rest, roles=marked)
     if terms:
         return any(_names_term(t, wanted) for t in terms) and _separated(after)
     if not marked:

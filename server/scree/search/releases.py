@@ -33,6 +33,11 @@ K = TypeVar("K", bound=Hashable)
 # Measured (docs/benchmarks.md): black identifier top1 77 -> 83, hatch 80 -> 87 (with EVENTS), rich 63 -> 70;
 # none lower.
 FIRST_RELEASE = True
+# A name marked as code by its punctuation (`--no-history`, `exclude_docs`, `rich.spinner`) is what a release adds;
+# a word that is a name by its capitals alone is as often a product the question speaks of ("for deploying to GitHub
+# Pages"), spelled by releases long before the feature. So a section spelling more marked names wins, the count of
+# all names deciding between equals. Measured (docs/benchmarks.md): MARKED_FIRST.
+MARKED_FIRST = True
 # How many chunks spelling a name are read for the history's among them.
 RELEASE_POOL = 400
 
@@ -124,11 +129,13 @@ def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str]
     order = {cid: i for i, cid in enumerate(ranked)}
     found.sort(key=lambda cid: (order.get(cid, len(order)), cid))
     spelled = spelled_counter(names)
+    marked = spelled_counter([n for n in names if not n.isalnum()] if MARKED_FIRST else [])
     chunks: list[tuple[int, tuple[int, ...] | None, int]] = []
     for cid in found:
         row = rows[cid]
         whole = f"{row.heading}\n{row.text}"
-        count = spelled(whole) if event in whole.casefold() else 0  # "" is in every text
+        # marked names first: one more marked name outweighs every unmarked one
+        count = marked(whole) * (len(names) + 1) + spelled(whole) if event in whole.casefold() else 0  # "" is in all
         chunks.append((cid, release_version(row.heading), count))
     out: dict[tuple[str, str], int] = {}  # one chunk a section, the best-ranked
     for cid in earliest(chunks):
