@@ -60,6 +60,9 @@ from scree.search.vocabsearch import search_with_names
     # a list item's term marked by a role, MyST's or Sphinx's; a `~` shows the last part of the path
     ("The key pieces are:\n  - {class}`CliRunner` - used to invoke commands.", "clirunner"),
     ("* :py:class:`~click.testing.Result` -- what an invocation returns.", "result"),
+    # a reference written in paragraphs, each opening with its name
+    ("`SIGIL_OFFLINE` set to `1` works offline.\n\n`SIGIL_THEME` overrides the theme.\n\n"
+     "`SIGIL_PAGER` is the pager.", "sigil_offline"),
 ])
 def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) -> None:
     assert defines(text, [name])
@@ -75,6 +78,9 @@ def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) ->
     ("PLATEN_RETRY_S: 10", "platen_retry_s"),  # a bare `key: value` line is configuration, not an entry
     ("| `PLATEN_RETRY_S_MAX` | 60 |", "platen_retry_s"),  # another, longer name
     ("`SIGIL_OFFLINE` set to `1` works offline.", "sigil_offline"),  # a paragraph, as guides open them too
+    # a guide's paragraphs: one opens with the name, most open in prose
+    ("`SIGIL_OFFLINE` set to `1` works offline.\n\nThen run the sync.\n\n`sigil sync` talks to the relay.\n\n"
+     "It retries twice.\n\nThe relay logs it.", "sigil_offline"),
     (":param other: Unlike enable_async, this is sync.", "enable_async"),  # another parameter's field
     (":returns: enable_async as set", "enable_async"),  # a field that is not a parameter's
     ("weakref_slot (see below) makes instances weak-referenceable.", "weakref_slot"),  # prose with a remark

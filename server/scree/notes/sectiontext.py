@@ -211,6 +211,32 @@ def _field_entry(line: str, wanted: set[str]) -> bool:
     return bool(paren) and head.casefold() in wanted and ")" in rest and rest.split(")", 1)[1].startswith(":")
 
 
+# A section whose paragraphs mostly open with a code span is a reference written in paragraphs ("`SIGIL_OFFLINE` set
+# to `1` has the same effect as ...", "`SIGIL_NO_DAEMON` set to `1` stops ..."): a paragraph opening with the name
+# there is its entry. One paragraph opening so in a guide is not (`_opens_entry`).
+# Measured (docs/benchmarks.md): PARAGRAPH_ENTRIES.
+PARAGRAPH_ENTRIES = True
+_PARAGRAPH_ENTRIES_MIN = 3
+
+
+def _opens_paragraph_entry(line: str, wanted: set[str]) -> bool:
+    terms, _ = _spans(line)
+    return bool(terms) and line.startswith("`") and _names_term(terms[0], wanted)
+
+
+def _paragraph_entries(lines: list[str]) -> bool:
+    """True when most of the paragraphs of `lines` (fenced code, headings, lists and tables aside) open with a code
+    span, and at least _PARAGRAPH_ENTRIES_MIN do."""
+    opened = paragraphs = 0
+    previous = ""
+    for _, line in _outside_fences(lines):
+        if line and not previous and not line.startswith(("#", *_LIST_MARKS)):
+            paragraphs += 1
+            opened += line.startswith("`") and bool(_spans(line)[0])
+        previous = line
+    return opened >= _PARAGRAPH_ENTRIES_MIN and 2 * opened > paragraphs
+
+
 def defines(text: str, names: Sequence[str]) -> bool:
     """True when a section's text holds an entry that defines one of `names` (ignoring case and markup): a
     table row whose first cell is the name, a list item or line opening with the name set off by markup and a
@@ -232,6 +258,7 @@ def defines(text: str, names: Sequence[str]) -> bool:
     if not near:
         return False
     lines = text.split("\n")
+    entries: bool | None = None  # whether the section's paragraphs are entries, read once when needed
     for i, line in _outside_fences(lines):
         if i not in near:
             continue
@@ -246,6 +273,11 @@ def defines(text: str, names: Sequence[str]) -> bool:
             continue
         if _opens_entry(line, wanted, marked=False):
             return True
+        if PARAGRAPH_ENTRIES and (i == 0 or not lines[i - 1].strip()) and _opens_paragraph_entry(line, wanted):
+            if entries is None:
+                entries = _paragraph_entries(lines)
+            if entries:
+                return True
         if FIELD_ENTRIES and _field_entry(line, wanted):
             return True
         if lines[i][:1] not in (" ", "\t") and _term(line).casefold() in wanted:
