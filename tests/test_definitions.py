@@ -462,3 +462,29 @@ def test_a_stub_pages_docstring_is_no_pinned_entry_but_one_under_a_title_in_word
                                                          "The engine > turbine.engine.Engine.start")
     finally:
         index.close()
+
+
+def test_a_dotted_lookup_few_sections_spell_is_filled_with_the_sections_of_its_parts(tmp_path: Path,
+                                                                                    monkeypatch) -> None:
+    # `spinlib.Path` is one phrase to FTS5 ("spinlib path", adjacent): only the API page spells it so; the guide says
+    # `Path` in its own words and must still be among the answers of a keyword lookup
+    root = tmp_path / "docs"
+    write(root, "api.md", "# API\n\n## Files\n\n`spinlib.Path` wraps a file path.\n")
+    write(root, "paths.md", "# Working with files\n\n## Asynchronous path operations\n\nThe `Path` class runs each "
+                            "disk operation in a worker thread, so awaiting a path never blocks.\n")
+    write(root, "other.md", "# Other\n\n## Unrelated\n\nNothing about the files here.\n")
+    index = _index(root)
+    try:
+        def found(mode: str) -> list[tuple[str, str]]:
+            result = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(),
+                                       Query("spinlib.Path", k=5, mode=mode))
+            return [(h.path, h.heading) for h in result.hits]
+
+        hits = found("keyword")
+        assert hits[0] == ("api.md", "API > Files")  # the section spelling the whole name stays first
+        assert ("paths.md", "Working with files > Asynchronous path operations") in hits
+        assert found("auto") == hits  # a lookup: auto answers by keyword
+        monkeypatch.setattr(search_module, "PARTS_FILL", False)
+        assert found("keyword") == [("api.md", "API > Files")]
+    finally:
+        index.close()

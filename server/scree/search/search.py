@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from dataclasses import dataclass, replace
 from typing import AbstractSet, Callable, Hashable, Sequence
 
@@ -168,6 +169,13 @@ ENTRY_POOL = 100
 # the names tier then puts the sections titled by it or defining it first (issue 38; measured: mdx, sphinx and
 # obsidian identifier top1 up, nothing lower).
 LOOKUP_WORD_AS_NAME = True
+# A keyword search (BM25 alone, not a fused half) whose joined names (`anyio.Path`, `max-depth`) BM25 finds in fewer
+# chunks than the search's depth is filled with the chunks of the names' parts, after them (`keyword_ranking`). A fused
+# half is left as it is: the vectors fill the fusion, and a longer list moves its scaled scores. A phrase BM25 finds
+# nowhere is no lookup to fill: auto asks the vectors (`_Ranker.rank`).
+# Measured (docs/benchmarks.md): PARTS_FILL.
+PARTS_FILL = True
+_JOINED = re.compile(r"(?<=\w)[._\-:/]+(?=\w)")
 
 
 def bm25(index: Index, text: str, limit: int, file_ids: Sequence[int] | None) -> list[tuple[int, float]]:
@@ -193,9 +201,11 @@ def bm25(index: Index, text: str, limit: int, file_ids: Sequence[int] | None) ->
 
 
 def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int] | None,
-                    vocabulary: AbstractSet[str] = frozenset(), guess: str = "") -> list[tuple[int, float]]:
+                    vocabulary: AbstractSet[str] = frozenset(), guess: str = "",
+                    fill: bool = False) -> list[tuple[int, float]]:
     """(chunk id, BM25 score) best first, chunks spelling the query's names verbatim first. A `guess`
-    at the answer widens the BM25 ranking before the names tier is applied (`expansion.keyword`)."""
+    at the answer widens the BM25 ranking before the names tier is applied (`expansion.keyword`). With `fill` (BM25
+    answers alone, unfused), a joined name's parts fill a ranking shorter than `depth` (`PARTS_FILL`)."""
     if search_match(text) is None:
         return []
     names = named_identifiers(text, vocabulary)
@@ -229,6 +239,13 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
     if names and ranked:
         ranked = names_first(ranked, queries.chunk_texts(index.conn, [cid for cid, _ in ranked]), names,
                               lookup=text if lookup else "")
+    if PARTS_FILL and fill and 0 < len(ranked) < depth and (parts := _JOINED.sub(" ", text)) != text:
+        # A joined name is one phrase to FTS5 (`anyio.Path` is "anyio path", adjacent): few sections spell it so,
+        # and a lookup answered with two hits hid the guide that says `Path` in the package's own words. Its parts'
+        # sections follow every section the phrase found, in BM25's order.
+        floor = min((s for _, s in ranked), default=0.0)
+        have = {cid for cid, _ in ranked}
+        ranked += [(cid, floor - 1.0 / (1.0 + s)) for cid, s in bm25(index, parts, pool, file_ids) if cid not in have]
     return ranked
 
 
@@ -308,7 +325,7 @@ class _Ranker:
             self.vectors[text] = np.asarray(self.embedder.embed_query(text), dtype="<f4")
         return self.vectors[text]
 
-    def _keyword(self, depth: int) -> list[tuple[int, float]]:
+    def _keyword(self, depth: int, fill: bool = False) -> list[tuple[int, float]]:
         if self.symbols_only:  # the keyword index drops symbols: look for them verbatim
             # `🚀?` asks for the rocket; `%%` (or `` `%%` ``) for itself
             mark = lone_mark(self.text)
@@ -321,7 +338,7 @@ class _Ranker:
             # (`names_first`). Measured: jinja +1 lookup; `%%` ordered so moved a grade-1 neighbour of obsidian's down.
             return names_first(found, queries.chunk_texts(self.index.conn, [cid for cid, _ in found]), [mark],
                                lookup=mark)
-        return keyword_ranking(self.index, self.text, depth, self.file_ids, self.vocabulary, self.guess)
+        return keyword_ranking(self.index, self.text, depth, self.file_ids, self.vocabulary, self.guess, fill)
 
     def rank(self, mode: str, depth: int) -> _Ranked:
         """The ranking with `depth` sections per half, in the mode that answered."""
@@ -329,7 +346,7 @@ class _Ranker:
         notes = self.notes
         kw: list[tuple[int, float]] | None = None
         if mode == "keyword":
-            kw = self._keyword(depth)
+            kw = self._keyword(depth, fill=True)
             if not kw and self.asked == "auto" and not self.symbols_only and vectors_usable(index, embedder.id, embedder.dimensions,
                                                                   embedder.max_windows):
                 mode = "hybrid"  # a lookup the notes never spell: the vectors may still know its topic
@@ -346,7 +363,7 @@ class _Ranker:
                 sem = self._semantic(depth)
             except EmbedderUnavailable as exc:  # the API is down: answer from BM25 and say so (see below)
                 notes.append(f"keyword results only: {exc}")
-                mode, sem = "keyword", self._keyword(depth)
+                mode, sem = "keyword", self._keyword(depth, fill=True)
             section = _by_section(index, sem)
             ranked = collapse(sem, section)[:depth]
         else:
