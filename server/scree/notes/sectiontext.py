@@ -139,8 +139,10 @@ def _spans(rest: str, roles: bool = False) -> tuple[list[str], str]:
     joined by `_ALIAS_SEPARATORS`), and what follows them."""
     terms: list[str] = []
     roles = roles and ROLE_TERMS
-    while rest.startswith(("`", "**")) or (roles and _role(rest)):
+    while True:
         role = _role(rest) if roles else 0
+        if not role and not rest.startswith(("`", "**")):
+            break
         stars = 0 if role else len(rest) - len(rest.lstrip("*"))
         body = rest[role or stars:]
         # reStructuredText's inline literal is double backticks (``--fast``), as is a Markdown span holding one.
@@ -220,8 +222,10 @@ _PARAGRAPH_ENTRIES_MIN = 3
 
 
 def _opens_paragraph_entry(line: str, wanted: set[str]) -> bool:
+    if not line.startswith("`"):
+        return False
     terms, _ = _spans(line)
-    return bool(terms) and line.startswith("`") and _names_term(terms[0], wanted)
+    return bool(terms) and _names_term(terms[0], wanted)
 
 
 def _paragraph_entries(lines: list[str]) -> bool:

@@ -145,7 +145,6 @@ def _yield_to_own_section(ordered: list[tuple[int, float]], counts: dict[int, in
             return [*ordered[:i], ordered[chosen], *ordered[i:chosen], *ordered[chosen + 1:]]
         return ordered
     return ordered
-    return ordered
 
 
 # A dotted name's entry is the section its reference titles by it (issue 38): "API > `pytest.approx`",
