@@ -25,6 +25,7 @@ from scree.index.sync import sync
 from scree.locate import index_location
 from scree.notes.policy import NotesPolicy
 from scree.notes.sectiontext import defines
+from scree.search import keyword as keyword_module
 from scree.search import search as search_module
 from scree.search import names as names_module
 from scree.search.names import entry_of
@@ -484,7 +485,7 @@ def test_a_dotted_lookup_few_sections_spell_is_filled_with_the_sections_of_its_p
         assert hits[0] == ("api.md", "API > Files")  # the section spelling the whole name stays first
         assert ("paths.md", "Working with files > Asynchronous path operations") in hits
         assert found("auto") == hits  # a lookup: auto answers by keyword
-        monkeypatch.setattr(search_module, "PARTS_FILL", False)
+        monkeypatch.setattr(keyword_module, "PARTS_FILL", False)
         assert found("keyword") == [("api.md", "API > Files")]
     finally:
         index.close()

@@ -134,7 +134,7 @@ def test_a_vocabulary_word_gets_the_exact_name_treatment(tmp_path: Path) -> None
         index = _open(root)
         policy = NotesPolicy.load(root)
         sync(index, policy, FakeEmbedder())
-        # Two words: a one-word lookup is a name with or without the code (search.LOOKUP_WORD_AS_NAME).
+        # Two words: a one-word lookup is a name with or without the code (keyword.LOOKUP_WORD_AS_NAME).
         results[with_code] = search_with_names(index, policy, FakeEmbedder(), Query("Limits host", k=2, mode="keyword"))
     assert [h.path for h in results[False].hits][0] == "docs/limit.md" and results[False].names == []
     assert [h.path for h in results[True].hits][0] == "docs/pool.md" and results[True].names == ["limits"]

@@ -1,7 +1,8 @@
 """Stage 3, search: answer a query from the index (semantic, keyword, hybrid) and rank the hits.
 
-Modules: `search` (the query, both halves, fusion, the policy re-check of every hit), `names` (the
-verbatim-name tier: which chunks spell a query's names, a lookup's defining section first), `links` (a
+Modules: `search` (the query, both halves, fusion, the policy re-check of every hit), `keyword` (the BM25
+half: BM25 with the query's names spelled verbatim first), `names` (the verbatim-name tier: which chunks spell a
+query's names, a lookup's defining section first), `links` (a
 lookup's linked entry: where the notes' links named by the name point), `releases` (the release history's
 section that first had a name, for a question asking which release added it), `ahead` (a long query's vector
 computed before the index is taken), `vocabsearch`

@@ -4,7 +4,7 @@ a dotted name's or search operator's own entry (`dotted_entries`, `entries_first
 the name or by its last part.
 
 FTS5 splits identifiers into words and drops punctuation, the user did not: a chunk that spells `--pre`,
-`GH_REPO` or `%%comment%%` verbatim outranks one that only matches its parts (`search.keyword_ranking` applies
+`GH_REPO` or `%%comment%%` verbatim outranks one that only matches its parts (`keyword.keyword_ranking` applies
 the tier to its pool; `search._Ranker` asks `exact_chunks` whether a name is rare).
 """
 

@@ -3,7 +3,7 @@
 A path filter narrows both halves before their top-k is taken. Every hit's file is re-checked against
 the current policy before it is returned, so a deleted or newly ignored note never answers.
 
-Ranking choices, each measured on both dev sets with benchmarks/quality.py (see `FUSION`, `NAME_POOL`):
+Ranking choices, each measured on both dev sets with benchmarks/quality.py (see `FUSION`, `keyword.NAME_POOL`):
 - The unit of an answer is a section: a long section is stored as several chunks, but it is ranked
   once, at its best chunk, and answered by that chunk. Two chunks of one section would otherwise take
   two of the k places, and in hybrid each half may rank a different chunk of it and split its evidence.
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from dataclasses import dataclass, replace
 from typing import AbstractSet, Callable, Hashable, Sequence
 
@@ -40,7 +39,8 @@ from .fusion import RRF_K, collapse, dbsf, dbsf_imputed, keep_places, rrf_groupe
 from .links import linked_entries
 from .releases import first_release_entries
 from .names import defined_entries, dotted_entries, entries_first, exact_chunks, names_first, spelled_counter
-from .ftsquery import cjk_match, other_words_match, search_match
+from .ftsquery import search_match
+from .keyword import keyword_ranking
 from ..index.indexstatus import stage_two_note
 from . import expansion, ranking
 from ..notes.policy import NotesPolicy
@@ -60,14 +60,6 @@ CANDIDATE_SECTIONS = 20
 DEEP_SECTIONS = 100
 # Vector windows fetched at most: 4 per section wanted (a section may have several chunks and windows).
 MAX_VECTOR_FETCH = 4 * DEEP_SECTIONS
-# Keyword candidates looked at for a verbatim name before the top is kept, so a chunk holding the
-# exact name is found even when BM25 ranks chunks full of its parts higher.
-NAME_POOL = 100
-# Keyword candidates kept from one section (a file's heading trail) before the pool is cut: results are one
-# hit a section, so more only crowd out other notes. A 4.6 MB note of one section whose 40 best chunks all
-# matched hid every other matching note from -k 10 (issue 36, item 3). 3, not 1: the names tier
-# (`_names_first`) may prefer a chunk that spells a name over the section's best BM25 chunk.
-PER_SECTION = 3
 # Stripped from the ends of a query of symbols before it is looked for verbatim (whitespace too).
 _ASCII_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~ \t\n"
 # How hybrid fuses its halves: "dbsf" (distribution-based score fusion) or "rrf" (reciprocal rank
@@ -165,90 +157,6 @@ RARE_NAME_SECTIONS = 2
 RARE_POOL = 50
 # Chunks looked at for the sections titled by a dotted name or its last part (`names.dotted_entries`).
 ENTRY_POOL = 100
-# A one-word lookup is a name even when it looks like a plain word (`cssclass`, `numref`, `disable-type-checked`):
-# the names tier then puts the sections titled by it or defining it first (issue 38; measured: mdx, sphinx and
-# obsidian identifier top1 up, nothing lower).
-LOOKUP_WORD_AS_NAME = True
-# A keyword search (BM25 alone, not a fused half) whose joined names (`anyio.Path`, `max-depth`) BM25 finds in fewer
-# chunks than the search's depth is filled with the chunks of the names' parts, after them (`keyword_ranking`). A fused
-# half is left as it is: the vectors fill the fusion, and a longer list moves its scaled scores. A phrase BM25 finds
-# nowhere is no lookup to fill: auto asks the vectors (`_Ranker.rank`).
-# Measured (docs/benchmarks.md): PARTS_FILL.
-PARTS_FILL = True
-_JOINED = re.compile(r"(?<=\w)[._\-:/]+(?=\w)")
-
-
-def bm25(index: Index, text: str, limit: int, file_ids: Sequence[int] | None) -> list[tuple[int, float]]:
-    """(chunk id, BM25 score) best first for the words of `text`.
-
-    A text holding Chinese, Japanese or Korean characters is matched by its runs' bigrams: the chunks
-    holding such text are ranked on their CJK rows (every word of the query: `cjk_match`), the others on
-    their usual rows by the query's other words, and the two lists merged by score. Any other text is
-    exactly the one MATCH it always was (`search_match`)."""
-    match = cjk_match(text)
-    if match is None:
-        plain = search_match(text)
-        return queries.keyword_search(index.conn, plain, limit, file_ids, per_section=PER_SECTION) if plain else []
-    try:
-        ranked = queries.keyword_search(index.conn, match, limit, file_ids, table="chunks_cjk", per_section=PER_SECTION)
-    except index.driver.Error:  # an index from before the CJK rows (schema 6), read as it is
-        plain = search_match(text)
-        return queries.keyword_search(index.conn, plain, limit, file_ids, per_section=PER_SECTION) if plain else []
-    other = other_words_match(text)
-    if other:
-        ranked += queries.keyword_search(index.conn, other, limit, file_ids, without_cjk=True, per_section=PER_SECTION)
-    return sorted(ranked, key=lambda item: -item[1])[:limit]
-
-
-def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int] | None,
-                    vocabulary: AbstractSet[str] = frozenset(), guess: str = "",
-                    fill: bool = False) -> list[tuple[int, float]]:
-    """(chunk id, BM25 score) best first, chunks spelling the query's names verbatim first. A `guess`
-    at the answer widens the BM25 ranking before the names tier is applied (`expansion.keyword`). With `fill` (BM25
-    answers alone, unfused), a joined name's parts fill a ranking shorter than `depth` (`PARTS_FILL`)."""
-    if search_match(text) is None:
-        return []
-    names = named_identifiers(text, vocabulary)
-    lookup = is_lookup(text)
-    if LOOKUP_WORD_AS_NAME and not names and lookup and len(text.split()) == 1:
-        names = [text.strip().strip("`").casefold()]
-    pool = max(2 * depth, NAME_POOL) if names else 2 * depth
-    if guess:  # the question's own BM25 is run only where the way of widening uses it
-        deeper = max(pool, expansion.GUESS_POOL)
-        ranked = expansion.keyword(text, guess, lambda: bm25(index, text, deeper, file_ids),
-                                   lambda words: bm25(index, words, deeper, file_ids))[:pool]
-    else:
-        ranked = bm25(index, text, pool, file_ids)
-    # An operator whose value the query gives (`printers:` of `printers:admin`) orders the pool but need not join
-    # it: the whole token does, and the bare operator is in every note that uses it. Marks alone (`??`) join only
-    # as the whole query: no index holds them, and a question's scan for them cost 90-220 ms at 100k chunks.
-    alone = punctuation_name(text)
-    literal = [n for n in names if is_syntax_name(n)
-               and not (n.endswith(":") and any(m != n and m.startswith(n) for m in names))
-               and (not punctuation_name(n) or n == alone)]
-    if literal:
-        # The keyword index drops the punctuation that makes these names (`path:` is the word "path", in
-        # every other note): the sections that spell one exactly join the pool, for the names tier to rank.
-        floor = min((s for _, s in ranked), default=0.0)
-        have = {cid for cid, _ in ranked}
-        for name in literal:
-            for cid in queries.spelling_chunks(index.conn, name, NAME_POOL, file_ids):
-                if cid not in have:
-                    have.add(cid)
-                    ranked.append((cid, floor))
-    if names and ranked:
-        ranked = names_first(ranked, queries.chunk_texts(index.conn, [cid for cid, _ in ranked]), names,
-                              lookup=text if lookup else "")
-    if PARTS_FILL and fill and 0 < len(ranked) < depth and (parts := _JOINED.sub(" ", text)) != text:
-        # A joined name is one phrase to FTS5 (`anyio.Path` is "anyio path", adjacent): few sections spell it so,
-        # and a lookup answered with two hits hid the guide that says `Path` in the package's own words. Its parts'
-        # sections follow every section the phrase found, in BM25's order.
-        floor = min((s for _, s in ranked), default=0.0)
-        have = {cid for cid, _ in ranked}
-        ranked += [(cid, floor - 1.0 / (1.0 + s)) for cid, s in bm25(index, parts, pool, file_ids) if cid not in have]
-    return ranked
-
-
 def _by_section(index: Index, *rankings: list[tuple[int, float]]) -> Callable[[tuple[int, float]], Hashable]:
     """The grouping key of a ranked chunk: its section (file, heading trail)."""
     keys = queries.section_keys(index.conn, sorted({cid for r in rankings for cid, _ in r}))
