@@ -47,7 +47,10 @@ def test_other_questions_ask_for_no_first_release(query: str) -> None:
     ("In which release was hatch fmt deprecated, and what replaces it?", "deprecat"),
     ("Which version removed the --legacy flag?", "remov"),
     ("Which release dropped Python 3.8?", "drop"),
-    ("In which release did that change?", None),  # a change is no event one entry says: often a later one
+    ("In which release did that change?", "chang"),  # a change: the latest entry saying one (`earliest(latest=)`)
+    ("In which version did exclude_docs stop keeping drafts?", "chang"),
+    ("Which release added the pointer style for changing the cursor?", ""),  # what the feature does, no change
+    ("My code broke after upgrading. Which release was it?", "chang"),
     ("Which release added --x?", ""),
     ("Why was --x deprecated?", None),  # no release asked for
 ])
@@ -158,3 +161,29 @@ def test_a_name_marked_as_code_outweighs_a_word_named_by_its_capitals_alone(proj
 def test_the_release_that_deprecated_a_name_is_the_earliest_entry_saying_so(project: Path) -> None:
     # `frob` is a plain word, not a name by its shape: an event's entry, which says the event beside it, still counts
     assert _hits(project, "In which release was frob deprecated?")[0] == ("CHANGES.md", "Changes > 1.2.0")
+
+
+@pytest.fixture
+def changed(tmp_path: Path) -> Path:
+    """A name added in 1.0.0, its behaviour changed in 1.5.0 and again in 3.0.0; 2.0.0 fixed it in more of the
+    question's words."""
+    root = tmp_path / "docs"
+    write(root, "CHANGELOG.md", "# Change Log\n\n## [3.0.0]\n\n### Changed\n\n- Breaking change: `Select.BLANK` "
+                                "is now `Select.NULL`, to avoid a clash with `Widget.BLANK`.\n\n## [2.0.0]\n\n"
+                                "### Fixed\n\n- Code that compares a value against `Select.BLANK` after upgrading "
+                                "works again.\n\n## [1.5.0]\n\n### Changed\n\n- Setting the value to `None` no "
+                                "longer clears the selection (see `Select.BLANK`).\n\n## [1.0.0]\n\n### Added\n\n- "
+                                "`Select.BLANK` flags an empty selection.\n")
+    write(root, "select.md", "# Select\n\n## Blank\n\nCompare the value against `Select.NULL` to tell whether "
+                             "anything is selected.\n")
+    return root
+
+
+def test_the_release_that_changed_a_name_is_the_latest_entry_saying_a_change(changed: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # the name's first release (1.0.0) and an earlier change (1.5.0) are not what broke the user's code after upgrading
+    query = "My code compares against Select.BLANK and broke after upgrading. In which release did that change?"
+    for mode in ("auto", "keyword", "hybrid"):
+        assert _hits(changed, query, mode)[0] == ("CHANGELOG.md", "Change Log > [3.0.0] > Changed"), mode
+    monkeypatch.setattr(releases, "CHANGE_EVENTS", False)
+    assert _hits(changed, query)[0] != ("CHANGELOG.md", "Change Log > [3.0.0] > Changed")

@@ -6,7 +6,8 @@ the question as well, and the newest ones (a fix to the flag, a note that it mov
 question that asks which release first had something (`asks_first_release`) gets, as its entry, the history section
 of the lowest version that spells the names the question spells by their shape (a flag, a setting, a dotted
 name, a class), before the rest. A question asking which release deprecated, removed, renamed or dropped a name
-(`release_event`) gets the lowest version's section that says that word beside the name.
+(`release_event`) gets the lowest version's section that says that word beside the name; one asking when a name
+changed or stopped doing something gets the highest version's section that says a change (`CHANGE_EVENTS`).
 
 A section's version is the first version number of its heading trail ("Version 24.1.0 > Preview style",
 "[7.4.0] - 2026-01-25 > Added", "2.4.1 > Add new CLI option"), so a history written oldest first or newest first
@@ -56,6 +57,16 @@ _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)")
 # Events a release does to a name once, which its entry says in a word: "The `hatch fmt` command is now deprecated".
 _EVENTS = re.compile(r"\b(deprecat|remov|renam|dropp?)(?:e|ed|es|ing|ion|al|s)?\b", re.IGNORECASE)
 EVENTS = True
+# A change to what a name does ("In which release did that change", "In which version did exclude_docs stop keeping
+# ...", "broke after upgrading"): the name existed before, so its first release is not the answer. Its entry says the
+# change ("Changed `Select.BLANK` to `Select.NULL`", "no longer has any special behavior", under "### Changed"), and of
+# the releases whose entries say so the latest is the one that changed it to what the question meets now.
+# Measured (docs/benchmarks.md): CHANGE_EVENTS.
+CHANGE_EVENTS = True
+# Not "changing" or "stopping": "added the pointer style for changing the cursor" names what the feature does.
+_CHANGES = re.compile(r"\b(?:change|changed|stop|stopped|broke|broken|no\s+longer)\b", re.IGNORECASE)
+_CHANGE = "chang"  # the event `release_event` names a change by
+_SAYS_CHANGE = ("chang", "no longer", "breaking")  # what an entry says a change with (case-folded)
 
 
 def asks_first_release(query: str) -> bool:
@@ -68,13 +79,16 @@ def asks_first_release(query: str) -> bool:
 def release_event(query: str) -> str | None:
     """What a question asks the release of: "" for the first appearance of its names, a word's stem for an event
     done to them once ("deprecat" for "In which release was hatch fmt deprecated?", also "remov", "renam", "drop"),
-    None for any other query ("Which Node.js version do I need?", "In which release did that change?")."""
+    "chang" for a change ("In which release did that change?", "Which version stopped ..."), None for any other
+    query ("Which Node.js version do I need?")."""
     if not _WHICH_RELEASE.search(query):
         return None
     event = _EVENTS.search(query) if EVENTS else None
     if event:
         stem = event.group(1).casefold()
         return "drop" if stem.startswith("drop") else stem  # "dropped" holds "dropp"
+    if CHANGE_EVENTS and _CHANGES.search(query):
+        return _CHANGE
     return "" if _FIRST_WORDS.search(query) else None
 
 
@@ -88,15 +102,23 @@ def release_version(trail: str) -> tuple[int, ...] | None:
     return None
 
 
-def earliest(sections: Sequence[tuple[K, tuple[int, ...] | None, int]]) -> list[K]:
+def earliest(sections: Sequence[tuple[K, tuple[int, ...] | None, int]], latest: bool = False) -> list[K]:
     """Of `sections` ((key, version or None, how many of the names it spells), best-ranked first), the keys of those
-    spelling the most names that have the lowest version, in the given order; [] when none has a version."""
+    spelling the most names that have the lowest version (the highest with `latest`), in the given order; [] when
+    none has a version."""
     versioned = [(key, version, count) for key, version, count in sections if count > 0 and version is not None]
     if not versioned:
         return []
     most = max(count for _, _, count in versioned)
-    low = min(version for _, version, count in versioned if count == most and version is not None)
-    return [key for key, version, count in versioned if count == most and version == low]
+    pick = max if latest else min
+    chosen = pick(version for _, version, count in versioned if count == most and version is not None)
+    return [key for key, version, count in versioned if count == most and version == chosen]
+
+
+def _says_change(trail: str, text: str) -> bool:
+    """True when a history section's own headings or text say a change: its page's title does not ("Change Log")."""
+    own = f"{TRAIL_SEPARATOR.join(trail.split(TRAIL_SEPARATOR)[1:])}\n{text}".casefold()
+    return any(word in own for word in _SAYS_CHANGE)
 
 
 def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str], ranked: Sequence[int],
@@ -135,10 +157,11 @@ def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str]
         row = rows[cid]
         whole = f"{row.heading}\n{row.text}"
         # marked names first: one more marked name outweighs every unmarked one
-        count = marked(whole) * (len(names) + 1) + spelled(whole) if event in whole.casefold() else 0  # "" is in all
+        says = _says_change(row.heading, row.text) if event == _CHANGE else event in whole.casefold()  # "" is in all
+        count = marked(whole) * (len(names) + 1) + spelled(whole) if says else 0
         chunks.append((cid, release_version(row.heading), count))
     out: dict[tuple[str, str], int] = {}  # one chunk a section, the best-ranked
-    for cid in earliest(chunks):
+    for cid in earliest(chunks, latest=event == _CHANGE):
         out.setdefault((rows[cid].path, rows[cid].heading), cid)
     return list(out.values())
 
