@@ -81,7 +81,8 @@ REPO = Path(__file__).resolve().parent.parent
 PKG = REPO / "server" / "scree"
 BENCH = REPO.parent / "shared" / "bench"
 # Modules that only rank: changing them never changes what an index holds.
-RANKING_MODULES = {"search/search.py", "search/keyword.py", "search/names.py", "search/ranking.py", "search/fusion.py", "search/route.py",
+RANKING_MODULES = {"search/search.py", "search/keyword.py", "search/names.py", "search/ranking.py", "search/fusion.py",
+                   "search/route.py",
                    "search/ftsquery.py", "search/vocabsearch.py", "search/expansion.py", "search/links.py", "search/ahead.py",
                    "search/releases.py", "search/__init__.py",
                    "notes/sectiontext.py",

@@ -24,7 +24,7 @@ NAME_POOL = 100
 # Keyword candidates kept from one section (a file's heading trail) before the pool is cut: results are one
 # hit a section, so more only crowd out other notes. A 4.6 MB note of one section whose 40 best chunks all
 # matched hid every other matching note from -k 10 (issue 36, item 3). 3, not 1: the names tier
-# (`_names_first`) may prefer a chunk that spells a name over the section's best BM25 chunk.
+# (`names.names_first`) may prefer a chunk that spells a name over the section's best BM25 chunk.
 PER_SECTION = 3
 # A one-word lookup is a name even when it looks like a plain word (`cssclass`, `numref`, `disable-type-checked`):
 # the names tier then puts the sections titled by it or defining it first (issue 38; measured: mdx, sphinx and

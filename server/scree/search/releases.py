@@ -125,7 +125,8 @@ def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str]
                           file_ids: Sequence[int] | None) -> list[int]:
     """For a question asking which release first had a name (`asks_first_release`), one chunk per release-history
     section of the earliest version spelling the question's names (`earliest`; for an event, only sections saying it
-    too; for a change, the latest version whose section says one); the chunks of `ranked` (the fused order) first, so a version with two sections keeps the search's order."""
+    too; for a change, the latest version whose section says one); the chunks of `ranked` (the fused order) first,
+    so a version with two sections keeps the search's order."""
     event = release_event(query) if FIRST_RELEASE else None
     if event is None:
         return []
