@@ -38,6 +38,30 @@ def test_index_from_a_newer_scree_is_refused_not_rewritten(tmp_path):
         open_index(loc, folder)
 
 
+def test_a_migration_sqlite_rolled_back_itself_reports_its_own_error_and_the_next_open_finishes_it(tmp_path):
+    """Some errors (an interrupt, a busy cache spill, an I/O error) end the transaction inside SQLite: the
+    error that says so must surface, not "cannot rollback - no transaction is active" from undoing it again,
+    and nothing of the failed migration may stay behind."""
+    from scree.db import connect as dbconnect
+
+    conn = dbconnect.connect(tmp_path / "index.db")
+    steps = {"n": 0}
+
+    def interrupt_mid_migration() -> bool:  # an interrupted write rolls its whole transaction back
+        steps["n"] += 1
+        return conn.in_transaction and steps["n"] > 40
+
+    conn.set_progress_handler(interrupt_mid_migration, 10)
+    with pytest.raises(Exception, match="interrupted"):
+        schema.migrate(conn)
+    assert not conn.in_transaction
+    conn.set_progress_handler(None, 0)
+    assert schema.untrusted_parts(conn, dbconnect.choose_driver().module) == []
+    assert schema.migrate(conn) == schema.SCHEMA_VERSION
+    assert schema.untrusted_parts(conn, dbconnect.choose_driver().module) == []
+    conn.close()
+
+
 def test_a_file_claiming_a_schema_it_does_not_hold_is_damaged_not_half_used(tmp_path):
     """Made by hand (or a test fixture): migration 1's tables under the newest version number. A sync
     would fail mid-way on the missing columns; opening it says damaged, so its owner rebuilds it."""

@@ -198,7 +198,10 @@ def migrate(conn: Any) -> int:
             conn.execute(f"pragma user_version = {target}")
             conn.execute("commit")
         except BaseException:
-            conn.execute("rollback")
+            # SQLite has already rolled back after some errors (a busy cache spill, a full disk, an I/O
+            # error): rolling back again would fail and hide the error that says what happened.
+            if conn.in_transaction:
+                conn.execute("rollback")
             raise
     return SCHEMA_VERSION
 

@@ -130,13 +130,18 @@ class WriteIndex:
 
     def _open(self, stop: threading.Event) -> Index | None:
         reported = False
+        rebuilt = False
         while True:
             try:
                 return self._open_once(stop)
             except IndexDamaged as exc:
+                if rebuilt:  # the file just made is damaged too: say so rather than delete it for ever
+                    raise
                 log.warning("%s; rebuilding it from the notes", exc)
+                # A search may hold the damaged file open: it must not outlive it (see the module's note).
+                self.drop_readers()
                 self._remove()
-                return self.workspace.open_index()
+                rebuilt = True  # the new file is opened like any other: a first open that fails once is retried
             except DiskFull as exc:
                 if not reported:
                     log.warning("%s; retrying every %.0f s", exc, self.retry)
