@@ -118,7 +118,7 @@ def test_a_session_searches_through_the_relay_and_its_engine(tmp_path: Path) -> 
             assert first_path(await search(client)) == "tokens.md"
             read = await client.call_tool("read_doc", {"path": "tokens.md", "heading": "Tokens"})
             assert "refreshed every hour" in read.structured_content["text"]
-            status = engine_status(REPO, data)
+            status = wait_for(lambda: engine_status(REPO, data))
             assert status is not None and status["folders"] == [str(notes.resolve())] and status["sessions"] == 1
             from scree.doctor.doctor import PluginContext
             from scree.doctor.engine import check_engine
@@ -133,7 +133,7 @@ def test_a_session_searches_through_the_relay_and_its_engine(tmp_path: Path) -> 
 
     anyio.run(main)
     # The session is over: the engine let go of its index (the writer lock is free) and waits, idle.
-    after = engine_status(REPO, data)
+    after = wait_for(lambda: engine_status(REPO, data))
     assert after is not None and after["folders"] == [] and after["sessions"] == 0
 
 
@@ -144,7 +144,7 @@ def test_two_sessions_share_one_engine_and_one_index(tmp_path: Path) -> None:
         async with session(REPO, relay_env(data), notes) as one, session(REPO, relay_env(data), notes) as two:
             assert first_path(await search(one)) == "tokens.md"
             assert first_path(await search(two)) == "tokens.md"
-            status = engine_status(REPO, data)
+            status = wait_for(lambda: engine_status(REPO, data))
             assert status is not None and status["sessions"] == 2 and len(status["folders"]) == 1
 
     anyio.run(main)
@@ -158,13 +158,14 @@ def test_a_killed_engine_is_started_again_by_the_next_call(tmp_path: Path) -> No
     async def main() -> None:
         async with session(REPO, relay_env(data), notes) as client:
             assert first_path(await search(client)) == "tokens.md"
-            before = engine_status(REPO, data)
+            before = wait_for(lambda: engine_status(REPO, data))
             assert before is not None
             os.kill(before["pid"], signal.SIGKILL)
             wait_for(lambda: not alive(before["pid"]))
             assert first_path(await search(client)) == "tokens.md"
-            after = engine_status(REPO, data)
-            assert after is not None and after["pid"] != before["pid"]
+            # Asked until it answers: a loaded machine can take longer than one status call's 3 s limit.
+            after = wait_for(lambda: engine_status(REPO, data))
+            assert after["pid"] != before["pid"]
 
     anyio.run(main)
 
@@ -177,7 +178,7 @@ def test_a_call_in_flight_when_the_engine_dies_is_answered_by_the_next(tmp_path:
     async def main() -> None:
         async with session(REPO, env, notes) as client:
             assert first_path(await search(client)) == "tokens.md"
-            first = engine_status(REPO, data)
+            first = wait_for(lambda: engine_status(REPO, data))
             assert first is not None
             async with anyio.create_task_group() as tg:
                 answers: list[Any] = []
@@ -195,8 +196,8 @@ def test_a_call_in_flight_when_the_engine_dies_is_answered_by_the_next(tmp_path:
             assert not result.is_error, result.content[0].text
             assert result.structured_content["added"] + result.structured_content["updated"] + \
                 result.structured_content["unchanged"] == 40
-            second = engine_status(REPO, data)
-            assert second is not None and second["pid"] != first["pid"]
+            second = wait_for(lambda: engine_status(REPO, data))  # as above: one call may time out under load
+            assert second["pid"] != first["pid"]
 
     anyio.run(main)
 
