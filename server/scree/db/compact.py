@@ -20,7 +20,7 @@ from typing import Any, Iterable
 
 from .embedcache import live_windows
 from .schema import vec_table_sql
-from .writes import transaction
+from .snapshot import transaction
 
 # Free pages handed back per transaction: 4,096 pages of 4 KB is 16 MB a step.
 VACUUM_STEP_PAGES = 4096

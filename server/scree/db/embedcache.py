@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .writes import transaction
+from .snapshot import transaction
 
 # SQLite's default bound on host parameters is 32,766 nowadays but 999 before 3.32: stay under both.
 _LOOKUP_BATCH = 900

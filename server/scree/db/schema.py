@@ -9,7 +9,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from .snapshot import read_snapshot
+from .snapshot import read_snapshot, transaction
 
 SCHEMA_VERSION = 8
 
@@ -187,22 +187,13 @@ def migrate(conn: Any) -> int:
     if version > SCHEMA_VERSION:
         raise ValueError(f"index schema version {version} is newer than this scree ({SCHEMA_VERSION})")
     for target in range(version + 1, SCHEMA_VERSION + 1):
-        conn.execute("begin immediate")
-        try:
+        with transaction(conn):
             # Another process may have migrated between our read and our write lock: re-read under it.
             if current_version(conn) >= target:
-                conn.execute("commit")
                 continue
             for stmt in MIGRATIONS[target]:
                 conn.execute(stmt)
             conn.execute(f"pragma user_version = {target}")
-            conn.execute("commit")
-        except BaseException:
-            # SQLite has already rolled back after some errors (a busy cache spill, a full disk, an I/O
-            # error): rolling back again would fail and hide the error that says what happened.
-            if conn.in_transaction:
-                conn.execute("rollback")
-            raise
     return SCHEMA_VERSION
 
 

@@ -1,4 +1,5 @@
-"""One read snapshot for several queries (a leaf: schema.py, which the connection imports, uses it too)."""
+"""Transactions: one read snapshot for several queries, and a write transaction (a leaf: schema.py, which the
+connection imports, uses both)."""
 
 from __future__ import annotations
 
@@ -19,3 +20,18 @@ def read_snapshot(conn: Any) -> Iterator[None]:
     finally:
         if own:
             conn.execute("rollback")  # read only: nothing to keep
+
+
+@contextmanager
+def transaction(conn: Any) -> Iterator[None]:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception (including KeyboardInterrupt)."""
+    conn.execute("begin immediate")
+    try:
+        yield
+    except BaseException:
+        try:
+            conn.execute("rollback")
+        except Exception:  # noqa: BLE001 - SQLite rolled back itself (a full disk, an I/O error): raise the cause
+            pass
+        raise
+    conn.execute("commit")

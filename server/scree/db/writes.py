@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
@@ -12,21 +11,7 @@ import numpy as np
 from ..records import Chunk
 from . import cjk, literal
 from .schema import vec_table_sql
-
-
-@contextmanager
-def transaction(conn: Any) -> Iterator[None]:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception (including KeyboardInterrupt)."""
-    conn.execute("begin immediate")
-    try:
-        yield
-    except BaseException:
-        try:
-            conn.execute("rollback")
-        except Exception:  # noqa: BLE001 - SQLite rolled back itself (a full disk, an I/O error): raise the cause
-            pass
-        raise
-    conn.execute("commit")
+from .snapshot import transaction
 
 
 def set_meta(conn: Any, values: dict[str, str]) -> None:
