@@ -64,6 +64,11 @@ from scree.search.vocabsearch import search_with_names
     # a reference written in paragraphs, each opening with its name
     ("`SIGIL_OFFLINE` set to `1` works offline.\n\n`SIGIL_THEME` overrides the theme.\n\n"
      "`SIGIL_PAGER` is the pager.", "sigil_offline"),
+    # a term that links to its own entry: an inline link, a reference link (mkdocs' autorefs), bold
+    ("* [`model_construct()`][pydantic.main.BaseModel.model_construct]: Creates models without validation.",
+     "model_construct"),
+    ("- [`--reload`](#reload), [`--reload-dir`](#reload-dir): restart on changes.", "--reload-dir"),
+    ("- [**retry_s**](config.md#retry) - how long to wait", "retry_s"),
 ])
 def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) -> None:
     assert defines(text, [name])
@@ -90,6 +95,10 @@ def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) ->
     ("Portals have a method like\n:meth:`TaskGroup.start() <.abc.TaskGroup.start>`:\n", "taskgroup.start"),
     ("* :ref:`usefixtures <usefixtures>` - use fixtures on a test function", "usefixtures"),
     ("* {doc}`CliRunner <testing>` - the testing page", "clirunner"),
+    # a table of contents links each name and says nothing; a linked term that is part of a sentence
+    ("- [`--reload`](#reload)\n- [`--workers`](#workers)", "--reload"),
+    ("* [`model_construct()`][BaseModel.model_construct] skips validation: see below.", "model_construct"),
+    ("- [`--reload`](#reload", "--reload"),  # an unclosed link is text
 ])
 def test_a_mention_is_no_definition(text: str, name: str) -> None:
     assert not defines(text, [name])

@@ -16,6 +16,7 @@ from scree.index.store import open_index
 from scree.index.sync import sync
 from scree.locate import index_location
 from scree.notes.policy import NotesPolicy
+from scree.notes import sectiontext
 from scree.search import links
 from scree.search.links import named_links, resolve_path, slug
 from scree.search.search import Query
@@ -158,3 +159,24 @@ def test_a_features_list_item_points_its_name_at_the_section_it_links_to(tmp_pat
     assert _first(root, "wrap_dict_values") == entry
     monkeypatch.setattr(links, "ENTRY_LINKS", False)
     assert _first(root, "wrap_dict_values") != entry
+
+
+def test_a_method_list_whose_terms_are_links_points_each_name_at_its_guide_section(tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pydantic's list of model methods: each item's term is a link to the API entry (mkdocs' autorefs) and the item
+    links the guide section that explains it in other words; a plugin page titles a section by the name, in passing."""
+    root = tmp_path / "docs"
+    write(root, "models.md", "# Models\n\n## Methods\n\nModels have these methods:\n\n"
+                             "* [`model_copy()`][pydantic.BaseModel.model_copy]: Returns a copy. See [Copies](#copies).\n"
+                             "* [`model_construct()`][pydantic.BaseModel.model_construct]: Creates models without "
+                             "running validation. See [Creating models without validation]"
+                             "(#creating-models-without-validation).\n\n"
+                             "## Copies\n\nA copy is shallow unless deep is set.\n\n"
+                             "## Creating models without validation\n\nThe construct method makes a model **without "
+                             "validation**, for data already known to be valid.\n")
+    write(root, "mypy.md", "# Mypy plugin\n\n## Generate a typed signature for `model_construct`\n\n"
+                           "The plugin types `model_construct` so static checks catch errors.\n")
+    entry = ("models.md", "Models > Creating models without validation")
+    assert _first(root, "model_construct") == entry
+    monkeypatch.setattr(sectiontext, "LINKED_TERMS", False)
+    assert _first(root, "model_construct") != entry

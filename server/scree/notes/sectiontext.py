@@ -134,12 +134,35 @@ def _term(text: str) -> str:
     return text.strip().strip(_TERM_MARKUP).strip()
 
 
+# A term may be a link to its own page or anchor: "* [`model_construct()`][pydantic.main.BaseModel.model_construct]:
+# Creates models without running validation", "- [`--reload`](#reload): ...". The link text is the term; the target
+# says where more is (`links._entry_links` follows it).
+# Measured (docs/benchmarks.md): LINKED_TERMS.
+LINKED_TERMS = True
+
+
+def _unlinked(rest: str) -> str:
+    """`rest` with the link around the marked-up term it opens with (`[`x`](url)`, `[`x`][ref]`, `[**x**][]`) taken
+    off, so the term is read as if it stood alone; `rest` itself when it opens with none."""
+    if not (LINKED_TERMS and rest.startswith(("[`", "[**"))):
+        return rest
+    close = rest.find("]", 2, 2 + _ENTRY_REACH * 2)
+    if close < 0 or rest[close - 1] not in _TERM_MARKUP:
+        return rest
+    closer = {"(": ")", "[": "]"}.get(rest[close + 1:close + 2])
+    end = rest.find(closer, close + 2) if closer else -1
+    if end < 0 or "\n" in rest[close:end]:
+        return rest
+    return rest[1:close] + rest[end + 1:]
+
+
 def _spans(rest: str, roles: bool = False) -> tuple[list[str], str]:
     """The marked-up terms `rest` opens with (code spans, bold, bold code, and with `roles` a role's term; aliases
-    joined by `_ALIAS_SEPARATORS`), and what follows them."""
+    joined by `_ALIAS_SEPARATORS`; each may be the text of a link), and what follows them."""
     terms: list[str] = []
     roles = roles and ROLE_TERMS
     while True:
+        rest = _unlinked(rest)
         role = _role(rest) if roles else 0
         if not role and not rest.startswith(("`", "**")):
             break
