@@ -24,7 +24,7 @@ from scree.index.store import open_index
 from scree.index.sync import sync
 from scree.locate import index_location
 from scree.notes.policy import NotesPolicy
-from scree.notes.sectiontext import defines
+from scree.notes.sectiontext import defines, points_at_entry
 from scree.search import keyword as keyword_module
 from scree.search import search as search_module
 from scree.search import names as names_module
@@ -64,14 +64,20 @@ from scree.search.vocabsearch import search_with_names
     # a reference written in paragraphs, each opening with its name
     ("`SIGIL_OFFLINE` set to `1` works offline.\n\n`SIGIL_THEME` overrides the theme.\n\n"
      "`SIGIL_PAGER` is the pager.", "sigil_offline"),
-    # a term that links to its own entry: an inline link, a reference link (mkdocs' autorefs), bold
-    ("* [`model_construct()`][pydantic.main.BaseModel.model_construct]: Creates models without validation.",
-     "model_construct"),
-    ("- [`--reload`](#reload), [`--reload-dir`](#reload-dir): restart on changes.", "--reload-dir"),
-    ("- [**retry_s**](config.md#retry) - how long to wait", "retry_s"),
 ])
 def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) -> None:
     assert defines(text, [name])
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("* [`model_construct()`][pydantic.main.BaseModel.model_construct]: Creates models without validation.",
+     "model_construct"),  # a reference link (mkdocs' autorefs)
+    ("- [`--reload`](#reload), [`--reload-dir`](#reload-dir): restart on changes.", "--reload-dir"),
+    ("- [**retry_s**](config.md#retry) - how long to wait", "retry_s"),
+])
+def test_an_item_whose_term_is_a_link_points_at_the_entry_and_defines_nothing_itself(text: str, name: str) -> None:
+    assert points_at_entry(text, [name])
+    assert not defines(text, [name])
 
 
 @pytest.mark.parametrize(("text", "name"), [
@@ -99,9 +105,11 @@ def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) ->
     ("- [`--reload`](#reload)\n- [`--workers`](#workers)", "--reload"),
     ("* [`model_construct()`][BaseModel.model_construct] skips validation: see below.", "model_construct"),
     ("- [`--reload`](#reload", "--reload"),  # an unclosed link is text
+    ("See [`--reload`](#reload): it restarts.", "--reload"),  # a sentence, not a list item
 ])
 def test_a_mention_is_no_definition(text: str, name: str) -> None:
     assert not defines(text, [name])
+    assert not points_at_entry(text, [name])
 
 
 @pytest.mark.parametrize(("query", "token"), [("%%", "%%"), ("`[[##`", "[[##"), (" ?? ", "??"), ("==", "==")])

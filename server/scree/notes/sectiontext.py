@@ -134,9 +134,10 @@ def _term(text: str) -> str:
     return text.strip().strip(_TERM_MARKUP).strip()
 
 
-# A term may be a link to its own page or anchor: "* [`model_construct()`][pydantic.main.BaseModel.model_construct]:
-# Creates models without running validation", "- [`--reload`](#reload): ...". The link text is the term; the target
-# says where more is (`links._entry_links` follows it).
+# A list item's term may be a link: "* [`model_construct()`][pydantic.main.BaseModel.model_construct]: Creates models
+# without running validation. See [Creating models ...](#creating-models-without-validation)". Such an item sums the
+# name up and points at its entry elsewhere (`points_at_entry`): `links._entry_links` follows its links, and it
+# defines nothing itself (read as a definition, pydantic's list of one-line summaries beat the guide sections).
 # Measured (docs/benchmarks.md): LINKED_TERMS.
 LINKED_TERMS = True
 
@@ -156,13 +157,25 @@ def _unlinked(rest: str) -> str:
     return rest[1:close] + rest[end + 1:]
 
 
-def _spans(rest: str, roles: bool = False) -> tuple[list[str], str]:
+def points_at_entry(line: str, names: Sequence[str]) -> bool:
+    """True when `line` is a list item whose term, a link, is one of `names` followed by a separator ("- [`--reload`](#reload):
+    restart on changes"): it points at the name's entry."""
+    item = line.lstrip()
+    if not (LINKED_TERMS and item.startswith(_LIST_MARKS[:3])):
+        return False
+    rest = item[2:].lstrip()
+    return rest.startswith(("[`", "[**")) and _opens_entry(rest, {n.casefold() for n in names if n}, marked=True,
+                                                           linked=True)
+
+
+def _spans(rest: str, roles: bool = False, linked: bool = False) -> tuple[list[str], str]:
     """The marked-up terms `rest` opens with (code spans, bold, bold code, and with `roles` a role's term; aliases
-    joined by `_ALIAS_SEPARATORS`; each may be the text of a link), and what follows them."""
+    joined by `_ALIAS_SEPARATORS`; with `linked` each may be the text of a link), and what follows them."""
     terms: list[str] = []
     roles = roles and ROLE_TERMS
     while True:
-        rest = _unlinked(rest)
+        if linked:
+            rest = _unlinked(rest)
         role = _role(rest) if roles else 0
         if not role and not rest.startswith(("`", "**")):
             break
@@ -205,12 +218,12 @@ def _separated(after: str) -> bool:
     return False
 
 
-def _opens_entry(rest: str, wanted: set[str], marked: bool) -> bool:
+def _opens_entry(rest: str, wanted: set[str], marked: bool, linked: bool = False) -> bool:
     """True when `rest` (a list item's or a line's text) opens with one of `wanted` as its term, followed by
     a separator (`--why`: ..., **name** - ..., `-n N`, `--limit N` — ...). Unless `marked` (a list item), the
     term must be set off by markup. (A paragraph opening with the name in a code span and going on in prose
     is no entry: measured, guides open paragraphs that way as often as references do.)"""
-    terms, after = _spans(rest, roles=marked)
+    terms, after = _spans(rest, roles=marked, linked=linked)
     if terms:
         return any(_names_term(t, wanted) for t in terms) and _separated(after)
     if not marked:

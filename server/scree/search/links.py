@@ -27,7 +27,7 @@ from typing import Hashable, Iterable, Sequence
 from ..db import queries
 from ..index.store import Index
 from ..notes.wikilinks import resolve_wikilink
-from ..notes.sectiontext import TRAIL_SEPARATOR, defines
+from ..notes.sectiontext import TRAIL_SEPARATOR, defines, points_at_entry
 from .names import verbatim_pattern
 
 LINKED_ENTRIES = True
@@ -74,7 +74,8 @@ def named_links(text: str, name: str) -> list[tuple[str, str]]:
     return out
 
 
-# A link in the list item that defines the name points where the name is explained, whatever its text says.
+# A link in the list item that defines the name points where the name is explained, whatever its text says; so do
+# the links of an item whose term is itself a link ("* [`model_construct()`][ref]: ... See [...](#...)").
 ENTRY_LINKS = True
 _ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+")
 
@@ -85,7 +86,7 @@ def _entry_links(text: str, name: str) -> list[str]:
     lines = text.split("\n")
     out: list[str] = []
     for i, line in enumerate(lines):
-        if not _ITEM.match(line) or not defines(line, [name]):
+        if not _ITEM.match(line) or not (defines(line, [name]) or points_at_entry(line, [name])):
             continue
         end = i + 1
         while end < len(lines) and lines[end][:1] in (" ", "\t") and lines[end].strip() and not _ITEM.match(lines[end]):
