@@ -177,7 +177,7 @@ HISTORY_DEMOTE = 3
 # not). Measured (docs/benchmarks.md): textual plain 50 / 70 -> 60 / 90 and identifier 70 -> 73, hatch plain 50 -> 60
 # and hybrid identifier +1; 18 cells better, none worse.
 BLOG_IS_HISTORY = True
-_HISTORY_NAMES = {"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes",
+_HISTORY_NAMES = {"changelog", "changelogs", "changes", "history", "news", "releases", "release-notes", "release_notes",
                   "whatsnew", "whats-new"}
 # The same names written as one word, and a history named for what it lists (`versionhistory.rst`: AnyIO's).
 _JOINED_HISTORY_NAMES = {"changelog", "releasenotes", "whatsnew", "versionhistory", "releasehistory",
@@ -201,11 +201,13 @@ def is_blog(path: str) -> bool:
 
 
 def is_history_file(path: str) -> bool:
-    """True for a release history (CHANGELOG.md, HISTORY.md, NEWS.md, changelog/…, versionhistory.rst,
+    """True for a release history (CHANGELOG.md, HISTORY.md, NEWS.md, changelog/…, changelogs/…, versionhistory.rst,
     release-history.md, blog/…): it tells when and in which release something changed, not how it works."""
     parts = path.casefold().split("/")
     stem = parts[-1].rsplit(".", 1)[0]
-    if stem in _HISTORY_NAMES or any(p in _HISTORY_NAMES for p in parts[:-1]) or (BLOG_IS_HISTORY and is_blog(path)):
+    # a folder of histories: uv's `changelogs/0.3.x.md`, towncrier's fragments in `changelog.d/`
+    folders = [p.removesuffix(".d") for p in parts[:-1]]
+    if stem in _HISTORY_NAMES or any(p in _HISTORY_NAMES for p in folders) or (BLOG_IS_HISTORY and is_blog(path)):
         return True
     joined = stem.replace("-", "").replace("_", "").replace(" ", "")  # `version_history`, `Release Notes`
     return joined in _JOINED_HISTORY_NAMES
