@@ -1,6 +1,7 @@
 import pytest
 
 from scree.search import ranking
+from scree.search.names import names_first as _names_first
 from scree.search.ranking import is_ancestor, specific_first
 
 
@@ -192,3 +193,21 @@ def test_shown_scores_never_rise_down_the_list_and_never_exceed_a_hits_own():
     assert ranking.place_scores([1.004, 0.856, 0.959, 0.5]) == [1.004, 0.856, 0.856, 0.5]
     assert ranking.place_scores([0.9, 0.7, 0.3]) == [0.9, 0.7, 0.3]
     assert ranking.place_scores([]) == []
+
+
+def test_a_lookup_of_a_plural_name_finds_the_heading_that_says_it_in_the_singular(monkeypatch) -> None:
+    # uv's `override-dependencies` is explained under "Dependency overrides"; the section before it mentions it.
+    ranked = [(1, 9.0), (2, 5.0)]
+    texts = {1: "Resolution > Dependency exclusions\nUnlike `override-dependencies`, exclusions drop a package.",
+             2: "Resolution > Dependency overrides\nSet `override-dependencies` to replace a requirement."}
+    lookup = "override-dependencies"
+    assert [cid for cid, _ in _names_first(ranked, texts, [lookup], lookup=lookup)] == [2, 1]
+    monkeypatch.setattr(ranking, "SINGULAR_PARTS", False)
+    assert [cid for cid, _ in _names_first(ranked, texts, [lookup], lookup=lookup)] == [1, 2]
+
+
+@pytest.mark.parametrize(("part", "prefix"), [("dependencies", "dependenc"), ("classes", "class"), ("groups", "group"),
+                                              ("matches", "match"), ("status", "status"), ("process", "process"),
+                                              ("axis", "axis"), ("limiter", "limiter"), ("uses", "uses")])
+def test_a_plural_part_is_read_as_the_prefix_of_its_singular(part: str, prefix: str) -> None:
+    assert ranking._singular(part) == prefix

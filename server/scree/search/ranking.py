@@ -145,7 +145,7 @@ def name_parts(names: Sequence[str]) -> set[str]:
 def speaks_of(trail: str, parts: AbstractSet[str]) -> bool:
     """True when a word of the last heading of `trail` opens with one of `parts`: "Finding Application Folders"
     speaks of `app`, "Token Normalization" of `token`."""
-    return any(w.startswith(p) for w in _leaf_words(trail) for p in parts)
+    return any(w.startswith(_singular(p)) for w in _leaf_words(trail) for p in parts)
 
 
 # A lookup's section whose last heading speaks of every word of the name ("Capacity limiters" for `CapacityLimiter`,
@@ -157,10 +157,24 @@ NAMED_IN_WORDS = 2
 
 
 def speaks_all(trail: str, parts: AbstractSet[str]) -> bool:
-    """True when each of `parts` opens a word of the last heading of `trail`: "Capacity limiters" speaks of all of
-    `capacity` and `limiter`."""
+    """True when each of `parts` (or its singular) opens a word of the last heading of `trail`: "Capacity limiters"
+    speaks of all of `capacity` and `limiter`, "Dependency overrides" of `override-dependencies`."""
     words = _leaf_words(trail)
-    return bool(parts) and all(any(w.startswith(p) for w in words) for p in parts)
+    return bool(parts) and all(any(w.startswith(_singular(p)) for w in words) for p in parts)
+
+
+# A name's plural part is spoken of by its singular: `override-dependencies` by "Dependency overrides".
+# Measured (docs/benchmarks.md): SINGULAR_PARTS.
+SINGULAR_PARTS = True
+
+
+def _singular(part: str) -> str:
+    """`part` without a plural ending, as a prefix of its forms: "dependencies" -> "dependenc", "classes" -> "class"."""
+    if not SINGULAR_PARTS or len(part) < 5 or not part.endswith("s") or part.endswith(("ss", "us", "is")):
+        return part
+    if part.endswith("sses"):
+        return part[:-2]
+    return part[:-3] if part.endswith("ies") else part[:-2] if part.endswith(("ches", "shes", "xes")) else part[:-1]
 
 
 def _leaf_words(trail: str) -> list[str]:
