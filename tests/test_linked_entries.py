@@ -143,40 +143,44 @@ def test_a_link_to_a_page_lifts_the_pages_best_section_unless_the_page_leads(tmp
     assert _first(root, "publish.js") == ("Customize your site.md", "Customize your site > Static assets")
 
 
-def test_a_features_list_item_points_its_name_at_the_section_it_links_to(tmp_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """Black's list of preview features: each item names a feature and links "see below" to the MyST label of the
-    section that explains it in other words; the changelog spells the name more often."""
-    root = tmp_path / "docs"
-    write(root, "style.md", "# Style\n\n## Preview style\n\nCurrently, the following features are included:\n\n"
-                            "- `wrap_dict_values`: Add parentheses around long values in dictionaries.\n"
-                            "  ([see below](labels/wrap-dict))\n- `hug_parens`: Hug brackets.\n\n"
-                            "(labels/wrap-dict)=\n\n### Improved parentheses management in dicts\n\nFor dict literals "
-                            "with long values, they are now wrapped in parentheses; unnecessary ones are removed.\n")
-    write(root, "CHANGES.md", "# Changes\n\n## 26.1\n\n- `wrap_dict_values` is faster\n\n## 25.9\n\n"
-                              "- Add `wrap_dict_values` to the preview style\n")
-    entry = ("style.md", "Style > Preview style > Improved parentheses management in dicts")
-    assert _first(root, "wrap_dict_values") == entry
-    monkeypatch.setattr(links, "ENTRY_LINKS", False)
-    assert _first(root, "wrap_dict_values") != entry
+# Each: notes, a lookup, its entry, and the rule (module, flag) without which the entry is not first.
+_LIST_ITEM_CASES = {
+    # Black's list of preview features: each item names a feature and links "see below" to the MyST label of the
+    # section that explains it in other words; the changelog spells the name more often.
+    "a features list item points its name at the section it links to": (
+        {"style.md": "# Style\n\n## Preview style\n\nCurrently, the following features are included:\n\n"
+                     "- `wrap_dict_values`: Add parentheses around long values in dictionaries.\n"
+                     "  ([see below](labels/wrap-dict))\n- `hug_parens`: Hug brackets.\n\n"
+                     "(labels/wrap-dict)=\n\n### Improved parentheses management in dicts\n\nFor dict literals "
+                     "with long values, they are now wrapped in parentheses; unnecessary ones are removed.\n",
+         "CHANGES.md": "# Changes\n\n## 26.1\n\n- `wrap_dict_values` is faster\n\n## 25.9\n\n"
+                       "- Add `wrap_dict_values` to the preview style\n"},
+        "wrap_dict_values", ("style.md", "Style > Preview style > Improved parentheses management in dicts"),
+        (links, "ENTRY_LINKS")),
+    # Pydantic's list of model methods: each item's term is a link to the API entry (mkdocs' autorefs) and the item
+    # links the guide section that explains it in other words; a plugin page titles a section by the name, in passing.
+    "a method list whose terms are links points each name at its guide section": (
+        {"models.md": "# Models\n\n## Methods\n\nModels have these methods:\n\n"
+                      "* [`model_copy()`][pydantic.BaseModel.model_copy]: Returns a copy. See [Copies](#copies).\n"
+                      "* [`model_construct()`][pydantic.BaseModel.model_construct]: Creates models without running "
+                      "validation. See [Creating models without validation](#creating-models-without-validation).\n\n"
+                      "## Copies\n\nA copy is shallow unless deep is set.\n\n"
+                      "## Creating models without validation\n\nThe construct method makes a model **without "
+                      "validation**, for data already known to be valid.\n",
+         "mypy.md": "# Mypy plugin\n\n## Generate a typed signature for `model_construct`\n\n"
+                    "The plugin types `model_construct` so static checks catch errors.\n"},
+        "model_construct", ("models.md", "Models > Creating models without validation"),
+        (sectiontext, "LINKED_TERMS")),
+}
 
 
-def test_a_method_list_whose_terms_are_links_points_each_name_at_its_guide_section(tmp_path: Path,
-                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """Pydantic's list of model methods: each item's term is a link to the API entry (mkdocs' autorefs) and the item
-    links the guide section that explains it in other words; a plugin page titles a section by the name, in passing."""
+@pytest.mark.parametrize("case", list(_LIST_ITEM_CASES))
+def test_a_list_item_defining_the_name_sends_the_lookup_where_its_links_point(case: str, tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    notes, lookup, entry, (module, flag) = _LIST_ITEM_CASES[case]
     root = tmp_path / "docs"
-    write(root, "models.md", "# Models\n\n## Methods\n\nModels have these methods:\n\n"
-                             "* [`model_copy()`][pydantic.BaseModel.model_copy]: Returns a copy. See [Copies](#copies).\n"
-                             "* [`model_construct()`][pydantic.BaseModel.model_construct]: Creates models without "
-                             "running validation. See [Creating models without validation]"
-                             "(#creating-models-without-validation).\n\n"
-                             "## Copies\n\nA copy is shallow unless deep is set.\n\n"
-                             "## Creating models without validation\n\nThe construct method makes a model **without "
-                             "validation**, for data already known to be valid.\n")
-    write(root, "mypy.md", "# Mypy plugin\n\n## Generate a typed signature for `model_construct`\n\n"
-                           "The plugin types `model_construct` so static checks catch errors.\n")
-    entry = ("models.md", "Models > Creating models without validation")
-    assert _first(root, "model_construct") == entry
-    monkeypatch.setattr(sectiontext, "LINKED_TERMS", False)
-    assert _first(root, "model_construct") != entry
+    for path, text in notes.items():
+        write(root, path, text)
+    assert _first(root, lookup) == entry
+    monkeypatch.setattr(module, flag, False)
+    assert _first(root, lookup) != entry
