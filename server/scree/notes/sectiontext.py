@@ -145,7 +145,7 @@ LINKED_TERMS = True
 def _unlinked(rest: str) -> str:
     """`rest` with the link around the marked-up term it opens with (`[`x`](url)`, `[`x`][ref]`, `[**x**][]`) taken
     off, so the term is read as if it stood alone; `rest` itself when it opens with none."""
-    if not (LINKED_TERMS and rest.startswith(("[`", "[**"))):
+    if not rest.startswith(("[`", "[**")):
         return rest
     close = rest.find("]", 2, 2 + _ENTRY_REACH * 2)
     if close < 0 or rest[close - 1] not in _TERM_MARKUP:

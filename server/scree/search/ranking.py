@@ -145,7 +145,8 @@ def name_parts(names: Sequence[str]) -> set[str]:
 def speaks_of(trail: str, parts: AbstractSet[str]) -> bool:
     """True when a word of the last heading of `trail` opens with one of `parts`: "Finding Application Folders"
     speaks of `app`, "Token Normalization" of `token`."""
-    return any(w.startswith(_singular(p)) for w in _leaf_words(trail) for p in parts)
+    stems = [_singular(p) for p in parts]
+    return any(w.startswith(stem) for w in _leaf_words(trail) for stem in stems)
 
 
 # A lookup's section whose last heading speaks of every word of the name ("Capacity limiters" for `CapacityLimiter`,
@@ -160,7 +161,7 @@ def speaks_all(trail: str, parts: AbstractSet[str]) -> bool:
     """True when each of `parts` (or its singular) opens a word of the last heading of `trail`: "Capacity limiters"
     speaks of all of `capacity` and `limiter`, "Dependency overrides" of `override-dependencies`."""
     words = _leaf_words(trail)
-    return bool(parts) and all(any(w.startswith(_singular(p)) for w in words) for p in parts)
+    return bool(parts) and all(any(w.startswith(stem) for w in words) for stem in map(_singular, parts))
 
 
 # A name's plural part is spoken of by its singular: `override-dependencies` by "Dependency overrides".
@@ -172,9 +173,11 @@ def _singular(part: str) -> str:
     """`part` without a plural ending, as a prefix of its forms: "dependencies" -> "dependenc", "classes" -> "class"."""
     if not SINGULAR_PARTS or len(part) < 5 or not part.endswith("s") or part.endswith(("ss", "us", "is")):
         return part
-    if part.endswith("sses"):
+    if part.endswith("ies"):
+        return part[:-3]
+    if part.endswith(("sses", "ches", "shes", "xes")):
         return part[:-2]
-    return part[:-3] if part.endswith("ies") else part[:-2] if part.endswith(("ches", "shes", "xes")) else part[:-1]
+    return part[:-1]
 
 
 def _leaf_words(trail: str) -> list[str]:
