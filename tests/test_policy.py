@@ -295,13 +295,16 @@ def test_bad_note_extensions_are_a_config_error_naming_the_setting(raw: str) -> 
         load_config({"SCREE_NOTE_EXTENSIONS": raw})
 
 
-def test_symlink_to_a_note_inside_the_folder_is_admitted(tmp_path: Path) -> None:
+def test_symlink_to_a_note_inside_the_folder_is_admitted_as_an_alias_of_it(tmp_path: Path) -> None:
     write(tmp_path, {"real/target.md": "t"})
     (tmp_path / "alias.md").symlink_to("real/target.md")
-    verdict = NotesPolicy.load(tmp_path).inspect("alias.md")
+    policy = NotesPolicy.load(tmp_path)
+    verdict = policy.inspect("alias.md")
 
     assert verdict.admitted
     assert verdict.path == str(tmp_path / "real/target.md")
+    assert verdict.alias_of == "real/target.md"
+    assert policy.inspect("real/target.md").alias_of is None
 
 
 def test_symlink_to_a_python_file_is_refused(tmp_path: Path) -> None:

@@ -77,6 +77,25 @@ def test_edit_replaces_rows_and_delete_or_ignore_removes_them(notes, embedder):
     assert_consistent(index)
 
 
+def test_a_link_to_a_note_is_indexed_once_under_the_notes_own_name(notes, embedder):
+    # Sphinx projects link `docs/CHANGELOG.md -> ../CHANGELOG.md` for the toctree: one document, not two.
+    write(notes, "CHANGELOG.md", "# Changelog\n\n## 1.0\n\nFirst release.\n")
+    write(notes, "docs/CHANGELOG.md", "# Changelog\n\nA stale copy kept before the link.\n")
+    index = _open(notes)
+    assert "docs/CHANGELOG.md" in sync(index, NotesPolicy.load(notes), embedder).added
+    (notes / "docs" / "CHANGELOG.md").unlink()
+    (notes / "docs" / "CHANGELOG.md").symlink_to("../CHANGELOG.md")
+
+    report = sync(index, NotesPolicy.load(notes), embedder)
+    assert report.removed == ["docs/CHANGELOG.md"] and not report.skipped
+    assert "docs/CHANGELOG.md" not in queries.stored_files(index.conn)
+    # A watcher event on the link (its own path) does not bring it back.
+    again = sync(index, NotesPolicy.load(notes), embedder, only=["docs/CHANGELOG.md", "CHANGELOG.md"])
+    assert again.added == [] and "docs/CHANGELOG.md" not in queries.stored_files(index.conn)
+    assert "CHANGELOG.md" in queries.stored_files(index.conn)
+    assert_consistent(index)
+
+
 def test_note_that_becomes_binary_is_removed_and_reported(notes, embedder):
     index = _open(notes)
     sync(index, NotesPolicy.load(notes), embedder)

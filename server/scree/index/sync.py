@@ -169,9 +169,11 @@ def plan_sync(index: Index, policy: NotesPolicy, *, max_file_bytes: int,
 
 
 def _check_paths(policy: NotesPolicy, paths: Iterable[str]) -> Iterable[str | Skipped]:
-    """Just these paths: admitted ones as paths; refused or vanished ones are simply not yielded."""
+    """Just these paths: admitted ones as paths; refused or vanished ones, and links to a note (indexed
+    under the note's own name), are simply not yielded."""
     for rel in sorted(set(paths)):
-        if policy.file_skip_reason(rel) is None:
+        verdict = policy.inspect(rel)
+        if verdict.admitted and verdict.alias_of is None:
             yield rel
 
 

@@ -87,7 +87,9 @@ class Verdict:
 
     `reason`/`code` are None when the path is admitted; then `path` is the absolute file to open
     (the resolved target for a symlink) and `stat` its `os.stat` taken during the check, so a reader
-    can prove it opened the very file that was checked.
+    can prove it opened the very file that was checked. An admitted symbolic link is read through, and
+    `alias_of` names the note it points at: that note is walked and indexed under its own name, so the
+    link is not indexed again (`docs/CHANGELOG.md -> ../CHANGELOG.md` would be every hit twice).
     """
 
     rel_path: str
@@ -95,6 +97,7 @@ class Verdict:
     reason: str | None = None
     path: str | None = None
     stat: os.stat_result | None = None
+    alias_of: str | None = None
 
     @property
     def admitted(self) -> bool:
@@ -472,7 +475,7 @@ class NotesPolicy:
         if not refused.admitted:
             reason = f"is a symbolic link to {target_rel}, which is refused: {refused.reason}"
             return Verdict(rel, SkipCode.SYMLINK_REFUSED, reason)
-        return Verdict(rel, path=refused.path, stat=refused.stat)
+        return Verdict(rel, path=refused.path, stat=refused.stat, alias_of=target_rel)
 
 
 @functools.cache

@@ -1,7 +1,8 @@
 """Walk the notes folder: yield the admitted notes in sorted order, and the skips worth reporting.
 
 Folders the policy refuses are pruned before they are listed, so an ignored `node_modules/` costs
-one name check, not a listing. Symlinked folders are never entered, which also rules out loops.
+one name check, not a listing. Symlinked folders are never entered, which also rules out loops. A link to
+a note is that note under a second name: the note is walked under its own name, the link passed over.
 """
 
 from __future__ import annotations
@@ -156,7 +157,7 @@ def _visit_file(policy: NotesPolicy, rel: str, kind: str) -> str | Skipped | boo
         return False
     verdict = policy.inspect(rel, parents_admitted=True)
     if verdict.admitted:
-        return verdict.rel_path
+        return False if verdict.alias_of is not None else verdict.rel_path
     assert verdict.reason is not None
     return False if verdict.code in QUIET_CODES else Skipped(rel, verdict.reason)
 
