@@ -34,6 +34,9 @@ from scree.search.vocabsearch import search_with_names
     ("What does the ?? operator do?", ["??"]), ("mark text with == to highlight it", ["=="]),
     ("link to a block with #^?", ["#^"]), ("`??` or \"==\"", ["??", "=="]),
     ("wait... what -- really ? !", []), ("is it {? text ?}?", ["{? text ?}"]),
+    # a key named with its `=` and no value: a keyword argument, a setting, a URL fragment's key
+    ("how do I use requires= to order sessions", ["requires="]), ("#egg=", ["#egg="]),
+    ("what is &subdirectory= for?", ["&subdirectory="]), ("set x = 3 or a=b", []),
 ])
 def test_syntax_tokens_are_names_that_keep_their_punctuation(query: str, names: list[str]) -> None:
     assert named_identifiers(query) == names
@@ -70,10 +73,14 @@ def vault(tmp_path: Path):
         write(root, f"notes/n{n:02}.md", f"# Note {n}\n\nThe path to folder {n} is long; the path matters. Path path.\n")
     write(root, "search.md", "# Search\n\n## Operators\n\n`path:` limits results to files under a folder, "
                              "e.g. `path:daily/`.\n\n## Comments\n\nText between %%comment%% markers is hidden.\n"
-                             "\n## Defaults\n\nThe `??` operator gives a default: `{{title ?? \"Untitled\"}}`.\n")
+                             "\n## Defaults\n\nThe `??` operator gives a default: `{{title ?? \"Untitled\"}}`.\n"
+                             "\n## Ordering\n\nList the sessions to run first with ``requires=``: "
+                             "`@session(requires=[\"tests\"])`.\n")
     # A page about the operators of templates in general, which never spells `??`.
     write(root, "templates.md", "# Templates\n\n## Operators\n\nWhat does each operator do in a template? "
-                                "Template operators compare, join and test values in a template.\n")
+                                "Template operators compare, join and test values in a template.\n"
+                                "\n## Sessions\n\nOne session requires another when you make it depend on "
+                                "another session: a session requires what it needs to make its pages.\n")
     index = _index(root)
     yield root, index
     index.close()
@@ -82,7 +89,9 @@ def vault(tmp_path: Path):
 @pytest.mark.parametrize(("query", "trail"), [("path:", "Search > Operators"),
                                               ("which notes does path:daily/ match", "Search > Operators"),
                                               ("what does %%comment%% do", "Search > Comments"),
-                                              ("What does the ?? operator do in a template?", "Search > Defaults")])
+                                              ("What does the ?? operator do in a template?", "Search > Defaults"),
+                                              ("how do I use requires= to make one session depend on another",
+                                               "Search > Ordering")])
 def test_the_section_that_spells_the_token_comes_first(vault, query: str, trail: str) -> None:
     root, index = vault
     for mode in ("auto", "keyword", "hybrid"):

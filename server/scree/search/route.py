@@ -66,10 +66,11 @@ def is_lookup(query: str) -> bool:
 
 
 # "What does X do?", "What is X for?", "What's X?": a question that says nothing but one name asks what a lookup of the
-# name asks (issue 38). Not "What does X do to Y?": that asks about a case.
+# name asks (issue 38). Not "What does X do to Y?": that asks about a case. An agent often leaves the question mark
+# off ("what does --no-install do"); the question is the same.
 ASKED_NAMES = True
-_ASKED_NAME = (re.compile(r"^what(?:'s|\s+is|\s+are)\s+(?:the\s+)?(\S+?)(?:\s+for)?\s*\?$", re.IGNORECASE),
-               re.compile(r"^what\s+does\s+(?:the\s+)?(\S+)\s+(?:do|mean)\s*\?$", re.IGNORECASE))
+_ASKED_NAME = (re.compile(r"^what(?:'s|\s+is|\s+are)\s+(?:the\s+)?(\S+?)(?:\s+for)?\s*\??$", re.IGNORECASE),
+               re.compile(r"^what\s+does\s+(?:the\s+)?(\S+)\s+(?:do|mean)\s*\??$", re.IGNORECASE))
 
 
 def asked_name(query: str, vocabulary: AbstractSet[str] = frozenset()) -> str | None:
@@ -98,6 +99,12 @@ _SENTENCE_END = ",;!?."
 # (`http://`), a time (`10:30`), a Windows drive or a `::` path.
 OPERATOR_VALUES = True
 _OPERATOR_APPLIED = re.compile(r"^([A-Za-z][\w-]+:)(?![/:])\S+$")
+
+
+# A key named with its `=` and no value (`requires=`, `#egg=`, `&subdirectory=`): a keyword argument, a setting or
+# a URL fragment's key, which the docs spell the same way (``requires=``); the `=` is what makes the word a name.
+KEY_ASSIGNMENTS = True
+_KEY_ASSIGNMENT = re.compile(r"^[#&?]?[A-Za-z_][\w.-]*=$")
 
 
 def _bare_token(word: str) -> tuple[str, bool]:
@@ -135,6 +142,8 @@ def syntax_token(word: str, *, alone: bool = False) -> str | None:
     if _SYNTAX_TOKEN.search(token):
         return token
     if (ticked or alone) and _OPERATOR.match(token):
+        return token
+    if KEY_ASSIGNMENTS and _KEY_ASSIGNMENT.match(token):
         return token
     applied = _OPERATOR_APPLIED.match(token) if OPERATOR_VALUES else None
     if applied:  # `path:docs/` uses the operator `path:`
@@ -176,7 +185,8 @@ def is_syntax_name(name: str) -> bool:
     """True for a name that `syntax_token`, `phrase_names` or a word of punctuation alone made: its
     punctuation, which the keyword index drops, is the name (a name of several words is only ever one of
     these)."""
-    return (bool(_SYNTAX_TOKEN.search(name) or _OPERATOR.match(name) or _OPERATOR_APPLIED.match(name))
+    return (bool(_SYNTAX_TOKEN.search(name) or _OPERATOR.match(name) or _OPERATOR_APPLIED.match(name)
+                 or (KEY_ASSIGNMENTS and _KEY_ASSIGNMENT.match(name)))
             or any(ch.isspace() for ch in name) or bool(punctuation_name(name)))
 
 
