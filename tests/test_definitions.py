@@ -25,6 +25,7 @@ from scree.index.sync import sync
 from scree.locate import index_location
 from scree.notes.policy import NotesPolicy
 from scree.notes.sectiontext import defines, points_at_entry
+from scree.notes import sectiontext
 from scree.search import keyword as keyword_module
 from scree.search import search as search_module
 from scree.search import names as names_module
@@ -53,6 +54,9 @@ from scree.search.vocabsearch import search_with_names
     ("Create an environment.\n\n:param enable_async: Use async rendering.\n:return: the environment", "enable_async"),
     (":keyword str name: The name shown in help.", "name"),
     (":ivar meta: Values shared by every context.", "meta"),
+    # a directive whose options name the keys it describes (tox's `.. conf::`)
+    (".. conf::\n    :keys: allowlist_externals\n    :default: <empty list>\n\n    Commands allowed.", "allowlist_externals"),
+    (".. conf::\n    :keys: basepython, base_python\n\n    Name or path to a Python interpreter.", "base_python"),
     ("Args:\n    weakref_slot (bool):\n        Make instances weak-referenceable.", "weakref_slot"),
     # reStructuredText's inline literals are double backticks: a list item's term, a definition list's
     ("* ``use_uvloop`` (``bool``, default=False): Use the faster uvloop event loop.", "use_uvloop"),
@@ -95,6 +99,8 @@ def test_an_item_whose_term_is_a_link_points_at_the_entry_and_defines_nothing_it
      "It retries twice.\n\nThe relay logs it.", "sigil_offline"),
     (":param other: Unlike enable_async, this is sync.", "enable_async"),  # another parameter's field
     (":returns: enable_async as set", "enable_async"),  # a field that is not a parameter's
+    (":keys: allowlist_externals_extra", "allowlist_externals"),  # another key
+    (":default: allowlist_externals", "allowlist_externals"),  # a field naming a value, not a key
     ("weakref_slot (see below) makes instances weak-referenceable.", "weakref_slot"),  # prose with a remark
     ("* ``use_uvloop=True`` needs uvloop installed.", "use_uvloop"),  # an example value, no separator
     # a line of prose wrapped at a role, and a role that links to the entry elsewhere
@@ -410,7 +416,8 @@ def test_a_lookups_docstring_yields_to_the_docs_section_that_speaks_of_the_name(
 
 @pytest.mark.parametrize("question", ["What does PLATEN_STATION_FALLBACK_AFTER_S do?",
                                       "what is `PLATEN_STATION_FALLBACK_AFTER_S` for ?",
-                                      "What's PLATEN_STATION_FALLBACK_AFTER_S?"])
+                                      "What's PLATEN_STATION_FALLBACK_AFTER_S?",
+                                      "what does PLATEN_STATION_FALLBACK_AFTER_S do"])  # an agent's, no question mark
 def test_a_question_that_asks_only_what_a_name_is_answers_as_its_lookup(ops, question: str) -> None:
     root, index = ops
     result = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(question, k=5))
@@ -427,7 +434,7 @@ def test_without_the_rule_the_question_ran_hybrid(ops, monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("query", ["What does --why do to the tree?", "What is a display?", "What does it do?",
-                                   "Why does PLATEN_LEASE_S matter?", "PLATEN_LEASE_S"])
+                                   "Why does PLATEN_LEASE_S matter?", "PLATEN_LEASE_S", "what does --why do to it"])
 def test_only_a_question_of_one_name_is_read_as_its_lookup(query: str) -> None:
     assert asked_name(query, frozenset({"display"}) if "display" in query else frozenset()) is None
 
@@ -506,3 +513,23 @@ def test_a_dotted_lookup_few_sections_spell_is_filled_with_the_sections_of_its_p
         assert found("keyword") == [("api.md", "API > Files")]
     finally:
         index.close()
+
+
+def test_a_directive_naming_its_key_in_an_option_is_the_keys_definition(tmp_path: Path, monkeypatch) -> None:
+    # tox's reference: dozens of `.. conf::` blocks under one heading, each naming its key in `:keys:`; the
+    # guides use the key in their examples more often than the reference spells it.
+    root = tmp_path / "docs"
+    confs = "".join(f".. conf::\n    :keys: {key}\n    :default: False\n\n    {text}\n\n" for key, text in [
+        ("recreate", "Always recreate the environment."), ("skip_install", "Do not install the current package."),
+        ("ignore_errors", "Run every command even when one fails."), ("commands", "The commands to run.")])
+    write(root, "config.rst", "Configuration\n=============\n\nRun\n---\n\n" + confs)
+    write(root, "howto.rst", "How-to\n======\n\nLint without the package\n------------------------\n\n"
+                             "Set ``skip_install = true``: a linter needs no package.\n\n.. code-block:: ini\n\n"
+                             "    [testenv:lint]\n    skip_install = true\n    deps = ruff\n\n"
+                             "With ``skip_install`` the environment is ready sooner; ``skip_install`` also "
+                             "saves the build.\n")
+    index = _index(root)
+    assert _first(root, index, "skip_install", "keyword") == ("config.rst", "Configuration > Run")
+    monkeypatch.setattr(sectiontext, "KEY_FIELDS", False)
+    assert _first(root, index, "skip_install", "keyword") == ("howto.rst", "How-to > Lint without the package")
+    index.close()

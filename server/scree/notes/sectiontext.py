@@ -238,10 +238,19 @@ FIELD_ENTRIES = True
 _FIELD_KINDS = ("param", "parameter", "arg", "argument", "key", "keyword", "kwarg", "kwparam", "ivar", "cvar", "var")
 
 
+# A field that names the keys its block describes (`:keys: allowlist_externals`, `:key: min_version`): tox's config
+# reference describes each setting in a directive whose options name it, the heading above holding dozens of them.
+KEY_FIELDS = True
+_KEY_FIELDS = ("key", "keys")
+
+
 def _field_entry(line: str, wanted: set[str]) -> bool:
-    """`line` (stripped) is a parameter's entry for one of `wanted`: `:param [type] name: ...` or `name (type): ...`."""
+    """`line` (stripped) is a parameter's entry for one of `wanted`: `:param [type] name: ...` or `name (type): ...`,
+    or a field naming keys: `:keys: name, other`."""
     if line.startswith(":"):
-        field, colon, _ = line[1:].partition(":")
+        field, colon, value = line[1:].partition(":")
+        if KEY_FIELDS and colon and field.strip().casefold() in _KEY_FIELDS:
+            return any(v.strip(" `").casefold() in wanted for v in value.split(","))
         words = field.split()
         return (bool(colon) and len(words) >= 2 and words[0].casefold() in _FIELD_KINDS
                 and words[-1].casefold() in wanted)
