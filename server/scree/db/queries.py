@@ -341,6 +341,17 @@ def section_keys(conn: Any, ids: Sequence[int]) -> dict[int, tuple[int, str]]:
     return {int(r[0]): (int(r[1]), str(r[2])) for r in rows}
 
 
+def chunk_paths(conn: Any, ids: Sequence[int]) -> dict[int, str]:
+    """The note's path per chunk id, without the chunks' texts."""
+    if not ids:
+        return {}
+    rows = conn.execute(
+        f"select c.id, f.path from chunks c join files f on f.id = c.file_id "
+        f"where c.id in ({','.join('?' * len(ids))})", list(ids)
+    ).fetchall()
+    return {int(r[0]): str(r[1]) for r in rows}
+
+
 def headed_chunks(conn: Any, words: Sequence[str], limit: int,
                   file_ids: Sequence[int] | None = None) -> list[tuple[int, int, str]]:
     """(chunk id, file id, heading trail) of up to `limit` chunks whose heading trail holds `words` (letters and

@@ -42,7 +42,7 @@ from .names import defined_entries, dotted_entries, entries_first, exact_chunks,
 from .ftsquery import search_match
 from .keyword import keyword_ranking
 from ..index.indexstatus import stage_two_note
-from . import expansion, ranking
+from . import expansion, ranking, siblings
 from ..notes.policy import NotesPolicy
 from ..records import Hit, SearchResult
 from .route import (asked_name, common_words_only, is_lookup, is_syntax_name, looks_like_identifier,
@@ -494,9 +494,20 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     guess = q.expected_answer.strip() if expansion.applies(text, q.expected_answer) and not symbols_only else ""
     if q.expected_answer.strip() and not guess:
         notes.append(expansion.unused_note())
-    ranker = _Ranker(index, embedder, text, asked, file_ids, vocabulary, notes, symbols_only,
-                     coverage=vectors.embedded / vectors.total if stage is not None else 1.0, guess=guess)
+    coverage = vectors.embedded / vectors.total if stage is not None else 1.0
+    ranker = _Ranker(index, embedder, text, asked, file_ids, vocabulary, notes, symbols_only, coverage, guess)
     fixed = ranker.rank(mode, CANDIDATE_SECTIONS)
+    # A name only the release histories spell, whose other spelling the docs explain (`siblings`): looked up again
+    # by that spelling. Read off the candidates first, so a name the docs spell costs nothing more. Spellings are
+    # the words' business: a semantic search reads the name as it was asked.
+    if fixed.mode != "semantic" and not guess and is_lookup(text) \
+            and named_identifiers(text, vocabulary) == [text.casefold()] \
+            and siblings.only_histories_spell(text, [(row.path, row.text) for row in fixed.rows.values()]) \
+            and (other := siblings.docs_spelling(index, text, file_ids)):
+        notes.append(f"only release notes spell {text}; these are the docs' sections on {other}, its other spelling")
+        text = other
+        ranker = _Ranker(index, embedder, text, asked, file_ids, vocabulary, notes, symbols_only, coverage, guess)
+        fixed = ranker.rank(mode, CANDIDATE_SECTIONS)
     mode = fixed.mode
     check = _PolicyCheck(policy)
     hits = _admitted(fixed.ranked, fixed.rows, check, q.k)
