@@ -500,8 +500,7 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     # A name only the release histories spell, whose other spelling the docs explain (`siblings`): looked up again
     # by that spelling. Read off the candidates first, so a name the docs spell costs nothing more. Spellings are
     # the words' business: a semantic search reads the name as it was asked.
-    if fixed.mode != "semantic" and not guess and is_lookup(text) \
-            and named_identifiers(text, vocabulary) == [text.casefold()] \
+    if fixed.mode != "semantic" and not guess and is_lookup(text) and len(text.split()) == 1 \
             and siblings.only_histories_spell(text, [(row.path, row.text) for row in fixed.rows.values()]) \
             and (other := siblings.docs_spelling(index, text, file_ids)):
         notes.append(f"only release notes spell {text}; these are the docs' sections on {other}, its other spelling")

@@ -31,19 +31,23 @@ _BATCH = 8
 
 _FLAG = re.compile(r"--([a-z0-9]+(?:-[a-z0-9]+)+)")
 _KEY = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_KEBAB_KEY = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
 _VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+){2,}")
 
 
 def sibling_spellings(name: str) -> list[str]:
     """The other spellings of the option `name` spells, as typed, most likely first: a flag of two words or more
     as its key (`--skip-missing-interpreters`: `skip_missing_interpreters`, `skip-missing-interpreters`), a key as
-    its flag (`skip_install`: `--skip-install`), a variable as what follows its tool's prefix (`PIP_NO_CACHE_DIR`:
+    its flag (`skip_install`: `--skip-install`), a key of dashes as one of underscores, then its flag (`editable-mode`:
+    `editable_mode`, `--editable-mode`), a variable as what follows its tool's prefix (`PIP_NO_CACHE_DIR`:
     `--no-cache-dir`, `no_cache_dir`, `no-cache-dir`; two words at least). [] for anything else."""
     if flag := _FLAG.fullmatch(name):
         words = flag.group(1).split("-")
         return ["_".join(words), "-".join(words)]
     if _KEY.fullmatch(name):
         return ["--" + name.replace("_", "-")]
+    if _KEBAB_KEY.fullmatch(name):
+        return [name.replace("-", "_"), "--" + name]
     if _VARIABLE.fullmatch(name):
         words = name.casefold().split("_")[1:]
         return ["--" + "-".join(words), "_".join(words), "-".join(words)]
