@@ -37,6 +37,10 @@ from scree.search.vocabsearch import search_with_names
     # a key named with its `=` and no value: a keyword argument, a setting, a URL fragment's key
     ("how do I use requires= to order sessions", ["requires="]), ("#egg=", ["#egg="]),
     ("what is &subdirectory= for?", ["&subdirectory="]), ("set x = 3 or a=b", []),
+    # a tool's comment directive, with its one value; a config file's section header named alone
+    ("# fmt: skip", ["# fmt: skip"]), ("After # isort: off, how do I turn it on?", ["# isort: off"]),
+    ("what does #noqa:E501 do", ["#noqa:e501", "# noqa: e501"]), ("fixed in issue #12: see", []),
+    ("[flake8]", ["[flake8]"]), ("`[tool.black]`", ["[tool.black]"]), ("[run] relative_files", ["relative_files"]),
 ])
 def test_syntax_tokens_are_names_that_keep_their_punctuation(query: str, names: list[str]) -> None:
     assert named_identifiers(query) == names
@@ -137,3 +141,24 @@ def test_a_question_applying_an_operator_answers_from_the_operators_entry(operat
         assert first(mode) == ("docs/reference/operators.md", "Query operators > Place > `under:`"), mode
     monkeypatch.setattr(names_module, "OPERATOR_ENTRIES", False)  # the miss: the FAQ spells `under:ops` more
     assert first("hybrid")[0] != "docs/reference/operators.md"
+
+
+def test_a_tools_comment_and_section_header_find_the_section_that_spells_them(tmp_path: Path) -> None:
+    # The tool's name is on every page; one section spells the ini header, one the file-wide comment.
+    root = tmp_path / "docs"
+    for n in range(12):
+        write(root, f"guide/p{n:02}.md", f"# Page {n}\n\nRun flake8 on the code; flake8 reports noqa use. Flake8 "
+                                         f"reads its options, and a comment at the top of a file is read too.\n")
+    write(root, "config.md", "# Configuration\n\n## Project configuration\n\nPut the options in a section:\n\n"
+                             "```ini\n[flake8]\nmax-line-length = 100\n```\n")
+    write(root, "ignoring.md", "# Ignoring\n\n## Whole files\n\nA line `# flake8: noqa` makes flake8 skip the file.\n")
+    index = _index(root)
+    try:
+        for query, want in [("[flake8]", ("config.md", "Configuration > Project configuration")),
+                            ("what does a # flake8: noqa comment at the top of a file do", ("ignoring.md",
+                                                                                           "Ignoring > Whole files"))]:
+            hits = _hits(root, index, query, "auto")
+            assert hits and (hits[0].path, hits[0].heading) == want, (query, [h.heading for h in hits])
+    finally:
+        index.close()
+

@@ -101,6 +101,12 @@ OPERATOR_VALUES = True
 _OPERATOR_APPLIED = re.compile(r"^([A-Za-z][\w-]+:)(?![/:])\S+$")
 
 
+# A config file's section named alone or in backticks (`[flake8]`, `[tool.black]`, `[mypy-foo.*]`): its brackets make
+# it the section header, as the config examples spell it; its word alone is often the tool's own name.
+SECTION_HEADERS = True
+_SECTION_HEADER = re.compile(r"^\[[A-Za-z_][\w.:*-]*\]$")
+
+
 # A key named with its `=` and no value (`requires=`, `#egg=`, `&subdirectory=`): a keyword argument, a setting or
 # a URL fragment's key, which the docs spell the same way (``requires=``); the `=` is what makes the word a name.
 KEY_ASSIGNMENTS = True
@@ -142,6 +148,8 @@ def syntax_token(word: str, *, alone: bool = False) -> str | None:
     if _SYNTAX_TOKEN.search(token):
         return token
     if (ticked or alone) and _OPERATOR.match(token):
+        return token
+    if SECTION_HEADERS and (ticked or alone) and _SECTION_HEADER.match(token):
         return token
     if KEY_ASSIGNMENTS and _KEY_ASSIGNMENT.match(token):
         return token
@@ -186,7 +194,8 @@ def is_syntax_name(name: str) -> bool:
     punctuation, which the keyword index drops, is the name (a name of several words is only ever one of
     these)."""
     return (bool(_SYNTAX_TOKEN.search(name) or _OPERATOR.match(name) or _OPERATOR_APPLIED.match(name)
-                 or (KEY_ASSIGNMENTS and _KEY_ASSIGNMENT.match(name)))
+                 or (KEY_ASSIGNMENTS and _KEY_ASSIGNMENT.match(name))
+                 or (SECTION_HEADERS and _SECTION_HEADER.match(name)))
             or any(ch.isspace() for ch in name) or bool(punctuation_name(name)))
 
 
@@ -299,9 +308,19 @@ _MARKS_CLOSE = re.compile(r"[^\w\s]{2,}$")
 _PROSE_MARKS = {"--", "---", "...", "?!", "!!", "??", "?)", ".)", "),", ")."}  # dashes, ellipses, ends of sentences
 
 
+# A tool's comment directive ("# noqa: E501", "# fmt: skip", "# isort: skip_file", "# type: ignore[attr-defined]",
+# "# flake8: noqa"): a `#`, a word and a colon, then its value; the docs spell it so, in code and in prose, and its
+# words alone are the tool's name and common words. One value word: "# pragma: no cover" is found by "# pragma: no".
+COMMENT_DIRECTIVES = True
+_COMMENT_DIRECTIVE = re.compile(r"(?<![\w#])#\s?[A-Za-z][\w-]*:\s?[\w\[\]*.,-]*[\w\]*]")
+
+
 def phrase_names(query: str) -> List[str]:
     """The names of several words a query spells (see PHRASE_NAMES), case-folded, single-spaced, in order."""
     out: List[str] = []
+    if COMMENT_DIRECTIVES:
+        for found in _COMMENT_DIRECTIVE.findall(query):
+            out.append(" ".join(found.replace("#", "# ", 1).replace(":", ": ", 1).split()).casefold())
     for span in _CODE_SPAN.findall(query):
         words = span.split()
         if len(words) > 1:
