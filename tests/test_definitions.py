@@ -100,6 +100,10 @@ def test_an_item_whose_term_is_a_link_points_at_the_entry_and_defines_nothing_it
     (":param other: Unlike enable_async, this is sync.", "enable_async"),  # another parameter's field
     (":returns: enable_async as set", "enable_async"),  # a field that is not a parameter's
     (":keys: allowlist_externals_extra", "allowlist_externals"),  # another key
+    # an item that only sets a value (a profile's settings) sets the name, it does not explain it
+    (" - **force_sort_within_sections**: `True`", "force_sort_within_sections"),
+    ("- `line_length`: `88`", "line_length"), ("* `color`: false", "color"),
+    ("**Default:** `force_sort_within_sections` is off", "force_sort_within_sections"),  # a label's value in prose
     (":default: allowlist_externals", "allowlist_externals"),  # a field naming a value, not a key
     ("weakref_slot (see below) makes instances weak-referenceable.", "weakref_slot"),  # prose with a remark
     ("* ``use_uvloop=True`` needs uvloop installed.", "use_uvloop"),  # an example value, no separator
@@ -532,4 +536,22 @@ def test_a_directive_naming_its_key_in_an_option_is_the_keys_definition(tmp_path
     assert _first(root, index, "skip_install", "keyword") == ("config.rst", "Configuration > Run")
     monkeypatch.setattr(sectiontext, "KEY_FIELDS", False)
     assert _first(root, index, "skip_install", "keyword") == ("howto.rst", "How-to > Lint without the package")
+    index.close()
+
+
+def test_a_list_of_settings_is_no_definition_of_the_names_it_sets(tmp_path: Path, monkeypatch) -> None:
+    # isort's profiles page lists each profile's settings ("- **force_sort_within_sections**: `True`"); the options
+    # page explains the option under a heading that speaks its words.
+    root = tmp_path / "docs"
+    settings = "".join(f" - **{key}**: `True`\n" for key in ("force_single_line", "force_sort_within_sections",
+                                                           "lexicographical", "group_by_package"))
+    write(root, "profiles.md", "# Built-in profiles\n\nProfiles set several options at once.\n\n#google\n\n" + settings)
+    write(root, "options.md", "# Options\n\n## Force Sort Within Sections\n\nSort imports by module, whatever their "
+                              "style.\n\n**Type:** Bool\n**Name:** force_sort_within_sections\n\n## Lexicographical\n\n"
+                              "Sort strictly alphabetically.\n")
+    index = _index(root)
+    assert _first(root, index, "force_sort_within_sections", "keyword") == (
+        "options.md", "Options > Force Sort Within Sections")
+    monkeypatch.setattr(sectiontext, "VALUES_SET", False)
+    assert _first(root, index, "force_sort_within_sections", "keyword")[0] == "profiles.md"
     index.close()

@@ -208,12 +208,29 @@ def _names_term(term: str, wanted: set[str]) -> bool:
                for n in wanted)
 
 
+# A list item that gives its term a value and says nothing else ("- **force_sort_within_sections**: `True`", a
+# profile's settings; "- `line_length`: `88`") sets the name, it does not explain it. Measured (docs/benchmarks.md):
+# VALUES_SET.
+VALUES_SET = True
+_LITERALS = frozenset(("true", "false", "none", "null", "yes", "no", "on", "off"))
+
+
+def _only_a_value(said: str) -> bool:
+    """`said` (what follows an entry's separator) is one value and nothing else: a code span, a number, a boolean."""
+    said = said.strip().rstrip(",;")
+    if len(said) > 2 and said[0] == said[-1] == "`" and said.count("`") == 2:
+        return True
+    return said.casefold() in _LITERALS or said.replace(".", "", 1).isdigit()
+
+
 def _separated(after: str) -> bool:
     """`after` (what follows an entry's term) opens with a separator, and the entry does not point elsewhere
-    ("`x-success` (optional) see [[#Callbacks]]" defines nothing)."""
+    ("`x-success` (optional) see [[#Callbacks]]" defines nothing) nor only set a value (`VALUES_SET`)."""
     for sep in _TERM_SEPARATORS:
         if after.startswith(sep):
             said = after[len(sep):].split(")", 1)[-1] if sep == " (" else after[len(sep):]
+            if VALUES_SET and sep == ":" and _only_a_value(said):
+                return False
             return not said.strip(" :-–—").casefold().startswith(("see ", "see:"))
     return False
 
