@@ -217,11 +217,20 @@ def is_blog(path: str) -> bool:
     return "blog" in path.casefold().split("/")[:-1]
 
 
+# A history split by year or release series names its part beside the history's name (`2012-news.md`, titled
+# "Changelog - 2012"; `changes-2.x.md`): the name is read without it. Measured (docs/benchmarks.md): DATED_HISTORIES.
+DATED_HISTORIES = True
+_STEM_PARTS = re.compile(r"[-_ ]")
+_YEAR_OR_SERIES = re.compile(r"v?\d+(?:\.(?:\d+|x))*")
+
+
 def is_history_file(path: str) -> bool:
     """True for a release history (CHANGELOG.md, HISTORY.md, NEWS.md, changelog/…, changelogs/…, versionhistory.rst,
     release-history.md, blog/…): it tells when and in which release something changed, not how it works."""
     parts = path.casefold().split("/")
     stem = parts[-1].rsplit(".", 1)[0]
+    if DATED_HISTORIES:  # one history per year or series: gunicorn's `2012-news.md`, `release-notes-3.x.md`
+        stem = "-".join(t for t in _STEM_PARTS.split(stem) if not _YEAR_OR_SERIES.fullmatch(t)) or stem
     # a folder of histories: uv's `changelogs/0.3.x.md`, towncrier's fragments in `changelog.d/`
     folders = [p.removesuffix(".d") for p in parts[:-1]]
     if stem in _HISTORY_NAMES or any(p in _HISTORY_NAMES for p in folders) or (BLOG_IS_HISTORY and is_blog(path)):
