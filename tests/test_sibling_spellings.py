@@ -23,7 +23,7 @@ from scree.search.vocabsearch import search_with_names
 
 @pytest.mark.parametrize(("name", "spellings"), [
     ("--skip-missing-interpreters", ["skip_missing_interpreters", "skip-missing-interpreters"]),
-    ("skip_install", ["--skip-install"]),
+    ("skip_install", ["skip-install"]),  # found as `--skip-install` too
     ("editable-mode", ["editable_mode", "--editable-mode"]),
     ("PIP_NO_CACHE_DIR", ["--no-cache-dir", "no_cache_dir", "no-cache-dir"]),
     ("UV_NO_SYNC", ["--no-sync", "no_sync", "no-sync"]),

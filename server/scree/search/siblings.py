@@ -37,15 +37,17 @@ _VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+){2,}")
 
 def sibling_spellings(name: str) -> list[str]:
     """The other spellings of the option `name` spells, as typed, most likely first: a flag of two words or more
-    as its key (`--skip-missing-interpreters`: `skip_missing_interpreters`, `skip-missing-interpreters`), a key as
-    its flag (`skip_install`: `--skip-install`), a key of dashes as one of underscores, then its flag (`editable-mode`:
-    `editable_mode`, `--editable-mode`), a variable as what follows its tool's prefix (`PIP_NO_CACHE_DIR`:
-    `--no-cache-dir`, `no_cache_dir`, `no-cache-dir`; two words at least). [] for anything else."""
+    as its key (`--skip-missing-interpreters`: `skip_missing_interpreters`, `skip-missing-interpreters`), a key of
+    underscores as one of dashes, whose pattern finds its flag too (`running_content_start_at`:
+    `running-content-start-at`, `--running-content-start-at`), a key of dashes as one of underscores, then its flag
+    (`editable-mode`: `editable_mode`, `--editable-mode`), a variable as what follows its tool's prefix
+    (`PIP_NO_CACHE_DIR`: `--no-cache-dir`, `no_cache_dir`, `no-cache-dir`; two words at least). [] for anything
+    else."""
     if flag := _FLAG.fullmatch(name):
         words = flag.group(1).split("-")
         return ["_".join(words), "-".join(words)]
-    if _KEY.fullmatch(name):
-        return ["--" + name.replace("_", "-")]
+    if _KEY.fullmatch(name):  # the dashed key's pattern matches its flag too (`names.FLAG_SPELLS_KEY`)
+        return [name.replace("_", "-")]
     if _KEBAB_KEY.fullmatch(name):
         return [name.replace("-", "_"), "--" + name]
     if _VARIABLE.fullmatch(name):
