@@ -229,7 +229,7 @@ def is_history_file(path: str) -> bool:
     release-history.md, blog/…): it tells when and in which release something changed, not how it works."""
     parts = path.casefold().split("/")
     stem = parts[-1].rsplit(".", 1)[0]
-    if DATED_HISTORIES:  # one history per year or series: gunicorn's `2012-news.md`, `release-notes-3.x.md`
+    if DATED_HISTORIES and any(c.isdigit() for c in stem):  # one per year or series: `2012-news.md`, `notes-3.x.md`
         stem = "-".join(t for t in _STEM_PARTS.split(stem) if not _YEAR_OR_SERIES.fullmatch(t)) or stem
     # a folder of histories: uv's `changelogs/0.3.x.md`, towncrier's fragments in `changelog.d/`
     folders = [p.removesuffix(".d") for p in parts[:-1]]

@@ -501,8 +501,8 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     # by that spelling. Read off the candidates first, so a name the docs spell costs nothing more. Spellings are
     # the words' business: a semantic search reads the name as it was asked.
     if fixed.mode != "semantic" and not guess and is_lookup(text) and len(text.split()) == 1 \
-            and siblings.only_histories_spell(text, [(row.path, row.text) for row in fixed.rows.values()]) \
-            and (other := siblings.docs_spelling(index, text, file_ids)):
+            and (other := siblings.docs_spelling(index, text, ((r.path, r.text) for r in fixed.rows.values()),
+                                                 file_ids)):
         notes.append(f"only release notes spell {text}; these are the docs' sections on {other}, its other spelling")
         text = other
         ranker = _Ranker(index, embedder, text, asked, file_ids, vocabulary, notes, symbols_only, coverage, guess)

@@ -16,7 +16,7 @@ nothing more) are pure; `docs_spelling` reads the index.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from ..db import queries
 from ..index.store import Index
@@ -56,7 +56,7 @@ def sibling_spellings(name: str) -> list[str]:
     return []
 
 
-def only_histories_spell(name: str, sections: Sequence[tuple[str, str]]) -> bool:
+def only_histories_spell(name: str, sections: Iterable[tuple[str, str]]) -> bool:
     """True when, of `sections` ((path, text): a lookup's candidates), some release history spells `name` verbatim
     and nothing else does (`ranking.is_history_file`)."""
     exact = verbatim_pattern(name.strip().casefold())
@@ -64,10 +64,14 @@ def only_histories_spell(name: str, sections: Sequence[tuple[str, str]]) -> bool
     return bool(spellers) and all(ranking.is_history_file(p) for p in spellers)
 
 
-def docs_spelling(index: Index, name: str, file_ids: Sequence[int] | None = None) -> str:
+def docs_spelling(index: Index, name: str, sections: Iterable[tuple[str, str]],
+                  file_ids: Sequence[int] | None = None) -> str:
     """The first sibling spelling of `name` (`sibling_spellings`) that a section other than a release history spells
-    verbatim, or ""."""
+    verbatim, when of `sections` (a lookup's candidates) only histories spell `name` (`only_histories_spell`); else "".
+    The name's shape is checked first: most lookups have no sibling, and their candidates are not read."""
     siblings = sibling_spellings(name.strip()) if SIBLING_SPELLINGS else []
+    if not siblings or not only_histories_spell(name, sections):
+        return ""
     return next((s for s in siblings if _spelled_in_docs(index, s, file_ids)), "")
 
 
