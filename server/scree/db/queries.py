@@ -365,6 +365,18 @@ def headed_chunks(conn: Any, words: Sequence[str], limit: int,
     return [(int(i), int(f), str(h)) for i, f, h in conn.execute(sql, [match, *params, limit]).fetchall()]
 
 
+def spelling_rows(conn: Any, needle: str, limit: int,
+                  file_ids: Sequence[int] | None = None) -> list[tuple[int, int, str, str]]:
+    """(chunk id, file id, heading trail, text) of up to `limit` chunks that hold the case-folded `needle`
+    (`spelling_chunks`), in id order."""
+    found = spelling_chunks(conn, needle, limit, file_ids)
+    if not found:
+        return []
+    rows = conn.execute(f"select id, file_id, heading, text from chunks where id in ({','.join('?' * len(found))}) "
+                        "order by id", found).fetchall()
+    return [(int(i), int(f), str(h), str(t)) for i, f, h, t in rows]
+
+
 def chunk_texts(conn: Any, ids: Sequence[int]) -> dict[int, str]:
     """Heading trail and text per chunk id, joined by a newline, then the note's other names when the
     chunk's keyword row holds them (what a verbatim name is looked for in)."""

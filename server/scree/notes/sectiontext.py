@@ -303,6 +303,31 @@ def _paragraph_entries(lines: list[str]) -> bool:
     return opened >= _PARAGRAPH_ENTRIES_MIN and 2 * opened > paragraphs
 
 
+# An AsciiDoc table may write one cell per line, a blank line between rows ("|fallbacks" / "|Array" / "|[source]..."):
+# the cell that opens a row is its first cell, the name a reference table defines. Its text may be a cross reference
+# (`<<prepress-margins,margin-inner>>`, `xref:images.adoc#bg[background-image]`): the reader sees the link's text.
+# Measured (docs/benchmarks.md): ADOC_CELL_ROWS.
+ADOC_CELL_ROWS = True
+
+
+def _opens_adoc_row(lines: list[str], i: int) -> bool:
+    """Line `i`, one cell alone, opens a table row written one cell per line: a blank line (or the table's
+    delimiter) before it, the row's next cell on the line after."""
+    before = lines[i - 1].strip() if i > 0 else ""
+    after = lines[i + 1].strip() if i + 1 < len(lines) else ""
+    return (not before or before == "|===") and after.startswith("|") and after != "|==="
+
+
+def _cell_term(cell: str) -> str:
+    """A table cell's term: markup off, and an AsciiDoc cross reference within the page read as its text
+    (`<<id,text>>`). A reference to another page (`xref:title-page.adoc#background[title-page-background-image]`)
+    points at the entry there, as a linked list item does (`LINKED_TERMS`)."""
+    cell = cell.strip()
+    if cell.startswith("<<") and cell.endswith(">>") and "," in cell:
+        cell = cell[2:-2].split(",", 1)[1]
+    return _term(cell)
+
+
 def defines(text: str, names: Sequence[str]) -> bool:
     """True when a section's text holds an entry that defines one of `names` (ignoring case and markup): a
     table row whose first cell is the name, a list item or line opening with the name set off by markup and a
@@ -330,7 +355,10 @@ def defines(text: str, names: Sequence[str]) -> bool:
             continue
         if line.startswith("|"):
             cells = line.strip("|").split("|")
-            if len(cells) > 1 and _term(cells[0]).casefold() in wanted and any(c.strip(" -:") for c in cells[1:]):
+            if len(cells) > 1 and _cell_term(cells[0]).casefold() in wanted and any(c.strip(" -:") for c in cells[1:]):
+                return True
+            if ADOC_CELL_ROWS and len(cells) == 1 and _opens_adoc_row(lines, i) \
+                    and _cell_term(cells[0]).casefold() in wanted:
                 return True
             continue
         if line.startswith(("- ", "* ", "+ ")):

@@ -38,6 +38,7 @@ from ..errors import EmbedderError, EmbedderUnavailable
 from .fusion import RRF_K, collapse, dbsf, dbsf_imputed, keep_places, rrf_grouped
 from .links import linked_entries
 from .releases import first_release_entries
+from .entryforms import form_entries, form_names
 from .names import defined_entries, dotted_entries, entries_first, exact_chunks, names_first, spelled_counter
 from .ftsquery import search_match
 from .keyword import keyword_ranking
@@ -307,6 +308,14 @@ class _Ranker:
         if untitled:  # no heading titles it: a candidate's entry may define it
             candidates = [(cid, section((cid, 0.0)), rows[cid].text) for cid, _ in ranked if cid in rows]
             entries += defined_entries(candidates, untitled)
+        if mode != "semantic" and (formed := form_names(text, self.vocabulary)):  # its entry under another form
+            found = form_entries(index, formed, [(cid, section((cid, 0.0)), rows[cid].heading, rows[cid].text)
+                                                 for cid, _ in ranked if cid in rows], self.file_ids)
+            if fresh := [cid for cid in found if cid not in rows]:
+                ranked += [(cid, min((sc for _, sc in ranked), default=0.0)) for cid in fresh]
+                rows.update(queries.chunk_rows(index.conn, fresh))
+                section = _by_section(index, ranked)
+            entries += [cid for cid in found if cid not in entries]
         if mode != "semantic" and (names := self._link_names()):  # where the candidates' links send a reader
             linked = linked_entries(index, [(cid, section((cid, 0.0)), rows[cid].path, rows[cid].text)
                                             for cid, _ in ranked if cid in rows], names, self.file_ids)
