@@ -37,6 +37,32 @@ def verbatim_pattern(name: str) -> re.Pattern[str]:
     return re.compile(before + r"\s+".join(re.escape(word) for word in name.split()) + after)
 
 
+# A dotted config key is spelled by a TOML or INI table and a key in it: `resolution.respect-source-order` by
+# "[tool.pdm.resolution]" and, under it, "respect-source-order = true", as a pyproject.toml example writes it.
+# Measured (docs/benchmarks.md): TABLE_KEYS.
+TABLE_KEYS = True
+_DOTTED_KEY = re.compile(r"[a-z_][a-z0-9_-]*(?:\.[a-z_][a-z0-9_-]*)+")
+_TABLE = re.compile(r"\[\[?\s*([^\]\s]+?)\s*\]\]?")
+
+
+def spelled_in_table(text: str, name: str) -> bool:
+    """True when `text` (case-folded) sets the dotted key `name` in a table: a line `[table]` (or `[[table]]`) whose
+    path is the name's head or ends with it (`tool.pdm.resolution` for `resolution`), then, before the next table,
+    a line setting the name's last part (`respect-source-order = true`)."""
+    head, _, key = name.rpartition(".")
+    table = ""
+    for line in text.split("\n"):
+        line = line.strip()
+        if line.startswith("["):
+            match = _TABLE.fullmatch(line)
+            table = match.group(1).replace('"', "") if match else ""
+            continue
+        if table and (table == head or table.endswith("." + head)) and line.startswith(key) \
+                and line[len(key):].lstrip().startswith("="):
+            return True
+    return False
+
+
 def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
     """A function counting how many of `names` (case-folded) a text spells verbatim."""
     # Each name's regex is compiled on its first substring hit: a long query names hundreds of words
@@ -49,10 +75,14 @@ def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
             patterns[name] = verbatim_pattern(name)
         return patterns[name]
 
+    tabled = [(n, n.rpartition(".")[2]) for n in names if TABLE_KEYS and _DOTTED_KEY.fullmatch(n)]
+
     def spelled(text: str) -> int:
         hay = text.casefold()
         # The substring test first: most chunks lack the name, and the bounded regex is 10x slower.
-        return sum(1 for n, first in heads if first in hay and verbatim(n).search(hay))
+        found = {n for n, first in heads if first in hay and verbatim(n).search(hay)}
+        return len(found) + sum(1 for n, key in tabled
+                                if n not in found and key in hay and "[" in hay and spelled_in_table(hay, n))
 
     return spelled
 
