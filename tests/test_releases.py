@@ -63,6 +63,9 @@ def test_a_question_for_the_release_that_deprecated_a_name_asks_for_that_event(q
     ("Change Log > [7.4.0] - 2026-01-25 > Added", (7, 4, 0)),
     ("Changelog > 0.20.0 (13th October, 2021)", (0, 20, 0)),
     ("Changes > v14.1.1 > Drop Python 3.8", (14, 1, 1)),  # the outer heading's, not a subsection's
+    ("Changelog > Release v2.5.0b0 (2023-03-29) > Features", (2, 5, 0)),  # a pre-release is its version
+    ("Changelog > 1.5.0.alpha.7 (2015-05-31) - @mojavelinux", (1, 5, 0)),
+    ("Changes > 2.0.0rc1", (2, 0, 0)),
     ("News > 2024-05-01", None),  # a date is no version
     ("Usage > Options", None),
 ])
@@ -187,3 +190,29 @@ def test_the_release_that_changed_a_name_is_the_latest_entry_saying_a_change(cha
         assert _hits(changed, query, mode)[0] == ("CHANGELOG.md", "Change Log > [3.0.0] > Changed"), mode
     monkeypatch.setattr(releases, "CHANGE_EVENTS", False)
     assert _hits(changed, query)[0] != ("CHANGELOG.md", "Change Log > [3.0.0] > Changed")
+
+
+@pytest.fixture
+def history_only(tmp_path: Path) -> Path:
+    """A command only the changelog names: one release added it, later ones fixed it."""
+    root = tmp_path / "docs"
+    write(root, "CHANGELOG.md", "# Changelog\n\n## Release v2.10.1\n\n### Bug Fixes\n\n- `spin fix` no longer "
+                                "rewrites a lock file that spin fix already migrated; spin fix keeps comments.\n\n"
+                                "## Release v2.5.0b0\n\n### Features\n\n- New command: `spin fix` to migrate to the "
+                                "new features.\n\n## Release v2.4.0\n\n- Fix the lock file of spin.\n")
+    write(root, "usage.md", "# Usage\n\n## Lock files\n\nspin writes a lock file; run `spin lock` to fix it.\n")
+    return root
+
+
+def test_a_lookup_only_the_changelog_spells_answers_from_the_release_that_added_it(history_only: Path) -> None:
+    for mode in ("auto", "keyword", "hybrid"):
+        assert _hits(history_only, "spin fix", mode)[0] == ("CHANGELOG.md", "Changelog > Release v2.5.0b0 > Features")
+
+
+def test_without_the_rule_another_section_leads(history_only: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(releases, "ADDED_LOOKUPS", False)
+    assert _hits(history_only, "spin fix", "keyword")[0] != ("CHANGELOG.md", "Changelog > Release v2.5.0b0 > Features")
+
+
+def test_a_lookup_the_docs_spell_keeps_its_order(history_only: Path) -> None:
+    assert _hits(history_only, "spin lock")[0] == ("usage.md", "Usage > Lock files")

@@ -294,13 +294,17 @@ def spelling_chunks(conn: Any, needle: str, limit: int, file_ids: Sequence[int] 
     """Ids of up to `limit` chunks whose heading and text hold the case-folded `needle`, in no order, found
     without counting or ranking them so the search stops at `limit`: by the literal index when it can
     answer (`literal_search`'s rules), by the word index for a needle of letters and digits (a token of its
-    own: what the index finds is what the chunk holds), else by a scan."""
+    own: what the index finds is what the chunk holds; words apart, the chunks holding them as a phrase, which
+    the caller checks for the needle as spelled), else by a scan."""
     hay = _FOLDED
-    if needle.isalnum():
+    words = needle.split()
+    if words and all(w.isalnum() for w in words):
+        # Words alone (`compute`, `pdm fix`): the word index's phrase holds every chunk spelling them, and more
+        # (`pdm-fix`), which the caller's own check sorts out.
         clause, params = _in_clause("c.file_id", file_ids)
         sql = ("select c.id from chunks_fts join chunks c on c.id = chunks_fts.rowid "
                f"where chunks_fts match ?{clause} limit ?")
-        args: list[Any] = ['"' + needle + '"', *params, limit]
+        args: list[Any] = ['"' + " ".join(words) + '"', *params, limit]
     elif literal.searchable(needle) and _literal_rows_made(conn):
         clause, params = _in_clause("file_id", file_ids)
         sql = f"select id from chunks where {_LITERAL_CANDIDATE} and instr({hay}, ?) > 0{clause} limit ?"

@@ -27,7 +27,7 @@ from ..index.store import Index
 from ..notes.sectiontext import TRAIL_SEPARATOR
 from . import ranking
 from .names import spelled_counter
-from .route import named_identifiers
+from .route import is_lookup, named_identifiers
 
 K = TypeVar("K", bound=Hashable)
 
@@ -39,6 +39,13 @@ FIRST_RELEASE = True
 # Pages"), spelled by releases long before the feature. So a section spelling more marked names wins, the count of
 # all names deciding between equals. Measured (docs/benchmarks.md): MARKED_FIRST.
 MARKED_FIRST = True
+# A lookup of a name only the release histories spell ("pdm fix", which one release added and later ones fixed) is
+# answered by the release that added it, as "Which release added it?" is. Measured (docs/benchmarks.md):
+# ADDED_LOOKUPS.
+ADDED_LOOKUPS = True
+# How many chunks spelling a looked-up name are read: one that only the histories spell is in a few entries, and
+# one spelled more often is no feature one release added.
+ADDED_POOL = 60
 # How many chunks spelling a name are read for the history's among them.
 RELEASE_POOL = 400
 
@@ -51,7 +58,9 @@ _WHICH_RELEASE = re.compile(r"\b(?:which|what)\s+((?:\S+\s+){0,2}?)(?:release|ve
 # upgrading"); "deprecated" and "renamed" are events (`_EVENTS`).
 _FIRST_WORDS = re.compile(r"\b(?:add|added|adds|introduce|introduced|introduces|first|appear|appeared|appears|new|"
                           r"since|start|started|starts|begin|began)\b", re.IGNORECASE)
-_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)")
+# A pre-release is its version too: "Release v2.5.0b0", "1.5.0.alpha.7", "2.0.0rc1" (read as 2.5.0, 1.5.0, 2.0.0).
+_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?:[-.]?(?:a|b|c|rc|alpha|beta|pre|preview|dev|post)[.-]?\d*)?"
+                      r"(?![\w.]*\d)", re.IGNORECASE)
 
 
 # Events a release does to a name once, which its entry says in a word: "The `hatch fmt` command is now deprecated".
@@ -121,19 +130,37 @@ def _says_change(trail: str, text: str) -> bool:
     return any(word in own for word in _SAYS_CHANGE)
 
 
+def _docs_spell(index: Index, names: Sequence[str], ids: Sequence[int]) -> bool:
+    """True when one of the chunks `ids` spells one of `names` (`names.spelled_counter`); their texts read a few at
+    a time."""
+    spells = spelled_counter(names)
+    for start in range(0, len(ids), 8):
+        if any(spells(text) for text in queries.chunk_texts(index.conn, ids[start:start + 8]).values()):
+            return True
+    return False
+
+
 def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str], ranked: Sequence[int],
-                          file_ids: Sequence[int] | None) -> list[int]:
+                          file_ids: Sequence[int] | None, added: bool = False) -> list[int]:
     """For a question asking which release first had a name (`asks_first_release`), one chunk per release-history
     section of the earliest version spelling the question's names (`earliest`; for an event, only sections saying it
     too; for a change, the latest version whose section says one); the chunks of `ranked` (the fused order) first,
-    so a version with two sections keeps the search's order."""
+    so a version with two sections keeps the search's order. With `added` (the search's candidates spell a lookup
+    only in release histories: `siblings.only_histories_spell`), a lookup is read as asking which release added it,
+    when no section outside the histories spells it (`ADDED_LOOKUPS`)."""
     event = release_event(query) if FIRST_RELEASE else None
+    only_histories = False
+    if event is None and ADDED_LOOKUPS and added and is_lookup(query):
+        event, only_histories = "", True  # a lookup only the histories spell: the release that added it
     if event is None:
         return []
     # A first appearance is read from names by their shape only: a word of the code that reads as prose (`widget`,
     # `cursor`) is spelled long before the feature the question means. An event's entry says the event beside the
     # name, which pins it: any of the question's names (`fmt` of "hatch fmt").
-    names = named_identifiers(query, vocabulary) if event else named_identifiers(query)  # no vocabulary: by shape
+    if only_histories:
+        names = [query.strip().strip("`").strip().casefold()]
+    else:
+        names = named_identifiers(query, vocabulary) if event else named_identifiers(query)  # no vocabulary: by shape
     whose = _WHICH_RELEASE.search(query)
     owners = set(named_identifiers(whose.group(1) or "", vocabulary)) if whose else set()
     names = [n for n in names if n not in owners]
@@ -142,8 +169,16 @@ def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str]
     # The chunks spelling a name, then which of them are history: listing every file to find the histories first
     # cost 7 ms at 10k chunks. A name spelled in more than RELEASE_POOL chunks may lose some of its history's, and
     # is no feature one release added.
+    pool = ADDED_POOL if only_histories else RELEASE_POOL
     found = list(dict.fromkeys(cid for name in names
-                               for cid in queries.spelling_chunks(index.conn, name, RELEASE_POOL, file_ids)))
+                               for cid in queries.spelling_chunks(index.conn, name, pool, file_ids)))
+    if only_histories:
+        # A section outside the histories spelling the lookup answers it: read the paths first, and the texts of
+        # those few at a time, as the first usually spells it.
+        paths = queries.chunk_paths(index.conn, found)
+        if _docs_spell(index, names, [cid for cid in found if cid in paths and not ranking.is_history_file(paths[cid])]):
+            return []
+        found = [cid for cid in found if cid in paths and ranking.is_history_file(paths[cid])]
     rows = queries.chunk_rows(index.conn, found)
     found = [cid for cid in found if cid in rows and ranking.is_history_file(rows[cid].path)
              and not ranking.is_blog(rows[cid].path)]

@@ -324,8 +324,10 @@ class _Ranker:
                 rows.update(queries.chunk_rows(index.conn, fresh))
                 section = _by_section(index, ranked)
             entries += [cid for cid in linked if cid not in entries]
+        added = mode != "semantic" and is_lookup(text) and self._added_lookup(rows)
         if mode != "semantic" and (released := first_release_entries(index, text, self.vocabulary,
-                                                                     [cid for cid, _ in ranked], self.file_ids)):
+                                                                     [cid for cid, _ in ranked], self.file_ids,
+                                                                     added)):
             if fresh := [cid for cid in released if cid not in rows]:  # the earliest may be far below the fused
                 ranked += [(cid, min((sc for _, sc in ranked), default=0.0)) for cid in fresh]
                 rows.update(queries.chunk_rows(index.conn, fresh))
@@ -372,6 +374,14 @@ class _Ranker:
         span = max(s for _, s in ranked) - min(s for _, s in ranked) or 1.0
         lifted = [(cid, s + tiers.get(cid, 0) * span) for cid, s in ranked]
         return sorted(lifted, key=lambda item: -tiers.get(item[0], 0))
+
+    def _added_lookup(self, rows: dict[int, queries.ChunkRow]) -> bool:
+        """True when no section of `rows` (the candidates) outside the release histories spells the lookup, and at
+        most RARE_NAME_SECTIONS history sections do: a name one release may have added (`releases.ADDED_LOOKUPS`,
+        which reads the index to be sure). A name more entries spell is one the history keeps speaking of."""
+        spelled = spelled_counter([self.text.strip().strip("`").strip().casefold()])
+        spellers = {(row.path, row.heading) for row in rows.values() if spelled(f"{row.heading}\n{row.text}")}
+        return len(spellers) <= RARE_NAME_SECTIONS and all(ranking.is_history_file(path) for path, _ in spellers)
 
     def _rare(self, name: str, rows: dict[int, queries.ChunkRow]) -> bool:
         """True when 1 to RARE_NAME_SECTIONS sections (within the path filter) spell `name` verbatim, and the
