@@ -555,3 +555,53 @@ def test_a_list_of_settings_is_no_definition_of_the_names_it_sets(tmp_path: Path
     monkeypatch.setattr(sectiontext, "VALUES_SET", False)
     assert _first(root, index, "force_sort_within_sections", "keyword")[0] == "profiles.md"
     index.close()
+
+
+@pytest.mark.parametrize(("query", "vocabulary", "name"), [
+    ("What does scrapy view do?", {"scrapy"}, "scrapy view"),
+    ("what does `uv pip compile` do", {"uv"}, "uv pip compile"),
+    ("What does the scrapy check command do?", {"scrapy"}, "scrapy check"),
+    ("What does scrapy view do?", set(), None),  # the program is none of the repo's names
+    ("What does scrapy view do to cookies?", {"scrapy"}, None),  # a case of it
+    ("What does the engine do?", {"scrapy"}, None),
+])
+def test_a_question_asking_only_what_a_command_does_names_the_command(query: str, vocabulary: set[str],
+                                                                      name: str | None) -> None:
+    assert asked_name(query, frozenset(vocabulary)) == name
+
+
+@pytest.fixture
+def commands(tmp_path: Path):
+    """A tool reference titling each command by its subcommand, and a guide whose heading says the word more."""
+    root = tmp_path / "docs"
+    write(root, "commands.rst", "Command line tool\n=================\n\nAvailable tool commands\n"
+                                "-----------------------\n\ncheck\n~~~~~\n\n* Syntax: ``spydr check [-l] <spider>``\n\n"
+                                "Run contract checks.\n\nview\n~~~~\n\n* Syntax: ``spydr view <url>``\n\nOpen the URL in "
+                                "a browser.\n")
+    write(root, "contracts.rst", "Contracts\n=========\n\nDetecting check runs\n--------------------\n\nWhen "
+                                 "``spydr check`` runs, the check flag is set, so a check can tell a check run from a "
+                                 "crawl; ``spydr check`` sets it for every check.\n")
+    write(root, "src/spydr/cli.py", "def spydr(argv):\n    return argv\n")  # the code's names: `spydr`
+    index = _index(root)
+    yield root, index
+    index.close()
+
+
+def test_a_command_lookup_answers_from_the_section_titled_by_its_subcommand(commands) -> None:
+    root, index = commands
+    assert _first(root, index, "spydr check", "keyword") == ("commands.rst",
+                                                           "Command line tool > Available tool commands > check")
+
+
+def test_without_the_rule_the_guide_spelling_the_command_more_came_first(commands, monkeypatch) -> None:
+    root, index = commands
+    monkeypatch.setattr(names_module, "SUBCOMMAND_TITLES", False)
+    assert _first(root, index, "spydr check", "keyword")[0] == "contracts.rst"
+
+
+@pytest.mark.parametrize(("lookup", "tail"), [
+    ("scrapy check", "check"), ("uv pip compile", "pip compile"), ("--why", ""), ("check", ""),
+    ("Scrapy Check", ""), ("a b c d", ""),
+])
+def test_a_commands_subcommand_is_the_words_after_the_program(lookup: str, tail: str) -> None:
+    assert names_module.command_tail(lookup) == tail

@@ -95,6 +95,20 @@ def exact_chunks(index: Index, name: str, limit: int, file_ids: Sequence[int] | 
     return [cid for cid in found if exact.search(texts.get(cid, "").casefold())]
 
 
+# A command's entry is titled by its subcommand under the tool's reference ("Available tool commands > check" for
+# `scrapy check`, whose text gives its syntax, `scrapy check [-l] <spider>`): a lookup of a command is titled by the
+# words after the program's, in a section that spells the whole command. Measured (docs/benchmarks.md):
+# SUBCOMMAND_TITLES.
+SUBCOMMAND_TITLES = True
+_COMMAND = re.compile(r"[a-z][a-z0-9_.-]*(?: [a-z][a-z0-9_-]*){1,2}")
+
+
+def command_tail(lookup: str) -> str:
+    """The subcommand a lookup of a command names (`scrapy check`: `check`; `uv pip compile`: `pip compile`): the words
+    after the first, for a lookup of two or three lower-case words; "" for anything else."""
+    return lookup.split(" ", 1)[1] if SUBCOMMAND_TITLES and _COMMAND.fullmatch(lookup) else ""
+
+
 def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
                 names: Sequence[str], lookup: str = "") -> list[tuple[int, float]]:
     """`ranked` re-ordered by how many of `names` (case-folded) each chunk's text spells verbatim,
@@ -125,10 +139,13 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
         terms = [lookup.strip().strip("`").strip()]
         parts = ranking.name_parts(terms)
         in_words = len(parts) >= ranking.NAMED_IN_WORDS > 0
+        subcommand = command_tail(terms[0])
+        whole = verbatim_pattern(terms[0].casefold()) if subcommand else None
         for cid, _ in ranked:
             text = texts.get(cid, "")
             trail, _, body = text.partition("\n")
-            titled[cid] = ranking.TITLED_FIRST and ranking.titled_by(trail, names)
+            titled[cid] = ranking.TITLED_FIRST and (ranking.titled_by(trail, names) or bool(
+                whole and ranking.titled_by(trail, [subcommand]) and whole.search(text.casefold())))
             defined[cid] = ranking.DEFINED_FIRST and not titled[cid] and ranking.defines(body, terms)
             listed[cid] = ranking.LISTS_LAST and ranking.mostly_list(body)
             directed[cid] = ranking.DIRECTIVE_MENTIONS_LAST and ranking.named_only_by_directives(body, names)

@@ -85,7 +85,17 @@ def asked_name(query: str, vocabulary: AbstractSet[str] = frozenset()) -> str | 
             names = named_identifiers(word, vocabulary)
             if len(names) == 1 and names[0] == word.strip("`").casefold():
                 return word
+    # A command: the program, one of the repo's names, and its subcommand ("What does scrapy view do?").
+    found = _ASKED_COMMAND.match(query.strip()) if ASKED_COMMANDS else None
+    if found and found.group(1).split()[0].casefold() in vocabulary:
+        return found.group(1)
     return None
+
+
+# Measured (docs/benchmarks.md): ASKED_COMMANDS.
+ASKED_COMMANDS = True
+_ASKED_COMMAND = re.compile(r"^what\s+does\s+(?:the\s+)?`?([a-z][\w.-]*(?:\s+[a-z][\w-]*){1,2}?)`?\s+(?:command\s+)?"
+                            r"(?:do|mean)\s*\??$", re.IGNORECASE)
 
 
 # Syntax that makes a token a name although its letters are a common word (issue 38: `%%comment%%`,
