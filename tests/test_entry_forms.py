@@ -6,14 +6,16 @@ real index."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from conftest import write
 from fake_embedder import FakeEmbedder
 from scree.config import load_config
-from scree.index.store import open_index
+from scree.index.store import Index, open_index
 from scree.index.sync import sync
 from scree.locate import index_location
 from scree.notes import sectiontext
@@ -88,6 +90,17 @@ def test_a_sections_own_heading_is_the_category_and_an_entry_in_it_the_key(trail
     assert is_scoped_entry(trail, text, ["page", "numbering"], ["start", "at"]) is entry
 
 
+@contextmanager
+def _indexed(root: Path) -> Iterator[Index]:
+    """`root`'s index, synced with the fake embedder, closed afterwards."""
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        sync(index, NotesPolicy.load(root), FakeEmbedder())
+        yield index
+    finally:
+        index.close()
+
+
 @pytest.fixture
 def theme(tmp_path: Path):
     root = tmp_path / "docs"
@@ -103,10 +116,8 @@ def theme(tmp_path: Path):
                                  "thick book.\n")
     write(root, "numbers.adoc", "= Page Numbers\n\n== Start later\n\nIn the theme, `page-numbering-start-at: 3` "
                                 "starts counting at the third page; `page-numbering-start-at` also takes `cover`.\n")
-    index = open_index(index_location(root, load_config()), root)
-    sync(index, NotesPolicy.load(root), FakeEmbedder())
-    yield root, index
-    index.close()
+    with _indexed(root) as index:
+        yield root, index
 
 
 def _first(root: Path, index, query: str, mode: str = "auto") -> tuple[str, str]:
@@ -137,12 +148,8 @@ def test_a_key_with_an_entry_of_its_own_keeps_it(tmp_path: Path) -> None:
     root = tmp_path / "docs"
     write(root, "keys.md", "# Keys\n\n## margin\n\n| Key | Meaning |\n|---|---|\n| `inner` | the inner margin |\n\n"
                            "## Layout\n\n| Key | Meaning |\n|---|---|\n| `margin-inner` | the binding side's margin |\n")
-    index = open_index(index_location(root, load_config()), root)
-    sync(index, NotesPolicy.load(root), FakeEmbedder())
-    try:
+    with _indexed(root) as index:
         assert _first(root, index, "margin-inner") == ("keys.md", "Keys > Layout")
-    finally:
-        index.close()
 
 
 @pytest.fixture
@@ -156,10 +163,8 @@ def flags(tmp_path: Path):
                                     "and ``--strict`` as any run.\n")
     write(root, "guide.rst", "Guide\n=====\n\nGetting strict\n--------------\n\nStart with ``--no-strict`` "
                              "and add checks one by one.\n")
-    index = open_index(index_location(root, load_config()), root)
-    sync(index, NotesPolicy.load(root), FakeEmbedder())
-    yield root, index
-    index.close()
+    with _indexed(root) as index:
+        yield root, index
 
 
 def test_a_flag_documented_by_its_inverse_answers_from_the_inverses_entry(flags) -> None:
