@@ -4,10 +4,11 @@ Modules: `search` (the query, both halves, fusion, the policy re-check of every 
 half: BM25 with the query's names spelled verbatim first), `names` (the verbatim-name tier: which chunks spell a
 query's names, a lookup's defining section first), `links` (a
 lookup's linked entry: where the notes' links named by the name point), `releases` (the release history's
-section that first had a name, for a question asking which release added it), `siblings` (a name only the
-release histories spell, looked up by the spelling the docs use: a flag as its key), `entryforms` (a name with
-no entry of its own, answered by its entry under another form: a flattened key's category, a flag's inverse), `ahead` (a long query's vector
-computed before the index is taken), `vocabsearch`
+section that first had a name, for a question asking which release added it or a lookup only the histories
+spell), `siblings` (a name only the
+release histories spell, looked up by the spelling the docs use: a flag as its key), `entryforms` (a name
+with no entry of its own, answered by its entry under another form: a flattened key's category, a flag's
+inverse), `ahead` (a long query's vector computed before the index is taken), `vocabsearch`
 (which query words are the repo's names; `search_with_names` is what the CLI and server call),
 `route` (the mode for `auto`), `ftsquery` (safe FTS5 MATCH strings), `fusion` (DBSF, RRF),
 `ranking` (pure ranking steps around fusion), `languages` (the query's language first, copies of one page

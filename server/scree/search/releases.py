@@ -145,8 +145,8 @@ def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str]
     """For a question asking which release first had a name (`asks_first_release`), one chunk per release-history
     section of the earliest version spelling the question's names (`earliest`; for an event, only sections saying it
     too; for a change, the latest version whose section says one); the chunks of `ranked` (the fused order) first,
-    so a version with two sections keeps the search's order. With `added` (the search's candidates spell a lookup
-    only in release histories: `siblings.only_histories_spell`), a lookup is read as asking which release added it,
+    so a version with two sections keeps the search's order. With `added` (no candidate section outside the release
+    histories spells a lookup, and few history sections do), a lookup is read as asking which release added it,
     when no section outside the histories spells it (`ADDED_LOOKUPS`)."""
     event = release_event(query) if FIRST_RELEASE else None
     only_histories = False
@@ -176,7 +176,8 @@ def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str]
         # A section outside the histories spelling the lookup answers it: read the paths first, and the texts of
         # those few at a time, as the first usually spells it.
         paths = queries.chunk_paths(index.conn, found)
-        if _docs_spell(index, names, [cid for cid in found if cid in paths and not ranking.is_history_file(paths[cid])]):
+        outside = [cid for cid in found if cid in paths and not ranking.is_history_file(paths[cid])]
+        if _docs_spell(index, names, outside):
             return []
         found = [cid for cid in found if cid in paths and ranking.is_history_file(paths[cid])]
     rows = queries.chunk_rows(index.conn, found)
