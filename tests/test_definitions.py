@@ -564,6 +564,7 @@ def test_a_list_of_settings_is_no_definition_of_the_names_it_sets(tmp_path: Path
     ("What does scrapy view do?", set(), None),  # the program is none of the repo's names
     ("What does scrapy view do to cookies?", {"scrapy"}, None),  # a case of it
     ("What does the engine do?", {"scrapy"}, None),
+    ("What does scrapy Spider do?", {"scrapy"}, None),  # a class of the package, not a subcommand
 ])
 def test_a_question_asking_only_what_a_command_does_names_the_command(query: str, vocabulary: set[str],
                                                                       name: str | None) -> None:

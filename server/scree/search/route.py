@@ -94,8 +94,8 @@ def asked_name(query: str, vocabulary: AbstractSet[str] = frozenset()) -> str | 
 
 # Measured (docs/benchmarks.md): ASKED_COMMANDS.
 ASKED_COMMANDS = True
-_ASKED_COMMAND = re.compile(r"^what\s+does\s+(?:the\s+)?`?([a-z][\w.-]*(?:\s+[a-z][\w-]*){1,2}?)`?\s+(?:command\s+)?"
-                            r"(?:do|mean)\s*\??$", re.IGNORECASE)
+_ASKED_COMMAND = re.compile(r"^(?i:what\s+does\s+(?:the\s+)?)`?([a-z][\w.-]*(?:\s+[a-z][\w-]*){1,2}?)`?"
+                            r"(?i:\s+(?:command\s+)?(?:do|mean)\s*\??)$")
 
 
 # Syntax that makes a token a name although its letters are a common word (issue 38: `%%comment%%`,
