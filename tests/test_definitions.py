@@ -583,6 +583,14 @@ def commands(tmp_path: Path):
                                  "``spydr check`` runs, the check flag is set, so a check can tell a check run from a "
                                  "crawl; ``spydr check`` sets it for every check.\n")
     write(root, "src/spydr/cli.py", "def spydr(argv):\n    return argv\n")  # the code's names: `spydr`
+    # the program's own page, titled by it, spelling every command in its synopsis
+    write(root, "man/spydr.1.rst", "spydr\n=====\n\nSYNOPSIS\n--------\n\nRun ``spydr check``, ``spydr view``, "
+                                   "``spydr reinstall-all`` or ``spydr lint``; spydr reinstall-all and spydr lint "
+                                   "take spydr's options.\n")
+    write(root, "howto.rst", "Manage spiders\n==============\n\nReinstall all\n-------------\n\n.. code-block::"
+                             " console\n\n    $ spydr reinstall-all\n\nAfter a new Python, every spider moves.\n")
+    write(root, "cli.rst", "Command line reference\n======================\n\nspydr lint\n----------\n\nLint the "
+                           "spiders.\n\n.. code-block:: console\n\n    $ spydr lint\n")
     index = _index(root)
     yield root, index
     index.close()
@@ -594,10 +602,28 @@ def test_a_command_lookup_answers_from_the_section_titled_by_its_subcommand(comm
                                                            "Command line tool > Available tool commands > check")
 
 
-def test_without_the_rule_the_guide_spelling_the_command_more_came_first(commands, monkeypatch) -> None:
+@pytest.mark.parametrize(("lookup", "first"), [
+    ("spydr lint", ("cli.rst", "Command line reference > spydr lint")),  # titled by the whole command
+    ("spydr reinstall-all", ("howto.rst", "Manage spiders > Reinstall all")),  # its subcommand in words
+])
+def test_a_commands_program_titles_the_tools_page_not_the_command(commands, lookup: str,
+                                                                  first: tuple[str, str]) -> None:
+    root, index = commands
+    assert _first(root, index, lookup, "keyword") == first
+
+
+def test_without_the_rules_the_programs_own_page_came_first(commands, monkeypatch) -> None:
     root, index = commands
     monkeypatch.setattr(names_module, "SUBCOMMAND_TITLES", False)
-    assert _first(root, index, "spydr check", "keyword")[0] == "contracts.rst"
+    monkeypatch.setattr(names_module, "WHOLE_TITLES", 0)
+    assert _first(root, index, "spydr lint", "keyword")[0] == "man/spydr.1.rst"
+    assert _first(root, index, "spydr reinstall-all", "keyword")[0] == "man/spydr.1.rst"
+
+
+def test_without_the_rule_another_section_spelling_the_command_came_first(commands, monkeypatch) -> None:
+    root, index = commands
+    monkeypatch.setattr(names_module, "SUBCOMMAND_TITLES", False)
+    assert _first(root, index, "spydr check", "keyword")[0] != "commands.rst"
 
 
 @pytest.mark.parametrize(("lookup", "tail"), [

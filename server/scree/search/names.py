@@ -103,6 +103,12 @@ SUBCOMMAND_TITLES = True
 _COMMAND = re.compile(r"[a-z][a-z0-9_.-]*(?: [a-z][a-z0-9_-]*){1,2}")
 
 
+# A lookup is titled by the whole of it too, not only by the names it spells ("Command Line Reference > towncrier
+# check" for `towncrier check`, whose only name is `towncrier`). 1 on, 0 off. Measured (docs/benchmarks.md):
+# WHOLE_TITLES.
+WHOLE_TITLES = 1
+
+
 def command_tail(lookup: str) -> str:
     """The subcommand a lookup of a command names (`scrapy check`: `check`; `uv pip compile`: `pip compile`): the words
     after the first, for a lookup of two or three lower-case words; "" for anything else."""
@@ -137,14 +143,18 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
         # What a lookup looks up is the whole of it: `platenctl jobs requeue` is defined by its own entry,
         # not by one that opens with `platenctl`.
         terms = [lookup.strip().strip("`").strip()]
-        parts = ranking.name_parts(terms)
-        in_words = len(parts) >= ranking.NAMED_IN_WORDS > 0
         subcommand = command_tail(terms[0])
+        # a command is spoken of by its subcommand's words: "Reinstall all" for `pipx reinstall-all`
+        parts = ranking.name_parts([subcommand] if subcommand else terms)
+        in_words = len(parts) >= ranking.NAMED_IN_WORDS > 0
         whole = verbatim_pattern(terms[0].casefold()) if subcommand else None
+        # a command's program titles the tool's own pages, not the command's: `pipx` of `pipx reinstall-all`
+        program = terms[0].split(" ", 1)[0].casefold() if subcommand else ""
+        titles = [*(n for n in names if n != program), *terms[:WHOLE_TITLES]]
         for cid, _ in ranked:
             text = texts.get(cid, "")
             trail, _, body = text.partition("\n")
-            titled[cid] = ranking.TITLED_FIRST and (ranking.titled_by(trail, names) or bool(
+            titled[cid] = ranking.TITLED_FIRST and (ranking.titled_by(trail, titles) or bool(
                 whole and ranking.titled_by(trail, [subcommand]) and whole.search(text.casefold())))
             defined[cid] = ranking.DEFINED_FIRST and not titled[cid] and ranking.defines(body, terms)
             listed[cid] = ranking.LISTS_LAST and ranking.mostly_list(body)
