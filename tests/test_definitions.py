@@ -632,3 +632,35 @@ def test_without_the_rule_another_section_spelling_the_command_came_first(comman
 ])
 def test_a_commands_subcommand_is_the_words_after_the_program(lookup: str, tail: str) -> None:
     assert names_module.command_tail(lookup) == tail
+
+
+def test_a_heading_repeated_under_one_page_is_a_category_that_titles_no_lookup(tmp_path: Path, monkeypatch) -> None:
+    # each release has a "Misc" section; the fragment type `misc` is defined by the tutorial's list
+    root = tmp_path / "docs"
+    releases = "".join(f"Spool {n}.0\n{'-' * (len(str(n)) + 8)}\n\nMisc\n~~~~\n\n- #{n}0, #{n}1\n\n" for n in range(9, 3, -1))
+    write(root, "NEWS.rst", "Release notes\n=============\n\n" + releases)
+    write(root, "tutorial.rst", "Tutorial\n========\n\nFragments\n---------\n\nEach fragment has a type:\n\n"
+                                "- ``feature``: a new feature.\n- ``misc``: an issue closed that users need not "
+                                "read about.\n")
+    index = _index(root)
+    try:
+        assert _first(root, index, "misc", "keyword") == ("tutorial.rst", "Tutorial > Fragments")
+        monkeypatch.setattr(names_module, "REPEATED_TITLES_MAX", 0)
+        assert _first(root, index, "misc", "keyword")[0] == "NEWS.rst"
+    finally:
+        index.close()
+
+
+def test_a_pages_repeated_subsections_keep_the_title_of_the_page(tmp_path: Path) -> None:
+    # the page is titled by the name; its "Example" subsections repeat, and stay the name's page
+    root = tmp_path / "docs"
+    examples = "".join(f"Case {n}\n{'-' * 6}\n\nExample\n~~~~~~~\n\nSet ``spool_root`` to /srv/{n}.\n\n"
+                       for n in range(4))
+    write(root, "spool_root.rst", "``spool_root``\n==============\n\n" + examples)
+    write(root, "guide.rst", "Guide\n=====\n\nSpool root\n----------\n\nThe ``spool_root`` holds jobs; ``spool_root`` "
+                             "must be writable, and ``spool_root`` is read once: spool root, spool root.\n")
+    index = _index(root)
+    try:
+        assert _first(root, index, "spool_root", "keyword")[0] == "spool_root.rst"
+    finally:
+        index.close()

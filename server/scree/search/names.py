@@ -109,6 +109,13 @@ _COMMAND = re.compile(r"[a-z][a-z0-9_.-]*(?: [a-z][a-z0-9_-]*){1,2}")
 WHOLE_TITLES = 1
 
 
+# A heading repeated under one page root more often than this is a category there, and titles no lookup
+# (`_untitle_repeated`): towncrier's release notes have a "Misc" section in each release, and a lookup of the
+# fragment type `misc` took them all. The same bound as a dotted name's entries (ENTRY_MAX_SECTIONS); 0 is off.
+# Measured (docs/benchmarks.md): REPEATED_TITLES_MAX.
+REPEATED_TITLES_MAX = 2
+
+
 def command_tail(lookup: str) -> str:
     """The subcommand a lookup of a command names (`scrapy check`: `check`; `uv pip compile`: `pip compile`): the words
     after the first, for a lookup of two or three lower-case words; "" for anything else."""
@@ -161,6 +168,8 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
             directed[cid] = ranking.DIRECTIVE_MENTIONS_LAST and ranking.named_only_by_directives(body, names)
             # the heading first: a docstring's note is looked for at the end of the whole text
             worded[cid] = in_words and ranking.speaks_all(trail, parts) and not ranking.docstring_of(text)
+    if lookup and REPEATED_TITLES_MAX:
+        _untitle_repeated(titled, texts, titles)
     ordered = sorted(ranked, key=lambda item: (-counts[item[0]], not titled.get(item[0], False),
                                                not defined.get(item[0], False), directed.get(item[0], False),
                                                not worded.get(item[0], False), listed.get(item[0], False)))
@@ -168,6 +177,21 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
         ordered = _yield_to_own_section(ordered, counts, texts, parts, directed)
     span = max(s for _, s in ranked) - min(s for _, s in ranked) or 1.0
     return [(cid, s + counts[cid] * span) for cid, s in ordered]
+
+
+def _untitle_repeated(titled: dict[int, bool], texts: dict[int, str], titles: Sequence[str]) -> None:
+    """Takes the title off the sections whose own heading (the last of the trail) is one of `titles` when more than
+    REPEATED_TITLES_MAX such sections share one page root: a heading repeated under one root is a category there
+    ("Release notes > 17.4.0 > Misc", once a release), not the name's entry."""
+    groups: dict[str, list[int]] = {}
+    for cid, is_titled in titled.items():
+        trail = texts.get(cid, "").partition("\n")[0].split(TRAIL_SEPARATOR)
+        if is_titled and len(trail) > 1 and ranking.titled_by(trail[-1], titles):
+            groups.setdefault(trail[0].strip().casefold(), []).append(cid)
+    for members in groups.values():
+        if len(members) > REPEATED_TITLES_MAX:
+            for cid in members:
+                titled[cid] = False
 
 
 def _yield_to_own_section(ordered: list[tuple[int, float]], counts: dict[int, int], texts: dict[int, str],
