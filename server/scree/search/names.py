@@ -87,6 +87,15 @@ def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
     return spelled
 
 
+def spells_any(index: Index, ids: Sequence[int], spelled: Callable[[str], int], batch: int = 8) -> bool:
+    """True when one of the chunks `ids` spells what `spelled` counts (`spelled_counter`); their texts read `batch`
+    at a time, as the first usually spells it."""
+    for start in range(0, len(ids), batch):
+        if any(spelled(text) for text in queries.chunk_texts(index.conn, ids[start:start + batch]).values()):
+            return True
+    return False
+
+
 def exact_chunks(index: Index, name: str, limit: int, file_ids: Sequence[int] | None) -> list[int]:
     """Ids of up to `limit` chunks that spell `name` (case-folded) verbatim, as `_verbatim` bounds it."""
     exact = verbatim_pattern(name)
@@ -184,9 +193,9 @@ def _untitle_repeated(titled: dict[int, bool], texts: dict[int, str], titles: Se
     REPEATED_TITLES_MAX such sections share one page root: a heading repeated under one root is a category there
     ("Release notes > 17.4.0 > Misc", once a release), not the name's entry."""
     groups: dict[str, list[int]] = {}
-    for cid, is_titled in titled.items():
+    for cid in (cid for cid, is_titled in titled.items() if is_titled):
         trail = texts.get(cid, "").partition("\n")[0].split(TRAIL_SEPARATOR)
-        if is_titled and len(trail) > 1 and ranking.titled_by(trail[-1], titles):
+        if len(trail) > 1 and ranking.titled_by(trail[-1], titles):
             groups.setdefault(trail[0].strip().casefold(), []).append(cid)
     for members in groups.values():
         if len(members) > REPEATED_TITLES_MAX:

@@ -26,8 +26,8 @@ from ..db import queries
 from ..index.store import Index
 from ..notes.sectiontext import TRAIL_SEPARATOR
 from . import ranking
-from .names import spelled_counter
-from .route import is_lookup, named_identifiers
+from .names import spelled_counter, spells_any
+from .route import named_identifiers
 
 K = TypeVar("K", bound=Hashable)
 
@@ -130,27 +130,17 @@ def _says_change(trail: str, text: str) -> bool:
     return any(word in own for word in _SAYS_CHANGE)
 
 
-def _docs_spell(index: Index, names: Sequence[str], ids: Sequence[int]) -> bool:
-    """True when one of the chunks `ids` spells one of `names` (`names.spelled_counter`); their texts read a few at
-    a time."""
-    spells = spelled_counter(names)
-    for start in range(0, len(ids), 8):
-        if any(spells(text) for text in queries.chunk_texts(index.conn, ids[start:start + 8]).values()):
-            return True
-    return False
-
-
 def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str], ranked: Sequence[int],
                           file_ids: Sequence[int] | None, added: bool = False) -> list[int]:
     """For a question asking which release first had a name (`asks_first_release`), one chunk per release-history
     section of the earliest version spelling the question's names (`earliest`; for an event, only sections saying it
     too; for a change, the latest version whose section says one); the chunks of `ranked` (the fused order) first,
-    so a version with two sections keeps the search's order. With `added` (no candidate section outside the release
-    histories spells a lookup, and few history sections do), a lookup is read as asking which release added it,
+    so a version with two sections keeps the search's order. With `added` (a lookup that no candidate section outside
+    the release histories spells, and few history sections do), the lookup is read as asking which release added it,
     when no section outside the histories spells it (`ADDED_LOOKUPS`)."""
     event = release_event(query) if FIRST_RELEASE else None
     only_histories = False
-    if event is None and ADDED_LOOKUPS and added and is_lookup(query):
+    if event is None and ADDED_LOOKUPS and added:
         event, only_histories = "", True  # a lookup only the histories spell: the release that added it
     if event is None:
         return []
@@ -177,7 +167,7 @@ def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str]
         # those few at a time, as the first usually spells it.
         paths = queries.chunk_paths(index.conn, found)
         outside = [cid for cid in found if cid in paths and not ranking.is_history_file(paths[cid])]
-        if _docs_spell(index, names, outside):
+        if spells_any(index, outside, spelled_counter(names)):
             return []
         found = [cid for cid in found if cid in paths and ranking.is_history_file(paths[cid])]
     rows = queries.chunk_rows(index.conn, found)

@@ -21,13 +21,12 @@ from typing import Iterable, Sequence
 from ..db import queries
 from ..index.store import Index
 from . import ranking
-from .names import verbatim_pattern
+from .names import spelled_counter, spells_any, verbatim_pattern
 
 # Measured (docs/benchmarks.md): SIBLING_SPELLINGS.
 SIBLING_SPELLINGS = True
 # Chunks read for a sibling's spellers outside the histories.
 _POOL = 60
-_BATCH = 8
 
 _FLAG = re.compile(r"--([a-z0-9]+(?:-[a-z0-9]+)+)")
 _KEY = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
@@ -83,12 +82,5 @@ def _spellers(index: Index, name: str, file_ids: Sequence[int] | None) -> list[i
 
 
 def _spelled_in_docs(index: Index, name: str, file_ids: Sequence[int] | None) -> bool:
-    """True when a section outside the release histories spells `name` verbatim (`names.verbatim_pattern`); the
-    texts read a few at a time, as the first usually does."""
-    ids = _spellers(index, name, file_ids)
-    exact = verbatim_pattern(name)
-    for start in range(0, len(ids), _BATCH):
-        texts = queries.chunk_texts(index.conn, ids[start:start + _BATCH])
-        if any(exact.search(t.casefold()) for t in texts.values()):
-            return True
-    return False
+    """True when a section outside the release histories spells `name` verbatim (`names.spells_any`)."""
+    return spells_any(index, _spellers(index, name, file_ids), spelled_counter([name]))
