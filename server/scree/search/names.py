@@ -17,7 +17,7 @@ from ..db import queries
 from ..index.store import Index
 from ..notes.sectiontext import TRAIL_SEPARATOR
 from . import ranking
-from .route import dotted_names, operator_names
+from .route import dotted_names, named_identifiers, operator_names
 
 
 # A config key of several words names the flag of the same name too (`force-exclude` in `pyproject.toml` is
@@ -124,6 +124,31 @@ WHOLE_TITLES = 1
 # Measured (docs/benchmarks.md): REPEATED_TITLES_MAX.
 REPEATED_TITLES_MAX = 2
 
+# A lookup of a word is titled by its plural too: a guide titles the section on `chord` "Chords", as it titles
+# "Signals" and "Fixtures". Measured (docs/benchmarks.md): PLURAL_TITLES.
+PLURAL_TITLES = True
+
+
+def with_plurals(titles: Sequence[str]) -> list[str]:
+    """`titles` and the English plural of each that is one lower-case word (`chord`: "chords", `match`:
+    "matches"), when PLURAL_TITLES."""
+    plurals = [t + ("es" if t.endswith(("s", "x", "z", "ch", "sh")) else "s")
+               for t in titles if PLURAL_TITLES and t.isalpha() and t.islower()]
+    return [*titles, *plurals]
+
+
+def lookup_titles(lookup: str, vocabulary: AbstractSet[str]) -> list[str]:
+    """What titles a lookup's own entry: its names, the whole of it, and their plurals (`with_plurals`)."""
+    whole = lookup.strip().strip("`").strip().casefold()
+    names = named_identifiers(lookup, vocabulary)
+    return with_plurals([*names, whole] if whole and whole not in names else names)
+
+
+def entry_heading(trail: str, titles: Sequence[str]) -> bool:
+    """True when a section below its page's title has one of `titles` for its own heading (`lookup_titles`)."""
+    return bool(titles) and TRAIL_SEPARATOR in trail and ranking.titled_by(trail.rsplit(TRAIL_SEPARATOR, 1)[-1],
+                                                                           titles)
+
 
 def command_tail(lookup: str) -> str:
     """The subcommand a lookup of a command names (`scrapy check`: `check`; `uv pip compile`: `pip compile`): the words
@@ -166,7 +191,7 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
         whole = verbatim_pattern(terms[0].casefold()) if subcommand else None
         # a command's program titles the tool's own pages, not the command's: `pipx` of `pipx reinstall-all`
         program = terms[0].split(" ", 1)[0].casefold() if subcommand else ""
-        titles = [*(n for n in names if n != program), *terms[:WHOLE_TITLES]]
+        titles = with_plurals([*(n for n in names if n != program), *terms[:WHOLE_TITLES]])
         for cid, _ in ranked:
             text = texts.get(cid, "")
             trail, _, body = text.partition("\n")
@@ -268,6 +293,9 @@ QUALIFIED_ENTRIES = True
 # Measured (docs/benchmarks.md): rich (held out) identifier top1 47 -> 63 unpinned, 70 -> 80 by the yield; no other
 # set has such pages. Every docstring unpinned cost coverage and attrs two lookups each.
 STUB_PAGES_UNPINNED = True
+# A module's own docstring shown under its stub page's title ("celery.worker.autoscale", `.. automodule::` alone) is
+# on a stub page too. Measured (docs/benchmarks.md): MODULE_STUBS.
+MODULE_STUBS = True
 _HEADING_WORDS = re.compile(r"[^\W_]+")
 
 
@@ -328,11 +356,14 @@ def dotted_entries(index: Index, query: str, vocabulary: AbstractSet[str], limit
 
 def on_stub_page(trail: str, text: str) -> bool:
     """True when a chunk (`text`, with heading `trail`) is a docstring shown under a section titled by its own module's
-    path, an API stub page ("rich.progress > rich.progress.Progress.get_default_columns"), not under a title in words
-    ("The Coverage class > coverage.Coverage.switch_context")."""
+    path, an API stub page ("rich.progress > rich.progress.Progress.get_default_columns"), or is the module's own
+    docstring under that title ("celery.worker.autoscale"), not under a title in words ("The Coverage class >
+    coverage.Coverage.switch_context")."""
     owner = ranking.docstring_of(text)
-    if not owner or TRAIL_SEPARATOR not in trail:
+    if not owner:
         return False
+    if TRAIL_SEPARATOR not in trail:
+        return MODULE_STUBS and trail.strip().strip("`").strip() == owner
     parent = trail.rsplit(TRAIL_SEPARATOR, 2)[-2].strip().strip("`").strip()
     return bool(parent) and " " not in parent and owner.startswith(parent + ".")
 

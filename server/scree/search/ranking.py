@@ -20,6 +20,10 @@ T = TypeVar("T")
 
 # How far below a section its own subsection may rank and still be moved above it (0 = off).
 SPECIFIC_WINDOW = 2
+# Not above a lookup's own entry, a section below the page's title whose own heading is the name
+# (`names.entry_heading`): "Canvas > The Primitives > Chords" for `chord`, not its "Error handling".
+# Measured (docs/benchmarks.md): OWN_ENTRY_KEPT.
+OWN_ENTRY_KEPT = True
 
 
 def is_ancestor(parent: tuple[int, str], child: tuple[int, str]) -> bool:
@@ -37,7 +41,8 @@ def _section(k: Hashable) -> tuple[int, str] | None:
     return None
 
 
-def specific_first(ranked: Sequence[T], key: Callable[[T], Hashable], window: int) -> list[T]:
+def specific_first(ranked: Sequence[T], key: Callable[[T], Hashable], window: int,
+                   kept: Callable[[T], bool] | None = None) -> list[T]:
     """Move a subsection above its own parent section when both rank and it is close behind.
 
     A parent's introduction shares the words and topic of every subsection under it, so it ranks with
@@ -45,7 +50,8 @@ def specific_first(ranked: Sequence[T], key: Callable[[T], Hashable], window: in
     and says more about less. When a section ranks above all of its own descendants and one of them
     is at most `window` places below it, the best-ranked such descendant takes the parent's place and
     the parent follows it. A parent that already follows one of its subsections stays where it is;
-    sections that are not nested keep their order. Keys that are not (file, trail) pairs are left alone.
+    sections that are not nested keep their order. Keys that are not (file, trail) pairs are left alone, and so is
+    a parent that is `kept`.
     """
     if window <= 0:
         return list(ranked)
@@ -59,7 +65,7 @@ def specific_first(ranked: Sequence[T], key: Callable[[T], Hashable], window: in
         if i in moved:
             continue
         parent = _section(key(item))
-        if parent is not None and parent[1] and parent not in above_placed:
+        if parent is not None and parent[1] and parent not in above_placed and not (kept and kept(item)):
             for j in range(i + 1, min(len(items), i + 1 + window)):
                 child = _section(key(items[j]))
                 if j not in moved and child is not None and is_ancestor(parent, child):

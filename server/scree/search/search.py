@@ -39,7 +39,8 @@ from .fusion import RRF_K, collapse, dbsf, dbsf_imputed, keep_places, rrf_groupe
 from .links import linked_entries
 from .releases import first_release_entries
 from .entryforms import form_entries, form_names
-from .names import defined_entries, dotted_entries, entries_first, exact_chunks, names_first, spelled_counter
+from .names import (defined_entries, dotted_entries, entries_first, entry_heading, exact_chunks, lookup_titles,
+                    names_first, spelled_counter)
 from .ftsquery import search_match
 from .keyword import keyword_ranking
 from ..index.indexstatus import stage_two_note
@@ -429,7 +430,11 @@ class _Ranker:
         # After the histories have moved: a subsection "close behind" its parent is counted among the hits
         # that stay, so changelog entries demoted from between them no longer hide it (measured: one more
         # plain top1 on the starlette set, the others unchanged).
-        ranked = ranking.specific_first(ranked, section, ranking.SPECIFIC_WINDOW)
+        # A lookup's own entry keeps its place above its subsections: "Chords" is what `chord` looks up,
+        # "Chords > Error handling" one detail of it.
+        titles = lookup_titles(text, vocabulary) if ranking.OWN_ENTRY_KEPT and is_lookup(text) else []
+        kept = lambda item: item[0] in rows and entry_heading(rows[item[0]].heading, titles)  # noqa: E731
+        ranked = ranking.specific_first(ranked, section, ranking.SPECIFIC_WINDOW, kept)
         if self.guess:  # the guess reorders the sections the question's names pick: the name's own stays first
             heading = lambda item: rows[item[0]].heading if item[0] in rows else ""  # noqa: E731
             ranked = expansion.titled_first(ranked, heading, expansion.title_names(text))

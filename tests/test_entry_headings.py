@@ -1,0 +1,123 @@
+"""A lookup's own entry by its heading: a word's plural titles it ("Chords" for `chord`), its entry keeps its place
+above its own subsections, and a module's docstring on its stub page yields to the docs' own section (issue 38)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from fake_embedder import FakeEmbedder
+from scree.config import load_config
+from scree.index.store import open_index
+from scree.index.sync import sync
+from scree.locate import index_location
+from scree.notes.policy import NotesPolicy
+from scree.search import names as names_module
+from scree.search import ranking as ranking_module
+from scree.search.names import entry_heading, lookup_titles, with_plurals
+from scree.search.search import Query
+from scree.search.vocabsearch import search_with_names
+
+
+def _index(root: Path):
+    index = open_index(index_location(root, load_config()), root)
+    sync(index, NotesPolicy.load(root), FakeEmbedder())
+    return index
+
+
+def _hits(root: Path, index, query: str) -> list[tuple[str, str]]:
+    hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(query, k=5, mode="keyword")).hits
+    return [(h.path, h.heading) for h in hits]
+
+
+@pytest.mark.parametrize("titles, plurals", [
+    (["chord"], ["chord", "chords"]),
+    (["match", "box", "alias"], ["match", "box", "alias", "matches", "boxes", "aliases"]),
+    (["task_acks_late", "--pool", "AsyncResult", "celery multi"],
+     ["task_acks_late", "--pool", "AsyncResult", "celery multi"]),  # names, not words: no plural
+])
+def test_a_word_is_titled_by_its_plural_and_a_name_only_by_itself(titles: list[str], plurals: list[str]) -> None:
+    assert with_plurals(titles) == plurals
+
+
+@pytest.mark.parametrize("trail, lookup, entry", [
+    ("Canvas > The Primitives > Chords", "chord", True),
+    ("Canvas > The Primitives > Chords > Error handling", "chord", False),  # a detail of the entry
+    ("Chords", "chord", False),  # the page's title: its subsections are the page's matter
+    ("Settings > `beat_schedule`", "beat_schedule", True),
+    ("Settings > beat_schedule_filename", "beat_schedule", False),
+])
+def test_an_entry_heading_is_the_lookups_own_below_the_page_title(trail: str, lookup: str, entry: bool) -> None:
+    assert entry_heading(trail, lookup_titles(lookup, frozenset({"chord"}))) is entry
+
+
+@pytest.fixture
+def canvas(tmp_path: Path):
+    """A guide whose section on `chord` is titled "Chords", with a subsection, and a settings page whose entries
+    mention chords in passing."""
+    root = tmp_path / "canvas"
+    write(root, "src/canvas/__init__.py", "class chord:\n    pass\n\n\ndef chord_retry_interval() -> int:\n"
+                                          "    return 1\n")
+    write(root, "docs/canvas.rst", "Canvas\n======\n\nThe primitives\n--------------\n\nA signature wraps a call.\n\n"
+                                   "Chords\n~~~~~~\n\nA chord is a group of header tasks and a body, a callback "
+                                   "run once every task of the header has returned; the body gets their results "
+                                   "in order, as one list. Its header runs in parallel across the workers, and "
+                                   "a chord needs a result backend to count the header's results as they come "
+                                   "back from the workers: the chord counter is kept there. A chord of one "
+                                   "header task is a chain in effect.\n\n"
+                                   "Error handling\n^^^^^^^^^^^^^^\n\nWhen a header task fails the body is not "
+                                   "called, and the chord's errback runs instead with the failing task's id, its "
+                                   "exception and traceback; the other header tasks run to the end regardless, and "
+                                   "their results stay in the backend until they expire.\n")
+    write(root, "docs/settings.rst", "Settings\n========\n\nResults\n-------\n\n``result_chord_retry_interval``\n"
+                                     "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n\nDefault: 1 second. Retry a chord.\n\n"
+                                     "``result_chord_join_timeout``\n~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n\nDefault: 3 "
+                                     "seconds. Join a chord.\n")
+    index = _index(root)
+    yield root, index
+    index.close()
+
+
+def test_a_word_lookup_answers_from_the_section_its_plural_titles(canvas, monkeypatch) -> None:
+    root, index = canvas
+    assert _hits(root, index, "chord")[0] == ("docs/canvas.rst", "Canvas > The primitives > Chords")
+    monkeypatch.setattr(names_module, "PLURAL_TITLES", False)  # the miss: a setting's short mention came first
+    assert _hits(root, index, "chord")[0][0] == "docs/settings.rst"
+
+
+def test_a_lookups_entry_stays_above_its_own_subsection(canvas, monkeypatch) -> None:
+    root, index = canvas
+    hits = _hits(root, index, "chord")
+    entry = ("docs/canvas.rst", "Canvas > The primitives > Chords")
+    detail = ("docs/canvas.rst", "Canvas > The primitives > Chords > Error handling")
+    assert hits.index(entry) < hits.index(detail)
+    monkeypatch.setattr(ranking_module, "OWN_ENTRY_KEPT", False)  # a subsection close behind its parent goes first
+    hits = _hits(root, index, "chord")
+    assert hits.index(detail) < hits.index(entry)
+
+
+def test_a_modules_docstring_on_its_stub_page_yields_to_the_guide(tmp_path: Path, monkeypatch) -> None:
+    # celery's shape: an internals page titled by the module's path, `automodule` alone, whose docstring names a flag
+    root = tmp_path / "turbine"
+    write(root, "pyproject.toml", '[project]\nname = "turbine"\nversion = "1.0"\n')
+    write(root, "docs/conf.py", "project = 'turbine'\n")
+    write(root, "src/turbine/__init__.py", '"""The turbine package."""\n')
+    write(root, "src/turbine/autoscale.py", '"""Pool autoscaling.\n\nThe autoscale thread runs only with the '
+                                            '``turbine worker --autoscale`` option."""\n\n\nclass Autoscaler:\n'
+                                            '    """Grows and shrinks the pool."""\n')
+    write(root, "docs/internals/turbine.autoscale.rst", "``turbine.autoscale``\n=====================\n\n"
+                                                        ".. automodule:: turbine.autoscale\n   :members:\n")
+    write(root, "docs/workers.rst", "Workers\n=======\n\nAutoscaling\n-----------\n\nThe pool can grow and shrink "
+                                    "with the load: start the worker with ``--autoscale=10,3`` to keep between three "
+                                    "and ten processes, adding one whenever work waits in the queue and taking one "
+                                    "away after it has been idle for a while; the bounds may also be changed at run "
+                                    "time from the control commands, and the worker logs each change it makes.\n")
+    index = _index(root)
+    try:
+        assert _hits(root, index, "--autoscale")[0] == ("docs/workers.rst", "Workers > Autoscaling")
+        monkeypatch.setattr(names_module, "MODULE_STUBS", False)  # the miss: the module's docstring led
+        assert _hits(root, index, "--autoscale")[0][0] == "docs/internals/turbine.autoscale.rst"
+    finally:
+        index.close()
