@@ -1,5 +1,6 @@
-"""A lookup's own entry by its heading: a word's plural titles it ("Chords" for `chord`), its entry keeps its place
-above its own subsections, and a module's docstring on its stub page yields to the docs' own section (issue 38)."""
+"""A lookup's own entry by its heading: a word's plural titles it ("Chords" for `chord`), and the name without the marks
+that open it (`subdirectory` for `_subdirectory`); its entry keeps its place above its own subsections, and a module's
+docstring on its stub page yields to the docs' own section (issue 38)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from scree.locate import index_location
 from scree.notes.policy import NotesPolicy
 from scree.search import names as names_module
 from scree.search import ranking as ranking_module
-from scree.search.names import entry_heading, lookup_titles, with_plurals
+from scree.search.names import entry_heading, lookup_titles, title_forms
 from scree.search.search import Query
 from scree.search.vocabsearch import search_with_names
 
@@ -32,14 +33,18 @@ def _hits(root: Path, index, query: str) -> list[tuple[str, str]]:
     return [(h.path, h.heading) for h in hits]
 
 
-@pytest.mark.parametrize("titles, plurals", [
+@pytest.mark.parametrize("titles, forms", [
     (["chord"], ["chord", "chords"]),
     (["match", "box", "alias"], ["match", "box", "alias", "matches", "boxes", "aliases"]),
-    (["task_acks_late", "--pool", "AsyncResult", "celery multi"],
-     ["task_acks_late", "--pool", "AsyncResult", "celery multi"]),  # names, not words: no plural
+    (["task_acks_late", "AsyncResult", "celery multi"], ["task_acks_late", "AsyncResult", "celery multi"]),
+    (["_subdirectory", ".editorconfig", "--pool", "@validate_call"],
+     ["_subdirectory", ".editorconfig", "--pool", "@validate_call", "subdirectory", "editorconfig", "pool",
+      "validate_call"]),
+    (["%%", "[[##"], ["%%", "[[##"]),  # nothing but marks: nothing left to title
 ])
-def test_a_word_is_titled_by_its_plural_and_a_name_only_by_itself(titles: list[str], plurals: list[str]) -> None:
-    assert with_plurals(titles) == plurals
+def test_a_word_is_titled_by_its_plural_and_a_name_without_its_opening_marks(titles: list[str],
+                                                                             forms: list[str]) -> None:
+    assert title_forms(titles) == forms
 
 
 @pytest.mark.parametrize("trail, lookup, entry", [
@@ -119,5 +124,27 @@ def test_a_modules_docstring_on_its_stub_page_yields_to_the_guide(tmp_path: Path
         assert _hits(root, index, "--autoscale")[0] == ("docs/workers.rst", "Workers > Autoscaling")
         monkeypatch.setattr(names_module, "MODULE_STUBS", False)  # the miss: the module's docstring led
         assert _hits(root, index, "--autoscale")[0][0] == "docs/internals/turbine.autoscale.rst"
+    finally:
+        index.close()
+
+
+def test_a_key_written_with_its_mark_answers_from_the_entry_titled_without_it(tmp_path: Path, monkeypatch) -> None:
+    # copier's shape: settings are `_name` in the template's file, and the reference titles each by its bare name
+    root = tmp_path / "stencil"
+    write(root, "src/stencil/template.py", "def subdirectory(config: dict) -> str:\n"
+                                           "    return config.get('_subdirectory', '')\n")
+    write(root, "docs/configuring.md", "# Configuring\n\n## Macros\n\nImport macros from the template root:"
+                                       "\n\n```yaml\n_subdirectory: template\n```\n\nWith `_subdirectory` set, a macro in "
+                                       "the subdirectory imports from the subdirectory.\n\n## Settings\n\n"
+                                       "### `subdirectory`\n\n- Format: `str`\n\nThe folder of the template that "
+                                       "is rendered, so the template's own metadata, its tests and its docs stay "
+                                       "out of every generated project; the root when unset.\n\n```yaml\n"
+                                       "_subdirectory: template\n```\n")
+    index = _index(root)
+    try:
+        entry = ("docs/configuring.md", "Configuring > Settings > `subdirectory`")
+        assert _hits(root, index, "_subdirectory")[0] == entry
+        monkeypatch.setattr(names_module, "BARE_TITLES", False)  # the miss: the short mention came first
+        assert _hits(root, index, "_subdirectory")[0] == ("docs/configuring.md", "Configuring > Macros")
     finally:
         index.close()

@@ -127,21 +127,27 @@ REPEATED_TITLES_MAX = 2
 # A lookup of a word is titled by its plural too: a guide titles the section on `chord` "Chords", as it titles
 # "Signals" and "Fixtures". Measured (docs/benchmarks.md): PLURAL_TITLES.
 PLURAL_TITLES = True
+# A name is titled without the marks that open it, too: `_subdirectory`, the key as `copier.yml` writes it, under
+# "Available settings > `subdirectory`"; `.editorconfig` under "EditorConfig". Measured (docs/benchmarks.md):
+# BARE_TITLES.
+BARE_TITLES = True
+_OPENING_MARKS = "_-@.$:"
 
 
-def with_plurals(titles: Sequence[str]) -> list[str]:
-    """`titles` and the English plural of each that is one lower-case word (`chord`: "chords", `match`:
-    "matches"), when PLURAL_TITLES."""
+def title_forms(titles: Sequence[str]) -> list[str]:
+    """`titles`, the English plural of each that is one lower-case word (`chord`: "chords", `match`: "matches";
+    PLURAL_TITLES), and each without the marks that open it (`_subdirectory`: "subdirectory"; BARE_TITLES)."""
     plurals = [t + ("es" if t.endswith(("s", "x", "z", "ch", "sh")) else "s")
                for t in titles if PLURAL_TITLES and t.isalpha() and t.islower()]
-    return [*titles, *plurals]
+    bare = [b for t in titles if BARE_TITLES and (b := t.lstrip(_OPENING_MARKS)) != t and b[:1].isalnum()]
+    return [*titles, *plurals, *bare]
 
 
 def lookup_titles(lookup: str, vocabulary: AbstractSet[str]) -> list[str]:
-    """What titles a lookup's own entry: its names, the whole of it, and their plurals (`with_plurals`)."""
+    """What titles a lookup's own entry: its names, the whole of it, and their other forms (`title_forms`)."""
     whole = lookup.strip().strip("`").strip().casefold()
     names = named_identifiers(lookup, vocabulary)
-    return with_plurals([*names, whole] if whole and whole not in names else names)
+    return title_forms([*names, whole] if whole and whole not in names else names)
 
 
 def entry_heading(trail: str, titles: Sequence[str]) -> bool:
@@ -191,7 +197,7 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
         whole = verbatim_pattern(terms[0].casefold()) if subcommand else None
         # a command's program titles the tool's own pages, not the command's: `pipx` of `pipx reinstall-all`
         program = terms[0].split(" ", 1)[0].casefold() if subcommand else ""
-        titles = with_plurals([*(n for n in names if n != program), *terms[:WHOLE_TITLES]])
+        titles = title_forms([*(n for n in names if n != program), *terms[:WHOLE_TITLES]])
         for cid, _ in ranked:
             text = texts.get(cid, "")
             trail, _, body = text.partition("\n")
