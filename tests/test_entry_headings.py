@@ -1,6 +1,7 @@
 """A lookup's own entry by its heading: a word's plural titles it ("Chords" for `chord`), and the name without the marks
 that open it (`subdirectory` for `_subdirectory`); its entry keeps its place above its own subsections, and a module's
-docstring on its stub page yields to the docs' own section (issue 38)."""
+docstring on its stub page yields to the docs' own section (issue 38); and a parent ranked below its own subsection
+gives its place to other answers."""
 
 from __future__ import annotations
 
@@ -146,5 +147,21 @@ def test_a_key_written_with_its_mark_answers_from_the_entry_titled_without_it(tm
         assert _hits(root, index, "_subdirectory")[0] == entry
         monkeypatch.setattr(names_module, "BARE_TITLES", False)  # the miss: the short mention came first
         assert _hits(root, index, "_subdirectory")[0] == ("docs/configuring.md", "Configuring > Macros")
+    finally:
+        index.close()
+
+
+def test_a_parent_below_its_own_subsection_gives_its_place_to_other_pages(tmp_path: Path, monkeypatch) -> None:
+    root = tmp_path / "spools"
+    write(root, "docs/tool.md", "# Tool\n\nThe spool tool spools jobs.\n\n## Faster variant\n\nThe spool tool spools "
+                                "jobs faster: spool batches, one spool per printer.\n")
+    write(root, "docs/other.md", "# Other\n\nAnother note on the spool.\n")
+    write(root, "docs/third.md", "# Third\n\nA third note, which names the spool once among many other words.\n")
+    index = _index(root)
+    try:
+        pages = [heading for _, heading in _hits(root, index, "spool")]
+        assert pages[0] == "Tool > Faster variant" and pages.index("Tool") > pages.index("Other")
+        monkeypatch.setattr(ranking_module, "PARENT_DEFER", 0)  # the parent took the second place
+        assert [heading for _, heading in _hits(root, index, "spool")][:2] == ["Tool > Faster variant", "Tool"]
     finally:
         index.close()

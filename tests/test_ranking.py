@@ -2,7 +2,7 @@ import pytest
 
 from scree.search import ranking
 from scree.search.names import names_first as _names_first
-from scree.search.ranking import is_ancestor, specific_first
+from scree.search.ranking import is_ancestor, parents_deferred, specific_first
 
 
 def key(item):
@@ -145,6 +145,33 @@ def test_specific_first_equals_its_definition_on_random_section_trees():
         key = lambda item: item[1]  # noqa: E731
         for window in (1, 2, 3):
             assert specific_first(ranked, key, window) == _specific_first_by_definition(ranked, key, window)
+
+
+def test_a_parent_below_its_own_subsection_gives_its_place_to_the_next_answers():
+    ranked = [((1, "Tool > Sub"), 0.9), ((1, "Tool"), 0.8), ((2, "Other"), 0.7), ((3, "X"), 0.6), ((4, "Y"), 0.5)]
+    keys = [k for k, _ in parents_deferred(ranked, key, gap=2)]
+    assert keys == [(1, "Tool > Sub"), (2, "Other"), (3, "X"), (1, "Tool"), (4, "Y")]
+    assert parents_deferred(ranked, key, gap=0) == ranked
+
+
+def test_a_parent_above_its_subsection_a_sibling_and_a_preamble_stay_and_a_late_parent_ends_last():
+    ranked = [((1, "Tool"), 0.9), ((1, "Tool > Sub"), 0.8), ((1, "Other > Sub"), 0.7), ((1, ""), 0.6),
+              (("chunk", 7), 0.5)]
+    assert parents_deferred(ranked, key, gap=2) == ranked
+    late = [((1, "A > B > C"), 0.9), ((2, "X"), 0.8), ((1, "A"), 0.7)]  # a grandparent, one item left after it
+    assert [k for k, _ in parents_deferred(late, key, gap=2)] == [(1, "A > B > C"), (2, "X"), (1, "A")]
+    both = [((1, "A > B > C"), 0.9), ((1, "A > B"), 0.8), ((1, "A"), 0.7), ((2, "X"), 0.6), ((3, "Y"), 0.5)]
+    out = parents_deferred(both, key, gap=2)
+    assert sorted(out) == sorted(both)  # nothing lost or repeated
+    assert [k for k, _ in out][:3] == [(1, "A > B > C"), (2, "X"), (3, "Y")]
+
+
+def test_a_deferred_parent_goes_no_lower_than_a_demoted_release_entry():
+    ranked = [((1, "Guide > Layout"), 0.9), ((1, "Guide"), 0.8), ((2, "Changelog > 3.0"), 0.7),
+              ((2, "Changelog > 2.0"), 0.6)]
+    release = lambda item: item[0][0] == 2  # noqa: E731
+    assert parents_deferred(ranked, key, gap=2, last=release) == ranked
+    assert [k for k, _ in parents_deferred(ranked, key, gap=2)][-1] == (1, "Guide")
 
 
 @pytest.mark.parametrize("trail, titled", [

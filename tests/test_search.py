@@ -201,7 +201,8 @@ def test_broken_model_auto_falls_back_to_keyword_and_explicit_semantic_names_the
 
 def test_a_subsection_answers_before_its_parents_introduction(tmp_path, real_embedder):
     # The vectors alone rank the parent's introduction (all about copying files) above the subsection
-    # that answers "robust"; the subsection must come first, the parent right after it, in every mode.
+    # that answers "robust"; the subsection must come first in every mode, and the parent, which it already
+    # points the reader at, two more places down (`ranking.parents_deferred`).
     root = tmp_path / "repo"
     write(root, "tools/copy.md",
           "# Copy tool\n\nThe copy tool copies files between machines over ssh and keeps permissions. "
@@ -216,8 +217,9 @@ def test_a_subsection_answers_before_its_parents_introduction(tmp_path, real_emb
         for mode in ("semantic", "keyword", "hybrid"):
             hits = search(index, NotesPolicy.load(root), real_embedder,
                           Query("how do I copy files in a robust way", mode=mode)).hits
-            assert [h.heading for h in hits[:3]] == [
-                "Copy tool > More robust variant", "Copy tool", "Copy tool > Reducing overhead"], mode
+            headings = [h.heading for h in hits]
+            assert headings[0] == "Copy tool > More robust variant", mode
+            assert headings.index("Copy tool") == min(3, len(headings) - 1), mode  # or last, when fewer follow
     finally:
         index.close()
 

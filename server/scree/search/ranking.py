@@ -79,6 +79,40 @@ def specific_first(ranked: Sequence[T], key: Callable[[T], Hashable], window: in
     return out
 
 
+# A section ranked below one of its own subsections goes this many places further down (0 = off): the subsection
+# already stands for it, and its place goes to another answer. Measured (docs/benchmarks.md): PARENT_DEFER.
+PARENT_DEFER = 2
+
+
+def parents_deferred(ranked: Sequence[T], key: Callable[[T], Hashable], gap: int,
+                     last: Callable[[T], bool] | None = None) -> list[T]:
+    """`ranked` with each section that follows one of its own subsections (`is_ancestor`) moved `gap` places further
+    down, after `gap` other items, or last when fewer follow; never behind an item that is `last` (a release entry
+    moved down for not answering). A parent's introduction leads into the subsections under it; once one of them
+    ranks above it, the two hits point the reader at one place. Keys that are not (file, trail) pairs, and a file's
+    text before its first heading, are left where they are."""
+    if gap <= 0:
+        return list(ranked)
+    out: list[T] = []
+    placed: set[tuple[int, str]] = set()  # every ancestor of a placed section
+    waiting: list[tuple[int, T]] = []  # (items still to place before it, deferred item)
+    for item in ranked:
+        sec = _section(key(item))
+        if sec is not None and sec[1] and sec in placed:
+            waiting.append((gap, item))
+            continue
+        if waiting and last is not None and last(item):
+            out += [w for _, w in waiting]
+            waiting = []
+        out.append(item)
+        if sec is not None:
+            placed.update(_ancestors(sec))
+        due = [w for n, w in waiting if n <= 1]
+        waiting = [(n - 1, w) for n, w in waiting if n > 1]
+        out += due
+    return out + [w for _, w in waiting]
+
+
 def _ancestors(section: tuple[int, str]) -> list[tuple[int, str]]:
     """Every (file, trail) that `is_ancestor` of `section`: its trail cut at each separator."""
     f, trail = section

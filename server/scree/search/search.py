@@ -411,13 +411,15 @@ class _Ranker:
 
     def _reorder(self, ranked: list[tuple[int, float]], section: Callable[[tuple[int, float]], Hashable],
                  rows: dict[int, queries.ChunkRow]) -> list[tuple[int, float]]:
-        """The rules applied after fusion: release histories later, subsections before their parents."""
+        """The rules applied after fusion: release histories later, subsections before their parents, a parent
+        below its subsection further down."""
         text, vocabulary = self.text, self.vocabulary
         # A changelog entry names the feature it changed, so it matches a how-to question as well as the
         # page documenting it, but answers "when". For a query naming something it only yields to hits
         # that spell as many of the names: a changelog may be the only note that spells a name.
         history = {cid for cid, row in rows.items() if ranking.is_history_file(row.path)}
-        if history and ranking.HISTORY_DEMOTE and not ranking.asks_about_releases(text):
+        demoted = bool(history) and ranking.HISTORY_DEMOTE > 0 and not ranking.asks_about_releases(text)
+        if demoted:
             in_history = lambda item: item[0] in history  # noqa: E731
             names = named_identifiers(text, vocabulary)
             if not names:
@@ -435,6 +437,9 @@ class _Ranker:
         titles = lookup_titles(text, vocabulary) if ranking.OWN_ENTRY_KEPT and is_lookup(text) else []
         kept = lambda item: item[0] in rows and entry_heading(rows[item[0]].heading, titles)  # noqa: E731
         ranked = ranking.specific_first(ranked, section, ranking.SPECIFIC_WINDOW, kept)
+        # then a parent below one of its subsections gives its place to another answer, not to a demoted release
+        ranked = ranking.parents_deferred(ranked, section, ranking.PARENT_DEFER,
+                                          lambda item: demoted and item[0] in history)
         if self.guess:  # the guess reorders the sections the question's names pick: the name's own stays first
             heading = lambda item: rows[item[0]].heading if item[0] in rows else ""  # noqa: E731
             ranked = expansion.titled_first(ranked, heading, expansion.title_names(text))
