@@ -152,8 +152,9 @@ def lookup_titles(lookup: str, vocabulary: AbstractSet[str]) -> list[str]:
 
 def entry_heading(trail: str, titles: Sequence[str]) -> bool:
     """True when a section below its page's title has one of `titles` for its own heading (`lookup_titles`)."""
-    return bool(titles) and TRAIL_SEPARATOR in trail and ranking.titled_by(trail.rsplit(TRAIL_SEPARATOR, 1)[-1],
-                                                                           titles)
+    if not titles or TRAIL_SEPARATOR not in trail:
+        return False
+    return ranking.titled_by(trail.rsplit(TRAIL_SEPARATOR, 1)[-1], titles)
 
 
 def command_tail(lookup: str) -> str:
