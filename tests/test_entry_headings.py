@@ -38,9 +38,10 @@ def _hits(root: Path, index, query: str) -> list[tuple[str, str]]:
     (["chord"], ["chord", "chords"]),
     (["match", "box", "alias"], ["match", "box", "alias", "matches", "boxes", "aliases"]),
     (["task_acks_late", "AsyncResult", "celery multi"], ["task_acks_late", "AsyncResult", "celery multi"]),
-    (["_subdirectory", ".editorconfig", "--pool", "@validate_call"],
-     ["_subdirectory", ".editorconfig", "--pool", "@validate_call", "subdirectory", "editorconfig", "pool",
-      "validate_call"]),
+    (["_subdirectory", ".editorconfig", "@validate_call", "$PIPX_HOME"],
+     ["_subdirectory", ".editorconfig", "@validate_call", "$PIPX_HOME", "subdirectory", "editorconfig",
+      "validate_call", "PIPX_HOME"]),
+    (["--pool", "-v"], ["--pool", "-v"]),  # a flag keeps its dashes: "Pool" is another topic
     (["%%", "[[##"], ["%%", "[[##"]),  # nothing but marks: nothing left to title
 ])
 def test_a_word_is_titled_by_its_plural_and_a_name_without_its_opening_marks(titles: list[str],

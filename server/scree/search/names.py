@@ -128,10 +128,10 @@ REPEATED_TITLES_MAX = 2
 # "Signals" and "Fixtures". Measured (docs/benchmarks.md): PLURAL_TITLES.
 PLURAL_TITLES = True
 # A name is titled without the marks that open it, too: `_subdirectory`, the key as `copier.yml` writes it, under
-# "Available settings > `subdirectory`"; `.editorconfig` under "EditorConfig". Measured (docs/benchmarks.md):
-# BARE_TITLES.
+# "Available settings > `subdirectory`"; `.editorconfig` under "EditorConfig". Not a flag's dashes: a CLI reference
+# titles `--pool` with them, and "Pool" is another topic. Measured (docs/benchmarks.md): BARE_TITLES.
 BARE_TITLES = True
-_OPENING_MARKS = "_-@.$:"
+_OPENING_MARKS = "_@.$:"
 
 
 def title_forms(titles: Sequence[str]) -> list[str]:
