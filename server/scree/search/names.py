@@ -143,11 +143,18 @@ def title_forms(titles: Sequence[str]) -> list[str]:
     return [*titles, *plurals, *bare]
 
 
-def lookup_titles(lookup: str, vocabulary: AbstractSet[str]) -> list[str]:
-    """What titles a lookup's own entry: its names, the whole of it, and their other forms (`title_forms`)."""
+def lookup_names(lookup: str, vocabulary: AbstractSet[str]) -> list[str]:
+    """A lookup's names (`route.named_identifiers`) and the whole of it, case-folded: `Restricted mode` is looked up
+    as itself too."""
     whole = lookup.strip().strip("`").strip().casefold()
     names = named_identifiers(lookup, vocabulary)
-    return title_forms([*names, whole] if whole and whole not in names else names)
+    return [*names, whole] if whole and whole not in names else names
+
+
+def lookup_titles(lookup: str, vocabulary: AbstractSet[str]) -> list[str]:
+    """What titles a lookup's own entry: its names and the whole of it (`lookup_names`), and their other forms
+    (`title_forms`)."""
+    return title_forms(lookup_names(lookup, vocabulary))
 
 
 def entry_heading(trail: str, titles: Sequence[str]) -> bool:
@@ -226,9 +233,9 @@ def _untitle_repeated(titled: dict[int, bool], texts: dict[int, str], titles: Se
     ("Release notes > 17.4.0 > Misc", once a release), not the name's entry."""
     groups: dict[str, list[int]] = {}
     for cid in (cid for cid, is_titled in titled.items() if is_titled):
-        trail = texts.get(cid, "").partition("\n")[0].split(TRAIL_SEPARATOR)
-        if len(trail) > 1 and ranking.titled_by(trail[-1], titles):
-            groups.setdefault(trail[0].strip().casefold(), []).append(cid)
+        trail = texts.get(cid, "").partition("\n")[0]
+        if entry_heading(trail, titles):
+            groups.setdefault(trail.split(TRAIL_SEPARATOR, 1)[0].strip().casefold(), []).append(cid)
     for members in groups.values():
         if len(members) > REPEATED_TITLES_MAX:
             for cid in members:

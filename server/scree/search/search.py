@@ -39,8 +39,8 @@ from .fusion import RRF_K, collapse, dbsf, dbsf_imputed, keep_places, rrf_groupe
 from .links import linked_entries
 from .releases import first_release_entries
 from .entryforms import form_entries, form_names
-from .names import (defined_entries, dotted_entries, entries_first, entry_heading, exact_chunks, lookup_titles,
-                    names_first, spelled_counter)
+from .names import (defined_entries, dotted_entries, entries_first, entry_heading, exact_chunks, lookup_names,
+                    lookup_titles, names_first, spelled_counter)
 from .ftsquery import search_match
 from .keyword import keyword_ranking
 from ..index.indexstatus import stage_two_note
@@ -342,11 +342,7 @@ class _Ranker:
     def _link_names(self) -> list[str]:
         """The names whose links `links.linked_entries` follows: a lookup's, and the lookup itself (a link named
         "Restricted mode" for `Restricted mode`). Not a question's: it asks about a case the fused order weighs."""
-        if not is_lookup(self.text):
-            return []
-        whole = self.text.strip().strip("`").strip().casefold()
-        names = named_identifiers(self.text, self.vocabulary)
-        return names + [whole] if whole and whole not in names else names
+        return lookup_names(self.text, self.vocabulary) if is_lookup(self.text) else []
 
     def _entries(self) -> tuple[list[int], list[str]]:
         """The dotted names' titled entries and the names none titles (`names.dotted_entries`), looked up once
