@@ -15,6 +15,7 @@ from scree.locate import index_location
 from scree.notes.policy import NotesPolicy
 from scree.search.search import Query, matching_file_ids, search
 from scree.search import search as search_module
+from scree.search import ranking
 from scree.index.store import open_index
 from scree.index.sync import sync
 
@@ -292,6 +293,34 @@ def test_a_how_to_question_finds_the_guide_before_the_changelog_entry_that_names
         assert ask("which release added compressed archive search")[0] == "CHANGELOG.md"
     finally:
         index.close()
+
+
+def test_the_front_readme_yields_to_the_docs_section_that_spells_the_name_as_often(tmp_path: Path, embedder,
+                                                                                   monkeypatch) -> None:
+    # A README sums up what the docs explain: its short section on an option matches the option's words more densely
+    # than the docs' own section, which explains it.
+    root = tmp_path / "repo"
+    write(root, "README.md", "# Tool\n\n## The `--check-only` option\n\nUse `--check-only` in CI.\n")
+    write(root, "docs/options.md", "# Options\n\n## Check only\n\nWith `--check-only` the tool changes no file: "
+                                   "it prints what it would change and exits with status 1 when a file would change, "
+                                   "0 otherwise, so a CI job fails on unsorted files.\n")
+    write(root, "docs/more/README.md", "# More\n\nUnrelated notes on the release process.\n")
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        sync(index, NotesPolicy.load(root), embedder)
+        ask = lambda: [h.path for h in search(index, NotesPolicy.load(root), embedder,  # noqa: E731
+                                              Query("--check-only", mode="keyword")).hits]
+        assert ask()[:2] == ["docs/options.md", "README.md"]
+        monkeypatch.setattr(ranking, "README_DEMOTE", 0)
+        assert ask()[:2] == ["README.md", "docs/options.md"]
+    finally:
+        index.close()
+
+
+@pytest.mark.parametrize(("path", "front"), [("README.md", True), ("readme.rst", True), ("README", False),
+                                             ("docs/README.md", False), ("READMEs.md", False), ("guide.md", False)])
+def test_only_the_readme_at_the_notes_root_is_the_front_page(path: str, front: bool) -> None:
+    assert ranking.is_front_readme(path) is front
 
 
 def test_changelog_entries_demoted_from_between_a_section_and_its_subsection_let_the_subsection_go_first(

@@ -264,6 +264,17 @@ _STEM_PARTS = re.compile(r"[-_ ]")
 _YEAR_OR_SERIES = re.compile(r"v?\d+(?:\.(?:\d+|x))*")
 
 
+# How many places a section of the README at the notes' root moves down, past hits that spell the query's names as
+# often (0 = off). The README is the project's front page: it sums up what the docs explain, so its section on a
+# topic is a shorter copy of the docs' own. Measured (docs/benchmarks.md): README_DEMOTE.
+README_DEMOTE = 1
+
+
+def is_front_readme(path: str) -> bool:
+    """True for the README at the notes' root (`README.md`, `README.rst`): the project's front page."""
+    return "/" not in path and path.casefold().startswith("readme.")
+
+
 def is_history_file(path: str) -> bool:
     """True for a release history (CHANGELOG.md, HISTORY.md, NEWS.md, changelog/…, changelogs/…, versionhistory.rst,
     release-history.md, blog/…): it tells when and in which release something changed, not how it works."""
