@@ -264,9 +264,10 @@ _STEM_PARTS = re.compile(r"[-_ ]")
 _YEAR_OR_SERIES = re.compile(r"v?\d+(?:\.(?:\d+|x))*")
 
 
-# How many places a section of the README at the notes' root moves down, past hits that spell the query's names as
-# often (0 = off). The README is the project's front page: it sums up what the docs explain, so its section on a
-# topic is a shorter copy of the docs' own. Measured (docs/benchmarks.md): README_DEMOTE.
+# For a query naming something, how many places a section of the README at the notes' root moves down, past hits that
+# spell the query's names as often (0 = off). The README is the project's front page: it sums up the options the docs
+# explain, so its section on one is a shorter copy of the docs' own. Not for a plain question: a README's tour may be
+# its best answer (loguru's, which its docs include). Measured (docs/benchmarks.md): README_DEMOTE.
 README_DEMOTE = 1
 
 

@@ -407,8 +407,8 @@ class _Ranker:
 
     def _reorder(self, ranked: list[tuple[int, float]], section: Callable[[tuple[int, float]], Hashable],
                  rows: dict[int, queries.ChunkRow]) -> list[tuple[int, float]]:
-        """The rules applied after fusion: release histories later, the front README a place later, subsections
-        before their parents, a parent below its subsection further down."""
+        """The rules applied after fusion: release histories later, the front README a place later for a query naming
+        something, subsections before their parents, a parent below its subsection further down."""
         text, vocabulary = self.text, self.vocabulary
         # A changelog entry names the feature it changed, so it matches a how-to question as well as the
         # page documenting it, but answers "when". For a query naming something it only yields to hits
@@ -425,14 +425,15 @@ class _Ranker:
                 tiers = {cid: spelled(row.text) for cid, row in rows.items()}  # each text read once
                 ranked = ranking.history_later_in_tier(ranked, in_history, lambda item: tiers.get(item[0], 0),
                                                        ranking.HISTORY_DEMOTE)
-        if ranking.README_DEMOTE > 0:  # the front page yields to the docs' sections that spell the names as often
-            front = {cid for cid, row in rows.items() if ranking.is_front_readme(row.path)}
-            if front:
-                readme_tier = spelled_counter(named_identifiers(text, vocabulary))
-                tier_of = {cid: readme_tier(row.text) for cid, row in rows.items()}
-                # moved as a release entry is, past hits spelling as many names, but one place only
-                ranked = ranking.history_later_in_tier(ranked, lambda item: item[0] in front,
-                                                       lambda item: tier_of.get(item[0], 0), ranking.README_DEMOTE)
+        # For a query naming something, the front page yields to the docs' sections that spell the names as often; a
+        # plain question may be answered best by the README's tour (loguru's, which its docs include).
+        named = named_identifiers(text, vocabulary) if ranking.README_DEMOTE > 0 else []
+        if front := {cid for cid, row in rows.items() if named and ranking.is_front_readme(row.path)}:
+            readme_tier = spelled_counter(named)
+            tier_of = {cid: readme_tier(row.text) for cid, row in rows.items()}
+            # moved as a release entry is, past hits spelling as many names, but one place only
+            ranked = ranking.history_later_in_tier(ranked, lambda item: item[0] in front,
+                                                   lambda item: tier_of.get(item[0], 0), ranking.README_DEMOTE)
         # After the histories have moved: a subsection "close behind" its parent is counted among the hits
         # that stay, so changelog entries demoted from between them no longer hide it (measured: one more
         # plain top1 on the starlette set, the others unchanged).
