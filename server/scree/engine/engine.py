@@ -46,6 +46,7 @@ class Activity:
     last: float = field(default_factory=time.monotonic)
     pending: dict[int, set[Any]] = field(default_factory=dict)  # connection number -> request ids
     sessions: int = 0
+    hellos: int = 0  # connections accepted and not yet ready (their hello opens an index, which may take long)
     mu: threading.Lock = field(default_factory=threading.Lock)
 
     def heard(self, conn: int, message: Any) -> None:
@@ -65,10 +66,20 @@ class Activity:
             self.pending.pop(conn, None)
             self.last = time.monotonic()
 
-    def idle_for(self) -> float | None:
-        """Seconds since the last message, or None while a request is unanswered."""
+    def hello_started(self) -> None:
         with self.mu:
-            if any(self.pending.values()):
+            self.hellos += 1
+
+    def hello_ended(self) -> None:
+        with self.mu:
+            self.hellos -= 1
+            self.last = time.monotonic()
+
+    def idle_for(self) -> float | None:
+        """Seconds since the last message, or None while a request is unanswered or a connection says hello: under
+        load a hello that opened its index for longer than the idle time let the engine exit under the session."""
+        with self.mu:
+            if self.hellos or any(self.pending.values()):
                 return None
             return time.monotonic() - self.last
 
@@ -234,6 +245,8 @@ class Engine:
     # ----- one session ----------------------------------------------------------------------------
 
     def _session(self, conn: socket.socket, number: int) -> None:
+        self.activity.hello_started()
+        saying_hello = True
         try:
             uid = channel.peer_uid(conn)
             if uid is not None and uid != os.getuid():
@@ -261,6 +274,8 @@ class Engine:
                 self.activity.sessions += 1
             try:
                 conn.sendall(channel.encode({"scree": "ready", "pid": os.getpid(), "version": __version__}))
+                self.activity.hello_ended()
+                saying_hello = False
                 self._run_mcp(handle, conn, rfile, number)
             finally:
                 with self.activity.mu:
@@ -272,6 +287,8 @@ class Engine:
         except Exception:  # noqa: BLE001 - one session's bug must not end the others'
             log.exception("session %d failed", number)
         finally:
+            if saying_hello:
+                self.activity.hello_ended()
             try:
                 conn.close()
             except OSError:
