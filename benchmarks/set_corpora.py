@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -72,7 +73,7 @@ def _from_mirror(recipe: Recipe, mirror: Path) -> str:
     return "true" + rest
 
 
-def _paths_of(command: str, src: str) -> tuple[str, list[str]]:
+def _paths_of(command: str) -> tuple[str, list[str]]:
     """The destination and the paths of the recipe's `archive ... | tar -x -C DEST` (pathspec exclusions dropped)."""
     words = shlex.split(command.split("| tar", 1)[0].split(" archive ", 1)[1])
     paths = [w for w in words[1:] if w != "--" and not w.startswith(":!")]
@@ -83,7 +84,7 @@ def _paths_of(command: str, src: str) -> tuple[str, list[str]]:
 def _one_by_one(recipe: Recipe, mirror: Path) -> int:
     """The recipe's files read from the snapshot one at a time, absent ones skipped; the count written."""
     git_dir = str(mirror / recipe.repo.replace("/", "+") / "repo")
-    dest, paths = _paths_of(recipe.command, recipe.src)
+    dest, paths = _paths_of(recipe.command)
     listing = subprocess.run(["git", "--git-dir", git_dir, "ls-tree", "-r", "-z", recipe.commit, "--", *paths],
                              capture_output=True, check=True).stdout.split(b"\0")
     blobs = []
@@ -125,7 +126,7 @@ def fetch(recipe: Recipe, mirror: Path | None, dry_run: bool) -> str:
         return "fetched"
     if mirror is None:
         return "failed: " + command
-    subprocess.run(["rm", "-rf", _paths_of(recipe.command, recipe.src)[0]])
+    shutil.rmtree(_paths_of(recipe.command)[0], ignore_errors=True)
     return f"fetched one by one ({_one_by_one(recipe, mirror)} files; the snapshot lacks some)"
 
 

@@ -415,25 +415,23 @@ class _Ranker:
         # that spell as many of the names: a changelog may be the only note that spells a name.
         history = {cid for cid, row in rows.items() if ranking.is_history_file(row.path)}
         demoted = bool(history) and ranking.HISTORY_DEMOTE > 0 and not ranking.asks_about_releases(text)
+        # For a query naming something, the front page yields to the docs' sections that spell the names as often; a
+        # plain question may be answered best by the README's tour (loguru's, which its docs include).
+        front = {cid for cid, row in rows.items() if ranking.README_DEMOTE > 0 and ranking.is_front_readme(row.path)}
+        names = named_identifiers(text, vocabulary) if demoted or front else []
+        tiers: dict[int, int] = {}  # names spelled per chunk, each text read once, for both moves
+        if names and (front or (demoted and HISTORY_IN_TIER)):
+            spelled = spelled_counter(names)
+            tiers = {cid: spelled(row.text) for cid, row in rows.items()}
+        tier = lambda item: tiers.get(item[0], 0)  # noqa: E731
         if demoted:
             in_history = lambda item: item[0] in history  # noqa: E731
-            names = named_identifiers(text, vocabulary)
             if not names:
                 ranked = ranking.history_later(ranked, in_history, ranking.HISTORY_DEMOTE)
             elif HISTORY_IN_TIER:
-                spelled = spelled_counter(names)
-                tiers = {cid: spelled(row.text) for cid, row in rows.items()}  # each text read once
-                ranked = ranking.history_later_in_tier(ranked, in_history, lambda item: tiers.get(item[0], 0),
-                                                       ranking.HISTORY_DEMOTE)
-        # For a query naming something, the front page yields to the docs' sections that spell the names as often; a
-        # plain question may be answered best by the README's tour (loguru's, which its docs include).
-        named = named_identifiers(text, vocabulary) if ranking.README_DEMOTE > 0 else []
-        if front := {cid for cid, row in rows.items() if named and ranking.is_front_readme(row.path)}:
-            readme_tier = spelled_counter(named)
-            tier_of = {cid: readme_tier(row.text) for cid, row in rows.items()}
-            # moved as a release entry is, past hits spelling as many names, but one place only
-            ranked = ranking.history_later_in_tier(ranked, lambda item: item[0] in front,
-                                                   lambda item: tier_of.get(item[0], 0), ranking.README_DEMOTE)
+                ranked = ranking.history_later_in_tier(ranked, in_history, tier, ranking.HISTORY_DEMOTE)
+        if front and names:  # moved as a release entry is, past hits spelling as many names, but one place only
+            ranked = ranking.history_later_in_tier(ranked, lambda item: item[0] in front, tier, ranking.README_DEMOTE)
         # After the histories have moved: a subsection "close behind" its parent is counted among the hits
         # that stay, so changelog entries demoted from between them no longer hide it (measured: one more
         # plain top1 on the starlette set, the others unchanged).
