@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -135,3 +136,29 @@ def test_garbage_file_is_reported_as_damaged_with_the_remedy(tmp_path):
     with pytest.raises(IndexError_, match="scree index --rebuild"):
         connect(bad)
     assert bad.read_bytes().startswith(b"this is not sqlite")  # nothing lost
+
+
+def test_opening_a_new_index_while_another_connection_writes_it_waits_instead_of_failing(tmp_path):
+    # SQLite answers a switch to WAL that meets another connection's write lock with "database is locked"
+    # at once, without the busy handler: eight `scree search`es started together on a new folder failed so.
+    db = tmp_path / "index.db"
+    driver = choose_driver()
+    other = driver.module.connect(str(db), isolation_level=None, check_same_thread=False)
+    other.execute("create table t(x)")  # a rollback-journal file, as a new one is before the first switch
+    other.execute("begin immediate")
+    outcome: dict[str, object] = {}
+
+    def open_it() -> None:
+        try:
+            outcome["mode"] = connect(db, driver=driver).execute("pragma journal_mode").fetchone()[0]
+        except Exception as exc:  # noqa: BLE001 - the test reports it
+            outcome["error"] = exc
+
+    opener = threading.Thread(target=open_it)
+    opener.start()
+    opener.join(timeout=0.5)  # it keeps waiting while the lock is held (and fails at once without the retry)
+    assert "error" not in outcome, outcome["error"]
+    other.execute("commit")
+    other.close()
+    opener.join(timeout=30)
+    assert outcome == {"mode": "wal"}

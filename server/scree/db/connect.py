@@ -16,6 +16,7 @@ import logging
 import os
 import sqlite3
 import stat
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -168,7 +169,7 @@ def connect(path: Path | str, *, driver: Driver | None = None, readonly: bool = 
         conn.enable_load_extension(False)
         conn.execute(f"pragma busy_timeout = {BUSY_TIMEOUT_MS}")
         if not readonly:
-            mode = conn.execute("pragma journal_mode = wal").fetchone()[0]
+            mode = _switch_to_wal(conn, driver)
             if str(mode).lower() != "wal":
                 log.warning("index %s is not in WAL mode (%s): readers may wait on the writer", path, mode)
         conn.execute("pragma synchronous = normal")
@@ -184,6 +185,26 @@ def connect(path: Path | str, *, driver: Driver | None = None, readonly: bool = 
         if "locked" in msg or "busy" in msg:
             raise IndexError_(f"the index {path} is locked by another process ({exc}): try again shortly") from None
         raise IndexError_(f"cannot open the index {path}: {exc}") from None
+
+
+# How often a connection retries the switch to WAL while another one holds the file (for BUSY_TIMEOUT_MS).
+_WAL_SWITCH_POLL = 0.01
+
+
+def _switch_to_wal(conn: Any, driver: Driver) -> str:
+    """`pragma journal_mode = wal`, retried while another connection holds the file. SQLite answers a
+    journal-mode switch that meets another connection's lock with "database is locked" at once, without
+    its busy handler: eight processes opening a new index together failed one in twenty rounds. Once one
+    of them has switched, the mode is in the file and the others' switch is a no-op."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            return str(conn.execute("pragma journal_mode = wal").fetchone()[0])
+        except driver.Error as exc:
+            msg = str(exc).lower()
+            if not ("locked" in msg or "busy" in msg) or time.monotonic() >= deadline:
+                raise
+            time.sleep(_WAL_SWITCH_POLL)
 
 
 @dataclass(frozen=True)

@@ -156,6 +156,7 @@ class Engine:
         self._started = time.time()
         self._count = 0
         self._stopping = threading.Event()
+        self._leaving_idle = threading.Event()  # the idle watch is stopping the engine and ends the process
 
     # ----- life -----------------------------------------------------------------------------------
 
@@ -187,7 +188,8 @@ class Engine:
     def serve_forever(self) -> int:
         """Accept sessions until idle; the exit code of `scree engine`."""
         assert self._listener is not None
-        threading.Thread(target=self._idle_watch, name="scree-idle", daemon=True).start()
+        watch = threading.Thread(target=self._idle_watch, name="scree-idle", daemon=True)
+        watch.start()
         log.info("engine %d listening on %s (exits after %g s idle)", os.getpid(), self.sock_path, self.idle_seconds)
         while not self._stopping.is_set():
             try:
@@ -197,6 +199,11 @@ class Engine:
             self._count += 1
             threading.Thread(target=self._session, args=(conn, self._count), name=f"scree-session-{self._count}",
                              daemon=True).start()
+        if self._leaving_idle.is_set():
+            # The idle watch closed the listener and is stopping the indexes; it ends the process with
+            # os._exit. Returning now would finalize the interpreter while daemon threads (a sync's embedding,
+            # in onnxruntime) still run, which aborts the process ("FATAL: exception not rethrown").
+            watch.join()
         return 0
 
     def _idle_watch(self) -> None:
@@ -205,6 +212,7 @@ class Engine:
             if idle is None or idle < self.idle_seconds or self._busy():
                 continue
             log.info("engine idle for %.0f s: exiting", idle)
+            self._leaving_idle.set()
             self.shutdown()
             os._exit(0)
 
