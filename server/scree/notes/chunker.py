@@ -71,7 +71,8 @@ log = logging.getLogger(__name__)
 # 14: a reStructuredText `literalinclude` of a code file shows that file's lines in its section (`notes/includes.py`).
 # 15: so does MyST's ```` ```{literalinclude} ```` fence.
 # 16: `code-tab` (sphinx-tabs) is code; `.. version-added::` (Sphinx 7.3) reads as `versionadded` does.
-CHUNKER_VERSION = "16"
+# 17 (issue 38): a reStructuredText reference to a `replace::` substitution of its page is written out (`rstsubst`).
+CHUNKER_VERSION = "17"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from
@@ -127,6 +128,8 @@ def chunk_note(text: str, kind: str = formats.MARKDOWN) -> ChunkedNote:
     lines = split_lines(text)
     parsed = formats.structure(kind, lines)
     blocks = parsed.blocks
+    if parsed.text is not None:  # the lines as the built page reads them (reStructuredText substitutions)
+        lines = parsed.text
     chunks: list[Chunk] = []
     no_split = _verbatim_lines(blocks, len(lines))
     markup = [False] * len(lines)

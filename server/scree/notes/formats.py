@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import adocblocks, mdblocks, pdftext, rstblocks
+from . import adocblocks, mdblocks, pdftext, rstblocks, rstsubst
 from ..records import AutodocRef
 
 MARKDOWN = "markdown"
@@ -44,10 +44,13 @@ SPHINX_CONF = "conf.py"
 
 @dataclass(frozen=True)
 class Structure:
-    """A note's block structure, and the autodoc directives of a reStructuredText page."""
+    """A note's block structure, and the autodoc directives of a reStructuredText page. `text` is the note's
+    lines as a reader of the built page reads them, when the reader writes some out (reStructuredText
+    substitutions, `rstsubst`): as many lines as given, each at its place; None when they are the lines given."""
 
     blocks: mdblocks.Blocks
     autodoc: tuple[AutodocRef, ...] = ()
+    text: list[str] | None = None
 
 
 def kind_of(name: str, *, sphinx_source: bool = False) -> str:
@@ -82,7 +85,12 @@ def structure(kind: str, lines: list[str]) -> Structure:
     """The block structure of a note of `kind` given as `mdblocks.split_lines` lines."""
     if kind == RST:
         rst = rstblocks.parse_rst(lines)
-        return Structure(rst.blocks, rst.autodoc)
+        defined = rstsubst.definitions(lines)
+        text = None
+        if defined:
+            markup = [i for start, end in rst.blocks.verbatim for i in range(start, end)]
+            text = rstsubst.expand(lines, defined, (*markup, *rst.blocks.inert, *rst.blocks.targets))
+        return Structure(rst.blocks, rst.autodoc, text)
     if kind == ASCIIDOC:
         return Structure(adocblocks.parse_adoc(lines))
     if kind == TEXT:

@@ -115,6 +115,12 @@ def clean_rst_title(raw: str) -> str:
     return cut_utf8(_WHITESPACE.sub(" ", s).strip(), MAX_HEADING_BYTES).rstrip()
 
 
+def render_roles(text: str) -> str:
+    """`text` with each role written as the built page shows it: :class:`~a.Logger` -> Logger,
+    :func:`print() <builtins.print>` -> print(), :data:`sys.stdout` -> sys.stdout."""
+    return _ROLE.sub(_role_text, text) if ":`" in text else text
+
+
 def _role_text(m: re.Match[str]) -> str:
     body = m.group(1)
     lt = body.rfind("<")
