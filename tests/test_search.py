@@ -320,6 +320,27 @@ def test_the_front_readme_yields_to_the_docs_section_that_spells_a_named_query_a
         index.close()
 
 
+def test_a_one_word_lookup_names_what_it_looks_up_so_the_front_readme_yields_to_the_docs(
+        tmp_path: Path, embedder, monkeypatch) -> None:
+    # loguru's README tours `diagnose` in a short section, denser in the word than the reference that explains it
+    root = tmp_path / "repo"
+    write(root, "README.md", "# Tool\n\n## Diagnose your errors\n\nWith diagnose on, every error shows its "
+                             "variables: diagnose helps.\n")
+    write(root, "docs/api.md", "# API\n\n## add\n\nThe diagnose argument says whether an exception's variables are "
+                               "shown; turn it off in production, where they may hold secrets. Defaults to on.\n")
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        sync(index, NotesPolicy.load(root), embedder)
+        ask = lambda text: [h.path for h in search(index, NotesPolicy.load(root), embedder,  # noqa: E731
+                                                   Query(text, mode="keyword")).hits]
+        assert ask("diagnose")[:2] == ["docs/api.md", "README.md"]
+        assert ask("why are variables shown in errors")[:1] == ["README.md"]  # a question: the tour may answer it
+        monkeypatch.setattr(ranking, "README_LOOKUP_WORD", False)
+        assert ask("diagnose")[:2] == ["README.md", "docs/api.md"]
+    finally:
+        index.close()
+
+
 @pytest.mark.parametrize(("path", "front"), [("README.md", True), ("readme.rst", True), ("README", False),
                                              ("docs/README.md", False), ("READMEs.md", False), ("guide.md", False)])
 def test_only_the_readme_at_the_notes_root_is_the_front_page(path: str, front: bool) -> None:

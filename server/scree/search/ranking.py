@@ -269,6 +269,9 @@ _YEAR_OR_SERIES = re.compile(r"v?\d+(?:\.(?:\d+|x))*")
 # explain, so its section on one is a shorter copy of the docs' own. Not for a plain question: a README's tour may be
 # its best answer (loguru's, which its docs include). Measured (docs/benchmarks.md): README_DEMOTE.
 README_DEMOTE = 1
+# A lookup of one word (`diagnose`, which the keyword half already takes as a name) names something too, for this
+# move. Measured (docs/benchmarks.md): README_LOOKUP_WORD.
+README_LOOKUP_WORD = True
 
 
 def is_front_readme(path: str) -> bool:

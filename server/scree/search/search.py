@@ -419,9 +419,13 @@ class _Ranker:
         # plain question may be answered best by the README's tour (loguru's, which its docs include).
         front = {cid for cid, row in rows.items() if ranking.README_DEMOTE > 0 and ranking.is_front_readme(row.path)}
         names = named_identifiers(text, vocabulary) if demoted or front else []
+        # a lookup of one word names it too (loguru's `diagnose`, an argument the README's tour shows off), for the
+        # README's move only: a release entry that spells such a word is no more the answer than before
+        front_names = names or ([text.strip().strip("`").casefold()] if front and ranking.README_LOOKUP_WORD
+                                and is_lookup(text) and len(text.split()) == 1 else [])
         tiers: dict[int, int] = {}  # names spelled per chunk, each text read once, for both moves
-        if names and (front or (demoted and HISTORY_IN_TIER)):
-            spelled = spelled_counter(names)
+        if (front and front_names) or (names and demoted and HISTORY_IN_TIER):
+            spelled = spelled_counter(names or front_names)
             tiers = {cid: spelled(row.text) for cid, row in rows.items()}
         tier = lambda item: tiers.get(item[0], 0)  # noqa: E731
         if demoted:
@@ -430,7 +434,7 @@ class _Ranker:
                 ranked = ranking.history_later(ranked, in_history, ranking.HISTORY_DEMOTE)
             elif HISTORY_IN_TIER:
                 ranked = ranking.history_later_in_tier(ranked, in_history, tier, ranking.HISTORY_DEMOTE)
-        if front and names:  # moved as a release entry is, past hits spelling as many names, but one place only
+        if front and front_names:  # moved as a release entry is, past hits spelling as many names, but one place only
             ranked = ranking.history_later_in_tier(ranked, lambda item: item[0] in front, tier, ranking.README_DEMOTE)
         # After the histories have moved: a subsection "close behind" its parent is counted among the hits
         # that stay, so changelog entries demoted from between them no longer hide it (measured: one more
