@@ -664,3 +664,18 @@ def test_a_pages_repeated_subsections_keep_the_title_of_the_page(tmp_path: Path)
         assert _first(root, index, "spool_root", "keyword")[0] == "spool_root.rst"
     finally:
         index.close()
+
+
+@pytest.mark.parametrize(("trail", "names", "titled"), [
+    ("&lt;scalar&gt; > Syntax", ["scalar"], True),  # Markdown's escapes spell the heading `<scalar>`
+    ("`<scalar>`", ["<scalar>"], True),  # a query may keep the brackets
+    ("&lt;scalar&gt;", ["scalar"], True),
+    ("Types > <number>", ["number"], True),
+    ("Scalars &amp; numbers", ["scalars & numbers"], True),
+    ("<details> element", ["details"], False),  # about more than the name
+    ("<>", ["<>"], True),  # brackets alone are the name
+    ("&lt;scalar&gt;", ["lt"], False),
+])
+def test_a_heading_is_read_as_rendered_and_a_placeholder_without_its_brackets(trail: str, names: list[str],
+                                                                              titled: bool) -> None:
+    assert sectiontext.titled_by(trail, names) is titled

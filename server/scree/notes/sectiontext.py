@@ -19,8 +19,20 @@ def titled_by(trail: str, names: Sequence[str]) -> bool:
     """True when one heading of `trail` (" > "-joined) is one of `names`, ignoring case and backticks:
     "Settings > `CACHE_DIR`" is titled by CACHE_DIR; "Moving CACHE_DIR and LOG_DIR" is not (it is about
     more than the name)."""
-    wanted = {n.casefold() for n in names}
-    return any(h.strip().strip("`").strip().casefold() in wanted for h in trail.split(TRAIL_SEPARATOR))
+    wanted = {_bare(n) for n in names}
+    return any(_bare(h) in wanted for h in trail.split(TRAIL_SEPARATOR))
+
+
+def _bare(heading: str) -> str:
+    """A heading (or a name) as the name it may be, case-folded: backticks off, HTML's escapes read (`&lt;scalar&gt;`
+    is how Markdown spells the heading `<scalar>`), and a placeholder's angle brackets off (textual's `<scalar>` page
+    is the type `scalar`, which the query may spell either way)."""
+    h = heading.strip().strip("`").strip()
+    if "&" in h:
+        h = h.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    if h.startswith("<") and h.endswith(">") and len(h) > 2:
+        h = h[1:-1].strip()
+    return h.casefold()
 
 
 def _outside_fences(lines: list[str]) -> Iterator[tuple[int, str]]:
