@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Callable, Iterator
 
 import pytest
 
@@ -27,6 +29,18 @@ NOTES = {
     "guide/onboarding.md": "# Onboarding\n\nNew engineers get a laptop, an account and a buddy on day one.\n",
     "guide/cooking.md": "# Lunch\n\nThe kitchen serves pasta on Fridays.\n",
 }
+
+
+@contextmanager
+def keyword_answers(root: Path, embedder) -> Iterator[Callable[[str], list[str]]]:
+    """A synced index of `root`, asked in keyword mode: the paths of the hits, best first."""
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        sync(index, NotesPolicy.load(root), embedder)
+        yield lambda text: [h.path for h in search(index, NotesPolicy.load(root), embedder,
+                                                   Query(text, mode="keyword")).hits]
+    finally:
+        index.close()
 
 
 def _build(root: Path, real_embedder):
@@ -283,16 +297,10 @@ def test_a_how_to_question_finds_the_guide_before_the_changelog_entry_that_names
     write(root, "guide.md", "# Guide\n\n## Archives\n\nTo search compressed archive files, pass the decompress "
                             "option. It reads each archive member in turn, so large archives take longer; the "
                             "output names the member and the line, as for any other file you search.\n")
-    index = open_index(index_location(root, load_config()), root)
-    try:
-        sync(index, NotesPolicy.load(root), embedder)
-        ask = lambda text: [h.path for h in search(index, NotesPolicy.load(root), embedder,  # noqa: E731
-                                                   Query(text, mode="keyword")).hits]
+    with keyword_answers(root, embedder) as ask:
         assert ask("how do I search compressed archive files")[0] == "guide.md"
         # Asking about releases, or naming something, keeps the changelog where BM25 put it.
         assert ask("which release added compressed archive search")[0] == "CHANGELOG.md"
-    finally:
-        index.close()
 
 
 def test_the_front_readme_yields_to_the_docs_section_that_spells_a_named_query_as_often(
@@ -306,18 +314,12 @@ def test_the_front_readme_yields_to_the_docs_section_that_spells_a_named_query_a
                                    "it prints what it would change and exits with status 1 when a file would change, "
                                    "0 otherwise, so a continuous integration job fails on unsorted files.\n")
     write(root, "docs/more/README.md", "# More\n\nUnrelated notes on the release process.\n")
-    index = open_index(index_location(root, load_config()), root)
-    try:
-        sync(index, NotesPolicy.load(root), embedder)
-        ask = lambda text: [h.path for h in search(index, NotesPolicy.load(root), embedder,  # noqa: E731
-                                                   Query(text, mode="keyword")).hits]
+    with keyword_answers(root, embedder) as ask:
         assert ask("--check-only")[:2] == ["docs/options.md", "README.md"]
         # a plain question keeps the README where it ranked: its tour may be the best answer
         assert ask("continuous integration")[:2] == ["README.md", "docs/options.md"]
         monkeypatch.setattr(ranking, "README_DEMOTE", 0)
         assert ask("--check-only")[:2] == ["README.md", "docs/options.md"]
-    finally:
-        index.close()
 
 
 def test_a_one_word_lookup_names_what_it_looks_up_so_the_front_readme_yields_to_the_docs(
@@ -328,17 +330,11 @@ def test_a_one_word_lookup_names_what_it_looks_up_so_the_front_readme_yields_to_
                              "variables: diagnose helps.\n")
     write(root, "docs/api.md", "# API\n\n## add\n\nThe diagnose argument says whether an exception's variables are "
                                "shown; turn it off in production, where they may hold secrets. Defaults to on.\n")
-    index = open_index(index_location(root, load_config()), root)
-    try:
-        sync(index, NotesPolicy.load(root), embedder)
-        ask = lambda text: [h.path for h in search(index, NotesPolicy.load(root), embedder,  # noqa: E731
-                                                   Query(text, mode="keyword")).hits]
+    with keyword_answers(root, embedder) as ask:
         assert ask("diagnose")[:2] == ["docs/api.md", "README.md"]
         assert ask("why are variables shown in errors")[:1] == ["README.md"]  # a question: the tour may answer it
         monkeypatch.setattr(ranking, "README_LOOKUP_WORD", False)
         assert ask("diagnose")[:2] == ["README.md", "docs/api.md"]
-    finally:
-        index.close()
 
 
 @pytest.mark.parametrize(("path", "front"), [("README.md", True), ("readme.rst", True), ("README", False),
