@@ -197,6 +197,18 @@ def test_a_members_list_shows_the_members_it_names_in_its_order_as_the_pages_own
     assert len(pulled) == 4 and all("a member of pkg.Engine" in n for n in pulled[1:])  # start, stop, idle
 
 
+def test_inherited_members_alone_shows_the_members_as_sphinx_does() -> None:
+    # marshmallow's Schema page: `.. autoclass:: marshmallow.schema.Schema` with `:inherited-members:` only
+    page = "API\n===\n\n.. autoclass:: pkg.Engine\n    :inherited-members:\n"
+    modules = {"pkg": ("src/pkg/__init__.py", 'class Base:\n    def stop(self):\n        """Stops."""\n\n'
+                       'class Engine(Base):\n    """An engine."""\n\n    def start(self):\n        """Starts."""\n')}
+    shown = [c.heading for c in autodoc_chunks(chunk_note(page, formats.RST), modules.get)]
+    assert shown == ["API > pkg.Engine", "API > pkg.Engine.start", "API > pkg.Engine.stop"]
+    alone = [c.heading for c in autodoc_chunks(chunk_note(page.replace("    :inherited-members:\n", ""),
+                                                          formats.RST), modules.get)]
+    assert alone == ["API > pkg.Engine"]
+
+
 def test_a_name_a_package_re_exports_with_a_star_import_is_found() -> None:
     page = "API\n===\n\n.. autoclass:: pkg.Engine\n\n.. autofunction:: pkg.start\n\n.. autofunction:: pkg._tune\n"
     modules = {

@@ -13,7 +13,8 @@ shows it: the module in effect (`.. currentmodule::`), the longest dotted prefix
 names down classes, through `from x import Name` and `from x import *` re-exports (a package's `__init__.py`), a
 few hops deep.
 `:members:` adds each public member that has a docstring (`__all__` decides a module's public names), and
-`:inherited-members:` those of its base classes that the folder defines. What cannot be found (a compiled
+`:inherited-members:` those of its base classes that the folder defines (alone, it shows the members too, as
+Sphinx does). What cannot be found (a compiled
 module, a name made at run time, a base class from an installed package) is left out: the directive's line
 stays the page's text, as before.
 """
@@ -134,7 +135,7 @@ class _Resolver:
             doc = ast.get_docstring(mod.tree)
             if doc:
                 out.append(Documented(mod.name, mod.name, doc, f"{mod.path}, line 1"))
-            if "members" in ref.options:
+            if _shows_members(ref.options):
                 for node in _listed(mod.tree, _public(mod.tree, _all_of(mod.tree)), ref.members):
                     out.extend(replace(d, member=not ref.members) for d in
                                self._describe(node, f"{mod.name}.{node.name}", mod, ref.options))
@@ -156,7 +157,7 @@ class _Resolver:
         doc = ast.get_docstring(node) if isinstance(node, _DEFS) else _attribute_doc(node, mod)
         if doc:
             out.append(Documented(name, _signature(node, name), doc, f"{mod.path}, line {getattr(node, 'lineno', 1)}"))
-        if "members" not in options or not isinstance(node, ast.ClassDef):
+        if not _shows_members(options) or not isinstance(node, ast.ClassDef):
             return out
         # The class's own members, then (`:inherited-members:`) those of its bases in the folder, nearest first.
         classes = [(node, mod)]
@@ -282,6 +283,12 @@ def _attribute_doc(node: ast.AST, mod: _Module) -> str | None:
         comments.append(mod.lines[node.lineno - 1].split("#: ", 1)[1].strip())
     return "\n".join(comments).strip() or None
 
+
+
+def _shows_members(options: frozenset[str]) -> bool:
+    """Whether a directive shows the object's members: `:members:`, or `:inherited-members:` alone, which Sphinx reads
+    as all members too (`want_all` in autodoc's `document_members`; marshmallow's `Schema` page gives only it)."""
+    return "members" in options or "inherited-members" in options
 
 def _listed(node: ast.AST, public: list[_Def], names: tuple[str, ...]) -> list[_Def]:
     """The members of `node` that a `:members: a, b` list names, in the list's order, private ones too (Sphinx
