@@ -178,13 +178,18 @@ def connect(path: Path | str, *, driver: Driver | None = None, readonly: bool = 
         conn.execute("select count(*) from sqlite_master").fetchone()
         return conn
     except driver.Error as exc:
-        msg = str(exc).lower()
         explained = explain(exc, path)
         if explained is not None:
             raise explained from None
-        if "locked" in msg or "busy" in msg:
+        if _is_busy(exc):
             raise IndexError_(f"the index {path} is locked by another process ({exc}): try again shortly") from None
         raise IndexError_(f"cannot open the index {path}: {exc}") from None
+
+
+def _is_busy(exc: Exception) -> bool:
+    """True for SQLite's "database is locked" / "database is busy": another connection holds the file."""
+    msg = str(exc).lower()
+    return "locked" in msg or "busy" in msg
 
 
 # How often a connection retries the switch to WAL while another one holds the file (for BUSY_TIMEOUT_MS).
@@ -201,8 +206,7 @@ def _switch_to_wal(conn: Any, driver: Driver) -> str:
         try:
             return str(conn.execute("pragma journal_mode = wal").fetchone()[0])
         except driver.Error as exc:
-            msg = str(exc).lower()
-            if not ("locked" in msg or "busy" in msg) or time.monotonic() >= deadline:
+            if not _is_busy(exc) or time.monotonic() >= deadline:
                 raise
             time.sleep(_WAL_SWITCH_POLL)
 

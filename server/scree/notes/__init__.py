@@ -4,7 +4,8 @@ work on its text, whatever its format. Nothing here touches the index or the mod
 Modules: `policy` (which paths are notes), `ignorerules` (gitignore decided as git does), `walk`
 (the folder, pruned), `reader` (one note, read safely and hashed), `formats` (which format a note is in,
 and its reader), the readers `mdblocks` (Markdown's block structure as a renderer sees it), `rstblocks`
-(reStructuredText's, with `rstsubst` writing out its `replace::` substitutions) and `adocblocks` (AsciiDoc's), `chunker` (chunks with heading trails and line ranges),
+(reStructuredText's, with `rstsubst` writing out its `replace::` substitutions) and `adocblocks` (AsciiDoc's),
+`chunker` (chunks with heading trails and line ranges),
 `autodoc` (the docstrings Sphinx autodoc directives show, read with ast), `includes` (the lines a
 `literalinclude` shows from another file), `modules` (a Python module of the
 folder by dotted name, for autodoc), `pdftext` (a PDF's text, pages and outline), `utf8` (byte sizes and

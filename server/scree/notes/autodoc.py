@@ -284,11 +284,11 @@ def _attribute_doc(node: ast.AST, mod: _Module) -> str | None:
     return "\n".join(comments).strip() or None
 
 
-
 def _shows_members(options: frozenset[str]) -> bool:
     """Whether a directive shows the object's members: `:members:`, or `:inherited-members:` alone, which Sphinx reads
     as all members too (`want_all` in autodoc's `document_members`; marshmallow's `Schema` page gives only it)."""
     return "members" in options or "inherited-members" in options
+
 
 def _listed(node: ast.AST, public: list[_Def], names: tuple[str, ...]) -> list[_Def]:
     """The members of `node` that a `:members: a, b` list names, in the list's order, private ones too (Sphinx

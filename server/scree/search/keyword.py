@@ -15,7 +15,7 @@ from ..db import queries
 from ..index.store import Index
 from . import expansion
 from .ftsquery import cjk_match, other_words_match, search_match
-from .names import names_first
+from .names import names_first, one_word_name
 from .route import is_lookup, is_syntax_name, named_identifiers, punctuation_name
 
 # Keyword candidates looked at for a verbatim name before the top is kept, so a chunk holding the
@@ -71,8 +71,8 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
         return []
     names = named_identifiers(text, vocabulary)
     lookup = is_lookup(text)
-    if LOOKUP_WORD_AS_NAME and not names and lookup and len(text.split()) == 1:
-        names = [text.strip().strip("`").casefold()]
+    if LOOKUP_WORD_AS_NAME and not names and lookup:
+        names = one_word_name(text)
     pool = max(2 * depth, NAME_POOL) if names else 2 * depth
     if guess:  # the question's own BM25 is run only where the way of widening uses it
         deeper = max(pool, expansion.GUESS_POOL)

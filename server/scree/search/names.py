@@ -151,6 +151,12 @@ def lookup_names(lookup: str, vocabulary: AbstractSet[str]) -> list[str]:
     return [*names, whole] if whole and whole not in names else names
 
 
+def one_word_name(lookup: str) -> list[str]:
+    """A lookup of one word as the name it looks up, case-folded (`diagnose`, which the vocabulary may not hold);
+    none for a longer one."""
+    return [lookup.strip().strip("`").casefold()] if len(lookup.split()) == 1 else []
+
+
 def lookup_titles(lookup: str, vocabulary: AbstractSet[str]) -> list[str]:
     """What titles a lookup's own entry: its names and the whole of it (`lookup_names`), and their other forms
     (`title_forms`)."""

@@ -40,7 +40,7 @@ from .links import linked_entries
 from .releases import first_release_entries
 from .entryforms import form_entries, form_names
 from .names import (defined_entries, dotted_entries, entries_first, entry_heading, exact_chunks, lookup_names,
-                    lookup_titles, names_first, spelled_counter)
+                    lookup_titles, names_first, one_word_name, spelled_counter)
 from .ftsquery import search_match
 from .keyword import keyword_ranking
 from ..index.indexstatus import stage_two_note
@@ -421,8 +421,7 @@ class _Ranker:
         names = named_identifiers(text, vocabulary) if demoted or front else []
         # a lookup of one word names it too (loguru's `diagnose`, an argument the README's tour shows off), for the
         # README's move only: a release entry that spells such a word is no more the answer than before
-        front_names = names or ([text.strip().strip("`").casefold()] if front and ranking.README_LOOKUP_WORD
-                                and is_lookup(text) and len(text.split()) == 1 else [])
+        front_names = names or (one_word_name(text) if front and ranking.README_LOOKUP_WORD and is_lookup(text) else [])
         tiers: dict[int, int] = {}  # names spelled per chunk, each text read once, for both moves
         if (front and front_names) or (names and demoted and HISTORY_IN_TIER):
             spelled = spelled_counter(names or front_names)
