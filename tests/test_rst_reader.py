@@ -209,6 +209,42 @@ def test_inherited_members_alone_shows_the_members_as_sphinx_does() -> None:
     assert alone == ["API > pkg.Engine"]
 
 
+def test_a_member_directive_in_a_class_body_documents_that_classs_member() -> None:
+    # trio's CancelScope: `.. autoattribute:: shield` in `.. autoclass:: trio.CancelScope`'s body is the class's
+    # property, whose docstring is its getter's (the setter after it has none); a member directive outside any class
+    # body, or one that names its class itself, reads as written
+    page = (".. currentmodule:: pkg\n\nAPI\n===\n\n.. autoclass:: pkg.Scope\n\n   .. autoattribute:: shield\n\n"
+            "   .. automethod:: cancel(reason=None)\n\n   .. automethod:: Scope.close\n\n"
+            ".. autofunction:: helper\n\n.. automethod:: cancel\n")
+    source = ('class Scope:\n    """A scope."""\n\n    @property\n    def shield(self):\n        """Read-write: shielded."""\n\n'
+              '    @shield.setter\n    def shield(self, value):\n        pass\n\n'
+              '    def cancel(self, reason=None):\n        """Cancels."""\n\n'
+              '    def close(self):\n        """Closes."""\n\n'
+              'def helper():\n    """Helps."""\n')
+    shown = autodoc_chunks(chunk_note(page, formats.RST), {"pkg": ("src/pkg/__init__.py", source)}.get)
+    assert [c.heading for c in shown] == ["API > pkg.Scope", "API > pkg.Scope.shield", "API > pkg.Scope.cancel",
+                                          "API > pkg.Scope.close", "API > pkg.helper"]
+    assert "Read-write: shielded." in shown[1].text and "Cancels." in shown[2].text
+
+
+def test_names_bound_in_if_and_try_blocks_are_found_as_they_run() -> None:
+    # trio's `run_process`: typed stubs under `if TYPE_CHECKING:`, the object that runs bound in its `else:`; and an
+    # optional speed-up imported in a `try:`, its fallback in the `except` branch
+    page = "API\n===\n\n.. autofunction:: pkg.run_process\n\n.. autofunction:: pkg.escape\n"
+    modules = {
+        "pkg": ("src/pkg/__init__.py", "try:\n    from ._speedups import escape\nexcept ImportError:\n"
+                "    from ._native import escape\n\nfrom ._sub import run_process\n"),
+        "pkg._native": ("src/pkg/_native.py", 'def escape(s):\n    """Escapes, natively."""\n'),
+        "pkg._sub": ("src/pkg/_sub.py", 'from typing import TYPE_CHECKING\n\nasync def _run_process(cmd, deliver_cancel=None):\n'
+                     '    """Runs a process; deliver_cancel kills it."""\n\nif TYPE_CHECKING:\n'
+                     '    async def run_process(cmd):\n        """A typed stub."""\nelse:\n'
+                     '    run_process = _run_process\n'),
+    }
+    shown = autodoc_chunks(chunk_note(page, formats.RST), modules.get)
+    assert [c.heading for c in shown] == ["API > pkg.run_process", "API > pkg.escape"]
+    assert "deliver_cancel kills it" in shown[0].text and "Escapes, natively." in shown[1].text
+
+
 def test_a_name_a_package_re_exports_with_a_star_import_is_found() -> None:
     page = "API\n===\n\n.. autoclass:: pkg.Engine\n\n.. autofunction:: pkg.start\n\n.. autofunction:: pkg._tune\n"
     modules = {

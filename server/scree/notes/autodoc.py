@@ -41,6 +41,9 @@ ModuleFinder = Callable[[str], "tuple[str, str] | None"]
 MAX_HOPS = 4  # re-exports followed for one name
 MAX_OBJECTS_PER_PAGE = 500  # documented objects one page may add (a page of `:members:` of a huge package)
 MAX_SIGNATURE_BYTES = 400
+# Names bound in a module's `if` and `try` blocks are found as well as those at its top level (`_statements`).
+# Measured (docs/benchmarks.md): BRANCHES_READ.
+BRANCHES_READ = True
 
 _DEFS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 _Def = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
@@ -198,9 +201,7 @@ class _Resolver:
         if isinstance(local, ast.ClassDef) and not rest:
             found = local, mod
         else:
-            source = _imported(mod.tree.body, head, mod.package)
-            if source is not None:
-                found = self._resolve(f"{source}.{rest}" if rest else source)
+            found = self._first(_imported(mod.tree.body, head, mod.package), [rest] if rest else [], 0)
         if found is not None and isinstance(found[0], ast.ClassDef):
             return found[0], found[1]
         return None
@@ -214,15 +215,24 @@ class _Resolver:
                 return self._within(mod, parts[k:], hops)
         return None
 
+    def _first(self, sources: list[str], rest: list[str], hops: int) -> tuple[ast.AST, _Module] | None:
+        """The first of `sources` (where branches import a name from: `try: from ._speedups import x` `except
+        ImportError: from ._native import x`) in which `rest` resolves."""
+        for source in sources:
+            found = self._resolve(".".join([source, *rest]), hops)
+            if found is not None:
+                return found
+        return None
+
     def _within(self, mod: _Module, path: list[str], hops: int) -> tuple[ast.AST, _Module] | None:
         node: ast.AST = mod.tree
         for depth, part in enumerate(path):
             body = getattr(node, "body", [])
             found = _defined(body, part)
             if found is None and depth == 0 and hops < MAX_HOPS:
-                source = _imported(body, part, mod.package)
-                if source is not None:
-                    return self._resolve(".".join([source, *path[1:]]), hops + 1)
+                sources = _imported(body, part, mod.package)
+                if sources:
+                    return self._first(sources, path[1:], hops + 1)
                 # `from ._core import *`: the last such module that exports the name, as at run time. Each
                 # (module, name) is searched once: modules that star-import each other end, and so does a fan of them.
                 for star in reversed(_star_sources(body, mod.package)):
@@ -239,9 +249,9 @@ class _Resolver:
             value = getattr(found, "value", None)
             if (depth == 0 and hops < MAX_HOPS and isinstance(value, ast.Name) and found is not None
                     and _attribute_doc(found, mod) is None):
-                source = _imported(body, value.id, mod.package)  # `ib = attr = attrib`, `attrib` imported
-                if source is not None:
-                    return self._resolve(".".join([source, *path[1:]]), hops + 1)
+                sources = _imported(body, value.id, mod.package)  # `ib = attr = attrib`, `attrib` imported
+                if sources:
+                    return self._first(sources, path[1:], hops + 1)
             if found is None:
                 return None
             node = found
@@ -300,6 +310,25 @@ def _listed(node: ast.AST, public: list[_Def], names: tuple[str, ...]) -> list[_
     return [by_name[n] for n in names if n in by_name]
 
 
+def _statements(body: list[ast.stmt]) -> list[ast.stmt]:
+    """`body`'s statements with those of its `if` and `try` blocks in their place, in source order: a module defines
+    many names in branches (`if TYPE_CHECKING: <typed stubs> else: run_process = _run_process`; `try: from ._speedups
+    import escape except ImportError: ...`), and a name the last branch binds is, as a rule, what runs."""
+    out: list[ast.stmt] = []
+    for node in body:
+        out.append(node)
+        if isinstance(node, ast.If):
+            out.extend(_statements(node.body))
+            out.extend(_statements(node.orelse))
+        elif isinstance(node, ast.Try):
+            out.extend(_statements(node.body))
+            for handler in node.handlers:
+                out.extend(_statements(handler.body))
+            out.extend(_statements(node.orelse))
+            out.extend(_statements(node.finalbody))
+    return out
+
+
 def _defined(body: list[ast.stmt], name: str, depth: int = 0) -> ast.AST | None:
     """The last top-level definition or assignment of `name` in `body` (the one that wins at run time). An
     assignment that wraps the definition before it (`Factory = _add_hash(Factory, ...)`) or names another definition
@@ -307,7 +336,10 @@ def _defined(body: list[ast.stmt], name: str, depth: int = 0) -> ast.AST | None:
     docstring is the definition's."""
     found: ast.AST | None = None
     earlier: ast.AST | None = None
+    body = _statements(body) if BRANCHES_READ else body
     for node in body:
+        if isinstance(node, _DEFS) and node.name == name and _accessor_of(node, name) and found is not None:
+            continue  # `@shield.setter`: the property is still the getter's, and so is its docstring
         if isinstance(node, _DEFS) and node.name == name:
             found = earlier = node
         elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
@@ -325,15 +357,24 @@ def _defined(body: list[ast.stmt], name: str, depth: int = 0) -> ast.AST | None:
     return found
 
 
-def _imported(body: list[ast.stmt], name: str, package: str) -> str | None:
-    """The dotted name `name` was imported from (`from .app import Flask` in package `flask`: `flask.app.Flask`)."""
-    for node in body:
+def _accessor_of(node: _Def, name: str) -> bool:
+    """True when `node` is decorated `@name.setter` or `@name.deleter`: it adds to the property `name`, whose
+    docstring Sphinx shows is its getter's."""
+    return any(isinstance(d, ast.Attribute) and d.attr in ("setter", "deleter") and isinstance(d.value, ast.Name)
+               and d.value.id == name for d in node.decorator_list)
+
+
+def _imported(body: list[ast.stmt], name: str, package: str) -> list[str]:
+    """The dotted names `name` was imported from (`from .app import Flask` in package `flask`: `flask.app.Flask`), in
+    source order: more than one where branches import it (a compiled speed-up, then its fallback)."""
+    out = []
+    for node in _statements(body) if BRANCHES_READ else body:
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if (alias.asname or alias.name) == name:
                     base = _from_module(node, package)
-                    return f"{base}.{alias.name}" if base else alias.name
-    return None
+                    out.append(f"{base}.{alias.name}" if base else alias.name)
+    return out
 
 
 def _from_module(node: ast.ImportFrom, package: str) -> str:
@@ -350,7 +391,7 @@ def _star_sources(body: list[ast.stmt], package: str) -> list[str]:
     """The modules `body` imports everything from (`from ._core import *` in package `pkg`: `pkg._core`), in
     order."""
     out = []
-    for node in body:
+    for node in _statements(body) if BRANCHES_READ else body:
         if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
             if base := _from_module(node, package):
                 out.append(base)

@@ -73,7 +73,9 @@ log = logging.getLogger(__name__)
 # 16: `code-tab` (sphinx-tabs) is code; `.. version-added::` (Sphinx 7.3) reads as `versionadded` does.
 # 17 (issue 38): a reStructuredText reference to a `replace::` substitution of its page is written out (`rstsubst`).
 # 18: an autodoc directive with `:inherited-members:` and no `:members:` shows the members, as Sphinx does.
-CHUNKER_VERSION = "18"
+# 19: an `automethod`, `autoattribute` or `autoproperty` in an `autoclass` body documents that class's member; autodoc
+# finds names bound in a module's `if` and `try` blocks, and a property's docstring is its getter's.
+CHUNKER_VERSION = "19"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from

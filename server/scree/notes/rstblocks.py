@@ -92,6 +92,12 @@ ENTRY_LEVEL = 50  # deeper than any section title, so the next title (or entry) 
 # text rather than a subsection repeating its title (`same_subject`).
 SAME_SUBJECT_MERGED = True
 _MODULE_DIRECTIVES = frozenset("module currentmodule py:module py:currentmodule".split())
+# An autodoc member directive in an `autoclass` body names a member of that class (`.. autoattribute:: shield` under
+# `.. autoclass:: trio.CancelScope`), as Sphinx resolves it; read against the module alone it named nothing, and the
+# page lost the member's docstring. Measured (docs/benchmarks.md): NESTED_MEMBERS.
+NESTED_MEMBERS = True
+_CLASS_DIRECTIVES = frozenset({"autoclass", "autoexception"})
+_MEMBER_DIRECTIVES = frozenset({"automethod", "autoattribute", "autoproperty"})
 
 
 @dataclass(frozen=True)
@@ -143,6 +149,7 @@ class _Open:
 
     indent: int
     kind: str  # "text" (directive body read as text), "entry" (an object description's), "code", "inert"
+    owner: str = ""  # an autoclass's (or autoexception's) name as written: its body's autodoc members are its own
 
 
 def parse_rst(lines: list[str]) -> RstBlocks:
@@ -325,10 +332,15 @@ def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open],
             stack.append(_Open(ind, "entry"))
             return "entry"
         if short in AUTODOC_DIRECTIVES:
-            stack.append(_Open(ind, "text"))
+            target = (d.group(2) or "").strip()
+            owner = next((o.owner for o in reversed(stack) if o.owner), "") if NESTED_MEMBERS else ""
+            if owner and short in _MEMBER_DIRECTIVES and "." not in target.split("(", 1)[0]:
+                # `.. automethod:: cancel()` in `.. autoclass:: trio.CancelScope`'s body documents
+                # `trio.CancelScope.cancel`, as Sphinx reads it (the class is the member's context)
+                target = f"{owner}.{target}"
+            stack.append(_Open(ind, "text", target.split("(", 1)[0].strip() if short in _CLASS_DIRECTIVES else ""))
             end = _options_end(lines, i + 1)
             values = _option_values(lines[i + 1:end])
-            target = (d.group(2) or "").strip()
             if target and short != "autosummary":
                 listed = tuple(n for n in re.split(r"[\s,]+", values.get("members", "")) if n)
                 autodoc.append(AutodocRef(i, end, short, target, module, frozenset(values), listed))
