@@ -433,3 +433,20 @@ def test_object_descriptions_are_entries_under_their_section_as_sphinx_lists_the
     assert [s.trail for s in sections(text, formats.RST)].count("Config > General") == 1
     # read_doc finds an entry by its name.
     assert excerpt(text, heading="html_theme", kind=formats.RST).text.rstrip().endswith("The theme.")
+
+
+def test_members_are_found_as_sphinx_finds_them_in_a_hand_described_class_its_bases_and_init() -> None:
+    # Sphinx's builders page: `.. class:: HTMLBuilder` by hand, `.. autoattribute:: name` in its body; `name` carries
+    # no docstring there (the base's `#:` comment documents it), `format` is only inherited, and `priority` is an
+    # instance attribute documented by a `#:` comment in `__init__` (scrapy's `Request.priority`)
+    page = (".. module:: pkg\n\nBuilders\n========\n\n.. class:: HTMLBuilder\n\n   The HTML builder.\n\n"
+            "   .. autoattribute:: name\n\n   .. autoattribute:: format\n\n   .. autoattribute:: priority\n")
+    source = ('class Builder:\n    #: The builder\'s name, chosen on the command line.\n    name = ""\n'
+              '    #: The output format.\n    format = ""\n\n'
+              'class HTMLBuilder(Builder):\n    name = "html"\n\n    def __init__(self, priority=0):\n'
+              '        #: How soon the scheduler takes it.\n        self.priority = priority\n')
+    shown = autodoc_chunks(chunk_note(page, formats.RST), {"pkg": ("pkg/__init__.py", source)}.get)
+    assert [c.heading.rsplit(" > ", 1)[-1] for c in shown] == ["pkg.HTMLBuilder.name", "pkg.HTMLBuilder.format",
+                                                               "pkg.HTMLBuilder.priority"]
+    assert "chosen on the command line" in shown[0].text and "pkg/__init__.py, line 3" in shown[0].text
+    assert "The output format." in shown[1].text and "How soon the scheduler takes it." in shown[2].text

@@ -22,6 +22,8 @@ import sys
 import tomllib
 from typing import AbstractSet, Any, Iterable, Iterator
 
+from ..notes import pysource
+
 MANIFEST_KINDS = frozenset({"pyproject", "requirements", "package.json", "go.mod", "cargo"})
 CODE_KINDS = frozenset({"python", "js", "go"})
 
@@ -217,9 +219,8 @@ def _is_constant(name: str) -> bool:
 def _python_names(text: str) -> Iterator[str]:
     """Imports (module paths and bound names), classes, functions and methods at any depth, and
     UPPER_CASE constants assigned at module or class level. Docstrings and strings are never names."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = pysource.parse(text)
+    if tree is None:
         return
     scopes: list[list[ast.stmt]] = [tree.body]
     while scopes:

@@ -8,7 +8,7 @@ and its reader), the readers `mdblocks` (Markdown's block structure as a rendere
 `chunker` (chunks with heading trails and line ranges),
 `autodoc` (the docstrings Sphinx autodoc directives show, read with ast), `includes` (the lines a
 `literalinclude` shows from another file), `modules` (a Python module of the
-folder by dotted name, for autodoc), `pdftext` (a PDF's text, pages and outline), `utf8` (byte sizes and
+folder by dotted name, for autodoc), `pysource` (Python source parsed whatever Python reads it), `pdftext` (a PDF's text, pages and outline), `utf8` (byte sizes and
 cuts), `embedview` (what the model reads of a chunk), `sections` (read_doc's section lookup),
 `sectiontext` (what a section's trail and text say; import-free, the hooks use it), `wikilinks`,
 `language` (a note's language and the page it translates).

@@ -27,7 +27,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from . import rstblocks
+from . import pysource, rstblocks
 from .chunker import TRAIL_SEPARATOR, chunk_lines
 from ..records import AutodocRef, Chunk, ChunkedNote
 from .sections import Excerpt, Section, match_sections, split_lines
@@ -44,6 +44,10 @@ MAX_SIGNATURE_BYTES = 400
 # Names bound in a module's `if` and `try` blocks are found as well as those at its top level (`_statements`).
 # Measured (docs/benchmarks.md): BRANCHES_READ.
 BRANCHES_READ = True
+# A class member without a docstring shows its nearest base class's, as Sphinx's `autodoc_inherit_docstrings` (on by
+# default) does: a builder's `name = "html"` is documented once, on `Builder.name`. Measured (docs/benchmarks.md):
+# INHERITED_DOCSTRINGS.
+INHERITED_DOCSTRINGS = True
 
 _DEFS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 _Def = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
@@ -149,8 +153,23 @@ class _Resolver:
         for full in names:
             found = self._resolve(full)
             if found is not None:
+                if INHERITED_DOCSTRINGS and not _own_doc(*found):
+                    found = self._inherited(full) or found
                 return self._describe(found[0], full, found[1], ref.options, ref.members)
         return []
+
+    def _inherited(self, full: str) -> tuple[ast.AST, _Module] | None:
+        """For a class member without a docstring of its own (`name = "html"` in a builder), the same member of the
+        nearest base class that has one, as Sphinx shows it (`autodoc_inherit_docstrings`, on by default)."""
+        owner_name, _, member = full.rpartition(".")
+        owner = self._resolve(owner_name) if owner_name else None
+        if owner is None or not isinstance(owner[0], ast.ClassDef):
+            return None
+        for base, mod in self._ancestors(owner[0], owner[1]):
+            node = _defined(base.body, member)
+            if node is not None and _own_doc(node, mod):
+                return node, mod
+        return None
 
     def _describe(self, node: ast.AST, name: str, mod: _Module, options: frozenset[str],
                   listed: tuple[str, ...] = ()) -> list[Documented]:
@@ -252,6 +271,15 @@ class _Resolver:
                 sources = _imported(body, value.id, mod.package)  # `ib = attr = attrib`, `attrib` imported
                 if sources:
                     return self._first(sources, path[1:], hops + 1)
+            if found is None and depth > 0 and isinstance(node, ast.ClassDef):
+                found = _instance_attribute(node, part, mod)
+            if found is None and depth > 0 and isinstance(node, ast.ClassDef) and INHERITED_DOCSTRINGS:
+                # a member the class inherits (`DirectoryHTMLBuilder.format`): looked up its bases, as getattr does
+                for base, base_mod in self._ancestors(node, mod):
+                    found = _defined(base.body, part)
+                    if found is not None:
+                        mod = base_mod
+                        break
             if found is None:
                 return None
             node = found
@@ -264,15 +292,35 @@ class _Resolver:
         source = self._find(name)
         if source is not None:
             path, text = source
-            try:
-                tree = ast.parse(text)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                tree = None
+            tree = pysource.parse(text)
             if tree is not None:
                 package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
                 mod = _Module(name, path, tree, package, text.splitlines())
         self._modules[name] = mod
         return mod
+
+
+def _instance_attribute(cls: ast.ClassDef, name: str, mod: _Module) -> ast.AST | None:
+    """The assignment `self.<name> = ...` in `cls`'s `__init__` that documents it (a `#:` comment above it or a string
+    after it, as Sphinx's analyzer reads instance attributes), else the first such assignment; None when none."""
+    init = _defined(cls.body, "__init__")
+    if not isinstance(init, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    first: ast.AST | None = None
+    for node in ast.walk(init):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) \
+            else []
+        if any(isinstance(t, ast.Attribute) and t.attr == name and isinstance(t.value, ast.Name) and t.value.id == "self"
+               for t in targets):
+            if _attribute_doc(node, mod):
+                return node
+            first = first or node
+    return first
+
+
+def _own_doc(node: ast.AST, mod: _Module) -> bool:
+    """Whether a definition or assignment carries a docstring of its own."""
+    return bool(ast.get_docstring(node) if isinstance(node, _DEFS) else _attribute_doc(node, mod))
 
 
 def _attribute_doc(node: ast.AST, mod: _Module) -> str | None:

@@ -73,8 +73,10 @@ log = logging.getLogger(__name__)
 # 16: `code-tab` (sphinx-tabs) is code; `.. version-added::` (Sphinx 7.3) reads as `versionadded` does.
 # 17 (issue 38): a reStructuredText reference to a `replace::` substitution of its page is written out (`rstsubst`).
 # 18: an autodoc directive with `:inherited-members:` and no `:members:` shows the members, as Sphinx does.
-# 19: an `automethod`, `autoattribute` or `autoproperty` in an `autoclass` body documents that class's member; autodoc
-# finds names bound in a module's `if` and `try` blocks, and a property's docstring is its getter's.
+# 19: an `automethod`, `autoattribute` or `autoproperty` in an `autoclass` (or `.. class::`) body documents that class's
+# member; autodoc finds names bound in a module's `if` and `try` blocks, a property's docstring is its getter's, a member
+# without one shows its base class's, an instance attribute's `#:` comment in `__init__` is its docstring, and a
+# module in Python 3.12 syntax is read on an older Python (`pysource`).
 CHUNKER_VERSION = "19"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against

@@ -21,6 +21,7 @@ import posixpath
 from collections.abc import Callable
 from dataclasses import replace
 
+from . import pysource
 from .chunker import chunk_lines
 from ..records import Chunk, ChunkedNote
 
@@ -115,9 +116,8 @@ def _numbered(lines: list[str], spec: str) -> list[str]:
 def _pyobject(lines: list[str], dotted: str) -> list[str]:
     """The lines of the class or function `dotted` names (`Engine.start`), decorators included; none when the
     file is no Python Sphinx could read or has no such object."""
-    try:
-        tree = ast.parse("\n".join(lines))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = pysource.parse("\n".join(lines))
+    if tree is None:
         return []
     body: list[ast.stmt] = tree.body
     node: ast.stmt | None = None

@@ -97,6 +97,7 @@ _MODULE_DIRECTIVES = frozenset("module currentmodule py:module py:currentmodule"
 # page lost the member's docstring. Measured (docs/benchmarks.md): NESTED_MEMBERS.
 NESTED_MEMBERS = True
 _CLASS_DIRECTIVES = frozenset({"autoclass", "autoexception"})
+_CLASS_OBJECTS = frozenset({"class", "exception"})
 _MEMBER_DIRECTIVES = frozenset({"automethod", "autoattribute", "autoproperty"})
 
 
@@ -329,7 +330,10 @@ def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open],
                 autodoc.append(AutodocRef(i, end, short, target, "", frozenset(values), (), tuple(values.items())))
             return "code"
         if name.rsplit(":", 1)[-1] in OBJECT_DIRECTIVES and (d.group(2) or "").strip():
-            stack.append(_Open(ind, "entry"))
+            # a class described by hand is its body's autodoc members' owner too (`.. class:: StandaloneHTMLBuilder`
+            # then `.. autoattribute:: name`), as Sphinx's `py:class` context makes it
+            owner = (d.group(2) or "").split("(", 1)[0].strip() if name.rsplit(":", 1)[-1] in _CLASS_OBJECTS else ""
+            stack.append(_Open(ind, "entry", owner))
             return "entry"
         if short in AUTODOC_DIRECTIVES:
             target = (d.group(2) or "").strip()
