@@ -57,6 +57,13 @@ def test_python_that_does_not_parse_gives_no_names() -> None:
     assert extract_names("python", "class Broken(:\n    def fetch_page_batch(self) pass\n") == set()
 
 
+def test_python_in_newer_syntax_gives_its_names_whatever_python_reads_it() -> None:
+    # a `type` alias or a generic made the whole module unreadable on Python 3.11: none of its names were found
+    code = "type Batch = list[int]\n\ndef fetch_page_batch[T](pages: list[T]) -> Batch:\n    pass\n\n" \
+           "class PageCursor[T]:\n    def advance_cursor(self) -> None:\n        pass\n"
+    assert {"fetch_page_batch", "PageCursor", "advance_cursor"} <= extract_names("python", code)
+
+
 def test_js_and_ts_names_come_from_declarations_and_package_imports_only() -> None:
     code = '''
 import React, { useState as useLocalState, type Props } from "react";
