@@ -12,13 +12,10 @@ line per such query, then the counts by query kind (lookup or question).
 from __future__ import annotations
 
 import argparse
-import hashlib
 from collections import Counter
 from pathlib import Path
 
 import quality as Q
-from scree.config import load_config
-from scree.embed import make_embedder
 from scree.notes.policy import NotesPolicy
 from scree.search import ranking
 from scree.search.names import spelled_counter
@@ -33,16 +30,9 @@ def main() -> None:
     ap.add_argument("--add-set", action="append", default=[], metavar="NAME=CORPUS:QUERIES")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/scree-quality"))
     args = ap.parse_args()
-    inner = make_embedder("local", config=load_config())
-    embedder = Q.CachedEmbedder(inner, args.cache / f"vectors-{hashlib.sha256(inner.id.encode()).hexdigest()[:10]}.pkl")
+    embedder = Q.cached_embedder("local", args.cache)
     scorer = Q.load_scorer(Q.BENCH)
-    sets = Q.dev_sets(Q.BENCH, args.cache, args.sets)
-    for spec in args.add_set:
-        name, _, paths = spec.partition("=")
-        corpus, _, queries = paths.partition(":")
-        sets[name] = Q.DevSet(name, Path(queries), Path(corpus))
-        if name not in args.sets:
-            args.sets.append(name)
+    sets = Q.chosen_sets(Q.BENCH, args.cache, args.sets, args.add_set)
     counts: Counter[tuple[str, str, bool]] = Counter()
     for name in args.sets:
         ds = sets[name]

@@ -20,7 +20,6 @@ label from the hits above it at all (docs/benchmarks.md, "A learned reorder of t
 from __future__ import annotations
 
 import argparse
-import hashlib
 import math
 import re
 import sys
@@ -32,7 +31,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import quality as Q  # noqa: E402  (the benchmark's own set loading, cache and scorer)
 
-from scree.config import load_config  # noqa: E402
 from scree.notes.sectiontext import defines, titled_by  # noqa: E402
 from scree.search import ranking  # noqa: E402
 from scree.search.search import Query  # noqa: E402
@@ -128,15 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     scorer = Q.load_scorer(Q.BENCH)
-    inner = Q.make_embedder("local", config=load_config())
-    embedder = Q.CachedEmbedder(inner, args.cache / f"vectors-{hashlib.sha256(inner.id.encode()).hexdigest()[:10]}.pkl")
-    sets = Q.dev_sets(Q.BENCH, args.cache, args.sets)
-    for spec in args.add_set:
-        name, _, paths = spec.partition("=")
-        corpus, _, queries = paths.partition(":")
-        sets[name] = Q.DevSet(name, Path(queries), Path(corpus))
-        if name not in args.sets:
-            args.sets.append(name)
+    embedder = Q.cached_embedder("local", args.cache)
+    sets = Q.chosen_sets(Q.BENCH, args.cache, args.sets, args.add_set)
     cases: list[tuple[str, int | None, np.ndarray]] = []
     keys: list[str] = []
     try:

@@ -113,6 +113,24 @@ def dev_sets(bench: Path, cache: Path | None = None, wanted: Sequence[str] = ())
     return sets
 
 
+def chosen_sets(bench: Path, cache: Path, names: list[str], added: Sequence[str]) -> dict[str, DevSet]:
+    """`dev_sets` plus each `--add-set NAME=CORPUS:QUERIES`, whose name joins `names` (in place) if it is not there."""
+    sets = dev_sets(bench, cache, names)
+    for spec in added:
+        name, _, paths = spec.partition("=")
+        corpus, _, queries = paths.partition(":")
+        sets[name] = DevSet(name, Path(queries), Path(corpus))
+        if name not in names:
+            names.append(name)
+    return sets
+
+
+def cached_embedder(kind: str, cache: Path) -> "CachedEmbedder":
+    """The embedder `kind` (`local`, or `api` as the SCREE_API_* settings say) behind the vector cache in `cache`."""
+    inner = make_embedder(kind, config=load_config())
+    return CachedEmbedder(inner, cache / f"vectors-{hashlib.sha256(inner.id.encode()).hexdigest()[:10]}.pkl")
+
+
 def load_scorer(bench: Path) -> Any:
     """The shared benchmark's score.py as a module (its matching rules, its metrics)."""
     spec = importlib.util.spec_from_file_location("bench_score", bench / "score.py")
@@ -440,15 +458,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     apply_overrides(args.overrides)
     scorer = load_scorer(args.bench)
     args.cache.mkdir(parents=True, exist_ok=True)
-    inner = make_embedder(args.embedder, config=load_config())  # `api`: the SCREE_API_* settings
-    embedder = CachedEmbedder(inner, args.cache / f"vectors-{hashlib.sha256(inner.id.encode()).hexdigest()[:10]}.pkl")
-    sets = dev_sets(args.bench, args.cache, args.sets)
-    for spec in args.add_set:
-        name, _, paths = spec.partition("=")
-        corpus, _, queries = paths.partition(":")
-        sets[name] = DevSet(name, Path(queries), Path(corpus))
-        if name not in args.sets:
-            args.sets.append(name)
+    embedder = cached_embedder(args.embedder, args.cache)
+    sets = chosen_sets(args.bench, args.cache, args.sets, args.add_set)
     out: dict[str, Any] = {}
     try:
         for name in args.sets:
