@@ -450,3 +450,18 @@ def test_members_are_found_as_sphinx_finds_them_in_a_hand_described_class_its_ba
                                                                "pkg.HTMLBuilder.priority"]
     assert "chosen on the command line" in shown[0].text and "pkg/__init__.py, line 3" in shown[0].text
     assert "The output format." in shown[1].text and "How soon the scheduler takes it." in shown[2].text
+
+
+def test_a_myst_pages_autodoc_fences_and_eval_rst_islands_show_their_docstrings() -> None:
+    # MyST writes any directive as a fence (```{autoclass} pkg.Engine```) and reStructuredText as an {eval-rst}
+    # island (structlog's legacy page); a fence inside another fence is an example of the syntax
+    page = ("# API\n\n```{currentmodule} pkg\n```\n\n## Engine\n\n```{autoclass} Engine\n:members: start\n```\n\n"
+            "## Helpers\n\n```{eval-rst}\n.. module:: pkg.util\n\n.. autofunction:: tune\n```\n\n"
+            "## Syntax\n\n````markdown\n```{autofunction} pkg.hidden\n```\n````\n")
+    modules = {"pkg": ("src/pkg/__init__.py", 'class Engine:\n    """An engine."""\n\n    def start(self):\n'
+                       '        """Starts."""\n\ndef hidden():\n    """Never shown."""\n'),
+               "pkg.util": ("src/pkg/util.py", 'def tune():\n    """Tunes."""\n')}
+    shown = autodoc_chunks(chunk_note(page, formats.MARKDOWN), modules.get)
+    assert [c.heading for c in shown] == ["API > Engine", "API > Engine > pkg.Engine.start",  # the title names it
+                                          "API > Helpers > pkg.util.tune"]
+    assert shown[2].start_line == page.split("\n").index(".. autofunction:: tune") + 1

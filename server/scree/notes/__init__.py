@@ -5,6 +5,7 @@ Modules: `policy` (which paths are notes), `ignorerules` (gitignore decided as g
 (the folder, pruned), `reader` (one note, read safely and hashed), `formats` (which format a note is in,
 and its reader), the readers `mdblocks` (Markdown's block structure as a renderer sees it), `rstblocks`
 (reStructuredText's, with `rstsubst` writing out its `replace::` substitutions) and `adocblocks` (AsciiDoc's),
+`mystdirectives` (a MyST page's directive fences whose content lives elsewhere: autodoc, literalinclude),
 `chunker` (chunks with heading trails and line ranges),
 `autodoc` (the docstrings Sphinx autodoc directives show, read with ast), `includes` (the lines a
 `literalinclude` shows from another file), `modules` (a Python module of the

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import adocblocks, mdblocks, pdftext, rstblocks, rstsubst
+from . import adocblocks, mdblocks, mystdirectives, pdftext, rstblocks, rstsubst
 from ..records import AutodocRef
 
 MARKDOWN = "markdown"
@@ -98,4 +98,4 @@ def structure(kind: str, lines: list[str]) -> Structure:
     if kind == PDF:
         return Structure(pdftext.pdf_blocks(lines))
     blocks = mdblocks.parse_blocks(lines)
-    return Structure(blocks, mdblocks.myst_includes(lines, blocks.verbatim))
+    return Structure(blocks, mystdirectives.myst_directives(lines, blocks.verbatim))

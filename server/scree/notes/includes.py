@@ -1,5 +1,5 @@
 """The code a page shows from another file: `.. literalinclude:: snippets/threads/run_sync.py` (reStructuredText,
-`rstblocks`), ```` ```{literalinclude} snippets/run_sync.py ```` (MyST, `mdblocks.myst_includes`).
+`rstblocks`), ```` ```{literalinclude} snippets/run_sync.py ```` (MyST, `mystdirectives`).
 
 Sphinx renders the named file's lines (or the part its options choose) inside the page; in the source the section
 holds only the directive, so the example an agent most needs lives elsewhere (AnyIO keeps all its examples in

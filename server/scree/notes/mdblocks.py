@@ -29,7 +29,8 @@ Dialects (issue 19) are recognised per note by the markers it holds, and parsed 
   Turned on when the note has a bare closing `:::` line (mkdocstrings' unclosed `::: pkg.Name` lines
   must stay paragraphs).
 - Navigation, not answers: a `{toctree}` directive's entries are reported in `Blocks.inert`.
-- A ```` ```{literalinclude} path ```` fence is reported like reStructuredText's directive (`myst_includes`).
+- A ```` ```{literalinclude} path ```` fence, an autodoc fence and an `{eval-rst}` island are reported like
+  reStructuredText's directives (`notes/mystdirectives.py`).
 Hand-written rules, each for syntax no plugin parses (markdown-it sees paragraphs and HTML blocks):
 - MDX ESM: a top-level paragraph that opens with an `import`/`export` statement is inert (MDX reads the
   whole paragraph as JavaScript: `export function X() {...}` spans several lines). When its code is
@@ -65,7 +66,6 @@ from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 
-from ..records import AutodocRef
 from .utf8 import cut_utf8
 
 log = logging.getLogger(__name__)
@@ -351,26 +351,3 @@ def _plain(s: str) -> str:
         s = _ESCAPE.sub(r"\1", s)
     return s
 
-
-_MYST_INCLUDE = re.compile(r"^ {0,3}(`{3,}|~{3,}|:{3,})\{literalinclude\}[ \t]+(\S+)[ \t]*$")
-_MYST_OPTION = re.compile(r"^:([\w-]+):[ \t]*(.*)$")
-
-
-def myst_includes(lines: list[str], verbatim: tuple[tuple[int, int], ...]) -> tuple[AutodocRef, ...]:
-    """MyST's ```` ```{literalinclude} path ```` fences (their `:lines: 2-5` option lines first), as the `AutodocRef`s
-    `rstblocks` reports for `.. literalinclude::` (`notes/includes.py` shows the lines): each opens one of the note's
-    `verbatim` blocks. One written inside another fence is an example of the syntax, not a directive."""
-    out: list[AutodocRef] = []
-    for start, end in verbatim:
-        found = _MYST_INCLUDE.match(lines[start]) if start < len(lines) else None
-        if found is None:
-            continue
-        values: dict[str, str] = {}
-        for line in lines[start + 1:end]:
-            option = _MYST_OPTION.match(line.strip())
-            if option is None:
-                break
-            values[option.group(1).lower()] = option.group(2).strip()
-        out.append(AutodocRef(start, end, "literalinclude", found.group(2), "", frozenset(values), (),
-                              tuple(values.items())))
-    return tuple(out)
