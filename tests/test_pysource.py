@@ -47,3 +47,14 @@ def test_code_that_is_no_python_at_all_is_still_unread() -> None:
     assert pysource.parse("def broken(:\n    pass\n") is None
     assert pysource.parse("x = (\n") is None
     assert pysource.parse("") is not None  # an empty module is a module
+
+
+def test_every_newer_statement_is_rewritten_in_one_pass_and_strings_are_left_alone() -> None:
+    # hundreds of aliases (each once cost a parse of the whole module); a docstring showing the syntax keeps it
+    code = "\n".join(f"type Alias{i} = list[int]\n\ndef f{i}(x):\n    return x\n" for i in range(400))
+    code += '\ndef documented():\n    """Write it so:\n\n    type Pair = tuple[int, int]\n    """\n\ntype = "a name"\n'
+    tree = pysource.parse(code)
+    assert tree is not None
+    names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
+    assert len(names) == 401 and names[-1] == "documented"
+    assert "type Pair = tuple[int, int]" in (ast.get_docstring(tree.body[-2]) or "")
