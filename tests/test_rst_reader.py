@@ -465,3 +465,15 @@ def test_a_myst_pages_autodoc_fences_and_eval_rst_islands_show_their_docstrings(
     assert [c.heading for c in shown] == ["API > Engine", "API > Engine > pkg.Engine.start",  # the title names it
                                           "API > Helpers > pkg.util.tune"]
     assert shown[2].start_line == page.split("\n").index(".. autofunction:: tune") + 1
+
+
+def test_an_instance_of_a_documented_class_shows_the_classs_docstring() -> None:
+    # pytest's `fail: _Fail = _Fail()` behind `.. autofunction:: pytest.fail(reason, [pytrace=True])`
+    page = "API\n===\n\n.. autofunction:: pkg.fail(reason, [pytrace=True])\n\n.. autodata:: pkg.LIMIT\n"
+    source = ('class _Fail:\n    """Fails the test with the given reason."""\n\n'
+              '    def __call__(self, reason: str = "", pytrace: bool = True) -> None:\n        raise RuntimeError\n\n'
+              'fail: _Fail = _Fail()\nLIMIT = int("3")\n')
+    shown = autodoc_chunks(chunk_note(page, formats.RST), {"pkg": ("src/pkg/__init__.py", source)}.get)
+    assert [c.heading for c in shown] == ["API > pkg.fail"]  # `int` is no class of the folder: nothing to show
+    assert shown[0].text.startswith("pkg.fail(reason: str='', pytrace: bool=True)")
+    assert "Fails the test with the given reason." in shown[0].text

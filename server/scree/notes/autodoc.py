@@ -48,6 +48,9 @@ BRANCHES_READ = True
 # default) does: a builder's `name = "html"` is documented once, on `Builder.name`. Measured (docs/benchmarks.md):
 # INHERITED_DOCSTRINGS.
 INHERITED_DOCSTRINGS = True
+# An object that is an instance of a class the folder defines (`pytest.fail`, `fail = _Fail()`) shows that class's
+# docstring, as Python's `__doc__` and so Sphinx do. Measured (docs/benchmarks.md): CALLABLE_INSTANCES.
+CALLABLE_INSTANCES = True
 
 _DEFS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 _Def = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
@@ -155,8 +158,25 @@ class _Resolver:
             if found is not None:
                 if INHERITED_DOCSTRINGS and not _own_doc(*found):
                     found = self._inherited(full) or found
+                if CALLABLE_INSTANCES and not _own_doc(*found) and (shown := self._instance_of(full, *found)):
+                    return [shown]
                 return self._describe(found[0], full, found[1], ref.options, ref.members)
         return []
+
+    def _instance_of(self, full: str, node: ast.AST, mod: _Module) -> Documented | None:
+        """An object bound to an instance of a class the folder defines (`fail: _Fail = _Fail()` behind `pytest.fail`):
+        what Sphinx shows, its class's docstring (an instance's `__doc__`), called as the class's `__call__` is."""
+        call = getattr(node, "value", None)
+        if not isinstance(call, ast.Call) or not isinstance(call.func, (ast.Name, ast.Attribute)):
+            return None
+        found = self._base(call.func, mod)
+        doc = ast.get_docstring(found[0]) if found is not None else None
+        if found is None or not doc:
+            return None
+        cls, where = found
+        called = _defined(cls.body, "__call__")
+        signature = _signature(called, full) if isinstance(called, (ast.FunctionDef, ast.AsyncFunctionDef)) else full
+        return Documented(full, signature, doc, f"{where.path}, line {cls.lineno}")
 
     def _inherited(self, full: str) -> tuple[ast.AST, _Module] | None:
         """For a class member without a docstring of its own (`name = "html"` in a builder), the same member of the
