@@ -185,10 +185,16 @@ class _Resolver:
         owner = self._resolve(owner_name) if owner_name else None
         if owner is None or not isinstance(owner[0], ast.ClassDef):
             return None
-        for base, mod in self._ancestors(owner[0], owner[1]):
-            node = _defined(base.body, member)
-            if node is not None and _own_doc(node, mod):
-                return node, mod
+        return self._from_bases(owner[0], owner[1], member, documented=True)
+
+    def _from_bases(self, cls: ast.ClassDef, mod: _Module, name: str,
+                    documented: bool = False) -> tuple[ast.AST, _Module] | None:
+        """`name` as the nearest base class of `cls` that the folder defines has it (with a docstring of its own, when
+        `documented`), and that base's module."""
+        for base, base_mod in self._ancestors(cls, mod):
+            node = _defined(base.body, name)
+            if node is not None and (not documented or _own_doc(node, base_mod)):
+                return node, base_mod
         return None
 
     def _describe(self, node: ast.AST, name: str, mod: _Module, options: frozenset[str],
@@ -295,11 +301,9 @@ class _Resolver:
                 found = _instance_attribute(node, part, mod)
             if found is None and depth > 0 and isinstance(node, ast.ClassDef) and INHERITED_DOCSTRINGS:
                 # a member the class inherits (`DirectoryHTMLBuilder.format`): looked up its bases, as getattr does
-                for base, base_mod in self._ancestors(node, mod):
-                    found = _defined(base.body, part)
-                    if found is not None:
-                        mod = base_mod
-                        break
+                inherited = self._from_bases(node, mod, part)
+                if inherited is not None:
+                    found, mod = inherited
             if found is None:
                 return None
             node = found

@@ -57,6 +57,6 @@ def myst_directives(lines: list[str], verbatim: tuple[tuple[int, int], ...]) -> 
                 continue
             out.append(AutodocRef(start, end, short, target, "", frozenset(values), (), tuple(values.items())))
             continue
-        listed = tuple(n for n in re.split(r"[\s,]+", values.get("members", "")) if n)
-        out.append(AutodocRef(start, end, short, target, module, frozenset(values), listed, tuple(values.items())))
+        out.append(AutodocRef(start, end, short, target, module, frozenset(values), rstblocks.listed_members(values),
+                              tuple(values.items())))
     return tuple(out)

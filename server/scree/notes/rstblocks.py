@@ -337,17 +337,16 @@ def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open],
             return "entry"
         if short in AUTODOC_DIRECTIVES:
             target = (d.group(2) or "").strip()
-            owner = next((o.owner for o in reversed(stack) if o.owner), "") if NESTED_MEMBERS else ""
-            if owner and short in _MEMBER_DIRECTIVES and "." not in target.split("(", 1)[0]:
+            if NESTED_MEMBERS and short in _MEMBER_DIRECTIVES and "." not in target.split("(", 1)[0]:
                 # `.. automethod:: cancel()` in `.. autoclass:: trio.CancelScope`'s body documents
                 # `trio.CancelScope.cancel`, as Sphinx reads it (the class is the member's context)
-                target = f"{owner}.{target}"
+                owner = next((o.owner for o in reversed(stack) if o.owner), "")
+                target = f"{owner}.{target}" if owner else target
             stack.append(_Open(ind, "text", target.split("(", 1)[0].strip() if short in _CLASS_DIRECTIVES else ""))
             end = _options_end(lines, i + 1)
             values = _option_values(lines[i + 1:end])
             if target and short != "autosummary":
-                listed = tuple(n for n in re.split(r"[\s,]+", values.get("members", "")) if n)
-                autodoc.append(AutodocRef(i, end, short, target, module, frozenset(values), listed))
+                autodoc.append(AutodocRef(i, end, short, target, module, frozenset(values), listed_members(values)))
             return "text"
         stack.append(_Open(ind, "text"))
         return "text"
@@ -382,6 +381,11 @@ def _options_end(lines: list[str], j: int) -> int:
             break
         j += 1
     return j
+
+
+def listed_members(values: dict[str, str]) -> tuple[str, ...]:
+    """The members a `:members: a, b` option names, in its order (none: every public member, or no option)."""
+    return tuple(n for n in re.split(r"[\s,]+", values.get("members", "")) if n)
 
 
 def _option_values(block: list[str]) -> dict[str, str]:

@@ -424,7 +424,7 @@ class _Ranker:
         front_names = names or (one_word_name(text) if front and ranking.README_LOOKUP_WORD and is_lookup(text) else [])
         tiers: dict[int, int] = {}  # names spelled per chunk, each text read once, for both moves
         if (front and front_names) or (names and demoted and HISTORY_IN_TIER):
-            spelled = spelled_counter(names or front_names)
+            spelled = spelled_counter(front_names)  # the names, or else a one-word lookup's word
             tiers = {cid: spelled(row.text) for cid, row in rows.items()}
         tier = lambda item: tiers.get(item[0], 0)  # noqa: E731
         if demoted:
