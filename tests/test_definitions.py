@@ -37,6 +37,11 @@ from scree.search.search import Query
 from scree.search.vocabsearch import search_with_names
 
 
+_LIST_TABLE = (".. list-table::\n    :header-rows: 1\n\n    * - Variable\n      - Meaning\n"
+               "    * - ``PIPX_HOME``\n      - Root directory for pipx virtual environments.\n"
+               "    - - ``PIPX_COMPLETION_DIR``\n      - Directory for shell completion symlinks.\n")
+
+
 @pytest.mark.parametrize(("text", "name"), [
     ("| `PLATEN_RETRY_S` | `10` | Seconds before a retry |", "platen_retry_s"),
     ("| **retry_s** | how long to wait |", "retry_s"),
@@ -68,6 +73,10 @@ from scree.search.vocabsearch import search_with_names
     # a reference written in paragraphs, each opening with its name
     ("`SIGIL_OFFLINE` set to `1` works offline.\n\n`SIGIL_THEME` overrides the theme.\n\n"
      "`SIGIL_PAGER` is the pager.", "sigil_offline"),
+    # a reStructuredText list-table's row: its first cell, the row's other cells one level in
+    (_LIST_TABLE, "pipx_home"), (_LIST_TABLE, "pipx_completion_dir"),
+    # entries written one per line, each ending its sentence
+    ("Options:\n`--fast` (flag): skip the checks.\n`--slow` (flag): run them all.", "--slow"),
 ])
 def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) -> None:
     assert defines(text, [name])
@@ -116,10 +125,23 @@ def test_an_item_whose_term_is_a_link_points_at_the_entry_and_defines_nothing_it
     ("* [`model_construct()`][BaseModel.model_construct] skips validation: see below.", "model_construct"),
     ("- [`--reload`](#reload", "--reload"),  # an unclosed link is text
     ("See [`--reload`](#reload): it restarts.", "--reload"),  # a sentence, not a list item
+    (_LIST_TABLE, "root directory for pipx virtual environments."),  # a row's second cell
+    ("- - ``PIPX_HOME``", "pipx_home"),  # a nested list with nothing after: no row of a table
+    # a sentence wrapped so that the name opens a line
+    ("pipx links each script under\n``PIPX_COMPLETION_DIR`` (default ``~/.local/share``):", "pipx_completion_dir"),
 ])
 def test_a_mention_is_no_definition(text: str, name: str) -> None:
     assert not defines(text, [name])
     assert not points_at_entry(text, [name])
+
+
+def test_without_the_rules_a_list_table_row_defined_nothing_and_a_wrapped_line_did(monkeypatch) -> None:
+    """The two misses the rules fix: pipx's table of environment variables, and its guide's wrapped sentence."""
+    monkeypatch.setattr(sectiontext, "LIST_TABLE_ROWS", False)
+    assert not defines(_LIST_TABLE, ["pipx_home"])
+    monkeypatch.setattr(sectiontext, "WRAPPED_NO_ENTRY", False)
+    assert defines("pipx links each script under\n``PIPX_COMPLETION_DIR`` (default ``~/.local/share``):",
+                   ["pipx_completion_dir"])
 
 
 @pytest.mark.parametrize(("query", "token"), [("%%", "%%"), ("`[[##`", "[[##"), (" ?? ", "??"), ("==", "==")])

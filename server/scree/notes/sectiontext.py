@@ -340,6 +340,40 @@ def _cell_term(cell: str) -> str:
     return _term(cell)
 
 
+# A reStructuredText `list-table` writes each row as a list of lists: "* - ``PIPX_HOME``" opens the row with its first
+# cell, the row's other cells follow as items one level in ("  - Root directory for ..."). The first cell is the name
+# the table defines, as a pipe table's is. pipx lists its environment variables so; read as a list item opening with
+# a mark, the row defined nothing.
+# Measured (docs/benchmarks.md): LIST_TABLE_ROWS.
+LIST_TABLE_ROWS = True
+
+
+def _opens_list_table_row(lines: list[str], i: int, line: str, wanted: set[str]) -> bool:
+    """Line `i` (`line`, stripped, a list item) opens a list-table row whose first cell is one of `wanted`, another
+    cell after."""
+    cell = line[2:].lstrip()
+    if cell[:1] not in ("-", "*", "+") or cell[1:2] != " " or _term(cell[2:]).casefold() not in wanted:
+        return False
+    after = next((n.strip() for n in lines[i + 1:] if n.strip()), "")
+    return after.startswith(("- ", "* ", "+ ")) and bool(after[2:].strip())
+
+
+# A line that carries on the sentence of the line above opens no entry, whatever it starts with: reStructuredText and
+# wrapped Markdown break a sentence anywhere, so "... links each under\n``PIPX_COMPLETION_DIR`` (default ...):" is
+# prose that happens to put the name first on a line. The line above ends mid-sentence (a word, a comma, a code span).
+# Measured (docs/benchmarks.md): WRAPPED_NO_ENTRY.
+WRAPPED_NO_ENTRY = True
+
+
+def _continues_sentence(lines: list[str], i: int) -> bool:
+    """Line `i` carries on a sentence: the line before it is prose (not a list item, a table row, a heading or a
+    directive) that ends with a word, a comma or markup rather than a sentence's or a label's end."""
+    before = lines[i - 1].strip() if i > 0 else ""
+    if not before or before.startswith(("- ", "* ", "+ ", "|", "#", "..", ":")):
+        return False
+    return before[-1].isalnum() or before[-1] in ",;`*_"
+
+
 def defines(text: str, names: Sequence[str]) -> bool:
     """True when a section's text holds an entry that defines one of `names` (ignoring case and markup): a
     table row whose first cell is the name, a list item or line opening with the name set off by markup and a
@@ -374,10 +408,12 @@ def defines(text: str, names: Sequence[str]) -> bool:
                 return True
             continue
         if line.startswith(("- ", "* ", "+ ")):
+            if LIST_TABLE_ROWS and _opens_list_table_row(lines, i, line, wanted):
+                return True
             if _opens_entry(line[2:].lstrip(), wanted, marked=True):
                 return True
             continue
-        if _opens_entry(line, wanted, marked=False):
+        if _opens_entry(line, wanted, marked=False) and not (WRAPPED_NO_ENTRY and _continues_sentence(lines, i)):
             return True
         if PARAGRAPH_ENTRIES and (i == 0 or not lines[i - 1].strip()) and _opens_paragraph_entry(line, wanted):
             if entries is None:
