@@ -77,6 +77,10 @@ _LIST_TABLE = (".. list-table::\n    :header-rows: 1\n\n    * - Variable\n      
     (_LIST_TABLE, "pipx_home"), (_LIST_TABLE, "pipx_completion_dir"),
     # entries written one per line, each ending its sentence
     ("Options:\n`--fast` (flag): skip the checks.\n`--slow` (flag): run them all.", "--slow"),
+    # an AsciiDoc description list: the term bare before `::` (or `;;`), its description after it or under it
+    ("nobreak:: The `nobreak` role prevents words from being broken.", "nobreak"),
+    ("text-justify;; Aligns the text to the left margin.", "text-justify"),
+    ("default-for-print::\nA variation of the `default` theme for print.", "default-for-print"),
 ])
 def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) -> None:
     assert defines(text, [name])
@@ -127,6 +131,8 @@ def test_an_item_whose_term_is_a_link_points_at_the_entry_and_defines_nothing_it
     ("See [`--reload`](#reload): it restarts.", "--reload"),  # a sentence, not a list item
     (_LIST_TABLE, "root directory for pipx virtual environments."),  # a row's second cell
     ("- - ``PIPX_HOME``", "pipx_home"),  # a nested list with nothing after: no row of a table
+    ("Example::\n\n    nobreak = 1", "example"),  # a reStructuredText paragraph introducing a literal block
+    ("Use std::vector for it.", "std"), ("Set the nobreak:: role here.", "nobreak"),  # colons within a sentence
     # a sentence wrapped so that the name opens a line
     ("pipx links each script under\n``PIPX_COMPLETION_DIR`` (default ``~/.local/share``):", "pipx_completion_dir"),
 ])

@@ -374,6 +374,28 @@ def _continues_sentence(lines: list[str], i: int) -> bool:
     return before[-1].isalnum() or before[-1] in ",;`*_"
 
 
+# An AsciiDoc description list writes its term bare, set off by two colons (or `:::`, `;;`): "nobreak:: The `nobreak`
+# role prevents ...", or the term alone with its description on the next line. A reStructuredText paragraph ending
+# in "::" introduces a literal block after a blank line, so a bare "term::" counts only with text right under it.
+# Measured (docs/benchmarks.md): ADOC_TERMS.
+ADOC_TERMS = True
+_ADOC_TERM_MARKS = ("::::", ":::", "::", ";;")
+
+
+def _adoc_term(lines: list[str], i: int, line: str, wanted: set[str]) -> bool:
+    """Line `i` (`line`, stripped) opens an AsciiDoc description-list entry whose term is one of `wanted`."""
+    for mark in _ADOC_TERM_MARKS:
+        head, found, rest = line.partition(mark + " ") if not line.endswith(mark) else (line[:-len(mark)], mark, "")
+        if not found or not head or head.endswith(":") or " " in head.strip(_TERM_MARKUP).strip():
+            continue
+        if _term(head).casefold() not in wanted:
+            return False
+        if rest.strip():
+            return True
+        return i + 1 < len(lines) and bool(lines[i + 1].strip())
+    return False
+
+
 def defines(text: str, names: Sequence[str]) -> bool:
     """True when a section's text holds an entry that defines one of `names` (ignoring case and markup): a
     table row whose first cell is the name, a list item or line opening with the name set off by markup and a
@@ -421,6 +443,8 @@ def defines(text: str, names: Sequence[str]) -> bool:
             if entries:
                 return True
         if FIELD_ENTRIES and _field_entry(line, wanted):
+            return True
+        if ADOC_TERMS and _adoc_term(lines, i, line, wanted):
             return True
         if lines[i][:1] not in (" ", "\t") and _term(line).casefold() in wanted:
             after = next((n for n in lines[i + 1:] if n.strip()), "")
