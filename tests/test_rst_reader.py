@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scree.notes import formats
+from scree.notes import formats, rstblocks
 from scree.notes.autodoc import autodoc_chunks, docstring_excerpt
 from scree.notes.chunker import HARD_CHUNK_BYTES, chunk_note
 from scree.notes.embedview import embed_body
@@ -225,6 +225,24 @@ def test_a_member_directive_in_a_class_body_documents_that_classs_member() -> No
     assert [c.heading for c in shown] == ["API > pkg.Scope", "API > pkg.Scope.shield", "API > pkg.Scope.cancel",
                                           "API > pkg.Scope.close", "API > pkg.helper"]
     assert "Read-write: shielded." in shown[1].text and "Cancels." in shown[2].text
+
+
+def test_an_object_description_in_an_autoclass_body_is_a_subsection_of_the_classs_entry(monkeypatch) -> None:
+    # trio's `.. attribute:: cancelled_caught`, written by hand in `.. autoclass:: CancelScope`'s body: Sphinx's table
+    # of contents nests it under the class, as a `.. class::` body's descriptions already were here
+    page = ("Cancellation\n============\n\n.. currentmodule:: trio\n\n.. autoclass:: CancelScope\n\n"
+            "   .. autoattribute:: deadline\n\n   .. attribute:: cancelled_caught\n\n      True if it caught one.\n\n"
+            "   .. method:: cancel()\n\n      Cancels this scope.\n\n   More about the scope.\n\n"
+            "After the class.\n\n.. autoclass:: trio.Nursery\n\n   .. attribute:: child_tasks\n\n      The children.\n")
+    assert trails(page) == ["Cancellation", "Cancellation > trio.CancelScope > cancelled_caught",
+                            "Cancellation > trio.CancelScope > cancel", "Cancellation > trio.CancelScope",
+                            "Cancellation", "Cancellation > trio.Nursery > child_tasks"]
+    source = 'class CancelScope:\n    """A scope."""\n\nclass Nursery:\n    """A nursery."""\n'
+    shown = autodoc_chunks(chunk_note(page, formats.RST), {"trio": ("src/trio/__init__.py", source)}.get)
+    assert [c.heading for c in shown][:1] == ["Cancellation > trio.CancelScope"]  # the entry the members nest under
+    assert excerpt(page, heading="cancelled_caught", kind=formats.RST).text.rstrip().endswith("True if it caught one.")
+    monkeypatch.setattr(rstblocks, "AUTOCLASS_ENTRIES_NESTED", False)
+    assert "Cancellation > cancelled_caught" in trails(page)
 
 
 def test_names_bound_in_if_and_try_blocks_are_found_as_they_run() -> None:

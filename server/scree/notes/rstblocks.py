@@ -97,6 +97,11 @@ _MODULE_DIRECTIVES = frozenset("module currentmodule py:module py:currentmodule"
 # page lost the member's docstring. Measured (docs/benchmarks.md): NESTED_MEMBERS.
 NESTED_MEMBERS = True
 _CLASS_DIRECTIVES = frozenset({"autoclass", "autoexception"})
+# An object description written by hand in an `autoclass` body (`.. attribute:: cancelled_caught` under `.. autoclass::
+# trio.CancelScope`) is a subsection of the class's entry, as Sphinx's table of contents nests it and as a `.. class::`
+# body's descriptions already were here: "... > trio.CancelScope > cancelled_caught", not a sibling of the class.
+# Measured (docs/benchmarks.md): AUTOCLASS_ENTRIES_NESTED.
+AUTOCLASS_ENTRIES_NESTED = True
 _CLASS_OBJECTS = frozenset({"class", "exception"})
 _MEMBER_DIRECTIVES = frozenset({"automethod", "autoattribute", "autoproperty"})
 
@@ -151,6 +156,8 @@ class _Open:
     indent: int
     kind: str  # "text" (directive body read as text), "entry" (an object description's), "code", "inert"
     owner: str = ""  # an autoclass's (or autoexception's) name as written: its body's autodoc members are its own
+    entitled: str = ""  # an autoclass's full name, the heading its body's object descriptions nest under
+    headed: bool = False  # that heading was emitted (at the body's first object description)
 
 
 def parse_rst(lines: list[str]) -> RstBlocks:
@@ -178,7 +185,8 @@ def parse_rst(lines: list[str]) -> RstBlocks:
         ind = _indent(line)
         closed_entry = -1  # the level of the outermost object description this line closes
         while stack and ind <= stack[-1].indent:
-            closed = stack.pop().kind
+            popped = stack.pop()
+            closed = "entry" if popped.headed else popped.kind
             if closed == "code":  # code never nests: nothing inside it is parsed
                 verbatim.append((code_start, _last_text(lines, code_start, i)))
                 code_start = -1
@@ -220,6 +228,12 @@ def parse_rst(lines: list[str]) -> RstBlocks:
                     # subsection of it: one entry, found once.
                     stack[-1].kind = "text"
                 else:
+                    holder = next((o for o in reversed(stack[:-1]) if o.owner), None)
+                    if AUTOCLASS_ENTRIES_NESTED and holder is not None and holder.entitled and not holder.headed:
+                        # the class's own entry (its docstring's section) holds it, as a `.. class::` body's does
+                        headings.append(Heading(i, i, ENTRY_LEVEL + entries, holder.entitled))
+                        holder.headed = True
+                        entries += 1
                     headings.append(Heading(i, i + 1, ENTRY_LEVEL + entries, name))
                     entries += 1
             module = _module_of((m.group(2) or "").strip(), module)
@@ -247,6 +261,15 @@ def parse_rst(lines: list[str]) -> RstBlocks:
         verbatim.append((code_start, _last_text(lines, code_start, n)))
     return RstBlocks(Blocks(0, None, tuple(headings), tuple(verbatim), tuple(targets), tuple(inert)),
                      tuple(autodoc))
+
+
+def _qualified(target: str, module: str) -> str:
+    """An autodoc target's full name as autodoc's section titles it: relative to the current module unless it
+    already names a module (`.. currentmodule:: jinja2` then `.. autoclass:: Environment` is `jinja2.Environment`)."""
+    target = target.lstrip("~")
+    if not target or not module or "." in target:
+        return target
+    return f"{module}.{target}"
 
 
 def same_subject(title: str, name: str) -> bool:
@@ -342,7 +365,8 @@ def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open],
                 # `trio.CancelScope.cancel`, as Sphinx reads it (the class is the member's context)
                 owner = next((o.owner for o in reversed(stack) if o.owner), "")
                 target = f"{owner}.{target}" if owner else target
-            stack.append(_Open(ind, "text", target.split("(", 1)[0].strip() if short in _CLASS_DIRECTIVES else ""))
+            owned = target.split("(", 1)[0].strip() if short in _CLASS_DIRECTIVES else ""
+            stack.append(_Open(ind, "text", owned, _qualified(owned, module)))
             end = _options_end(lines, i + 1)
             values = _option_values(lines[i + 1:end])
             if target and short != "autosummary":
