@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scree.notes import formats, rstblocks
+from scree.notes import autodoc, formats, rstblocks
 from scree.notes.autodoc import autodoc_chunks, docstring_excerpt
 from scree.notes.chunker import HARD_CHUNK_BYTES, chunk_note
 from scree.notes.embedview import embed_body
@@ -243,6 +243,28 @@ def test_an_object_description_in_an_autoclass_body_is_a_subsection_of_the_class
     assert excerpt(page, heading="cancelled_caught", kind=formats.RST).text.rstrip().endswith("True if it caught one.")
     monkeypatch.setattr(rstblocks, "AUTOCLASS_ENTRIES_NESTED", False)
     assert "Cancellation > cancelled_caught" in trails(page)
+
+
+def test_an_object_description_in_a_docstring_is_a_subsection_of_the_objects_entry(monkeypatch) -> None:
+    # trio's MockClock documents `autojump_threshold` only by an `.. attribute::` in its docstring, which Sphinx nests
+    # under the class's entry; a title in a docstring (NumPy style) is no section and ends the descriptions
+    page = "Time\n====\n\n.. autoclass:: trio.testing.MockClock\n"
+    source = ('class MockClock:\n    """A clock for tests.\n\n    .. attribute:: autojump_threshold\n\n'
+              '       The clock keeps an eye on the run loop.\n\n    Parameters\n    ----------\n    rate : float\n'
+              '        The rate.\n    """\n')
+    find = {"trio.testing": ("src/trio/testing/__init__.py", source)}.get
+    shown = autodoc_chunks(chunk_note(page, formats.RST), find)
+    assert [c.heading for c in shown] == ["Time > trio.testing.MockClock",
+                                          "Time > trio.testing.MockClock > autojump_threshold",
+                                          "Time > trio.testing.MockClock"]
+    assert "keeps an eye" in shown[1].text and "The rate." in shown[2].text
+    found = docstring_excerpt(page, formats.RST, "autojump_threshold", find, 10_000)  # read_doc finds the entry
+    assert found is not None and found.heading == "Time > trio.testing.MockClock > autojump_threshold"
+    assert "keeps an eye" in found.text and "The rate." not in found.text
+    assert all(c.text.endswith("(docstring of trio.testing.MockClock: src/trio/testing/__init__.py, line 1)")
+               for c in shown)
+    monkeypatch.setattr(autodoc, "DOCSTRING_ENTRIES", False)
+    assert [c.heading for c in autodoc_chunks(chunk_note(page, formats.RST), find)] == ["Time > trio.testing.MockClock"]
 
 
 def test_names_bound_in_if_and_try_blocks_are_found_as_they_run() -> None:

@@ -91,9 +91,40 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
                 heading = f"{trail}{TRAIL_SEPARATOR}{obj.name}" if trail else obj.name
             # A long docstring takes several chunks: each ends with the note, so each says whose it is (added
             # after the split: split with the text, the note was once a chunk of its own)
-            chunks = chunk_lines(text.split("\n"), heading, ref.line + 1, max(ref.end, ref.line + 1))
-            out.extend(replace(c, text=f"{c.text}\n\n{note_line}") for c in chunks)
+            for trail_of, lines in docstring_sections(text.split("\n"), heading):
+                chunks = chunk_lines(lines, trail_of, ref.line + 1, max(ref.end, ref.line + 1))
+                out.extend(replace(c, text=f"{c.text}\n\n{note_line}") for c in chunks)
     return out
+
+
+# A docstring is reStructuredText, and an object description in it (`.. attribute:: autojump_threshold` in trio's
+# `MockClock` docstring, a property documented nowhere else) is an entry Sphinx nests under the object's own, in the
+# page and its table of contents: "trio.testing.MockClock > autojump_threshold". Titles in a docstring are not
+# sections (NumPy-style "Parameters" / "----------" is a field list to napoleon). Measured (docs/benchmarks.md):
+# DOCSTRING_ENTRIES.
+DOCSTRING_ENTRIES = True
+
+
+def docstring_sections(lines: list[str], heading: str) -> list[tuple[str, list[str]]]:
+    """A docstring's lines (signature first) as (trail, lines) sections: the object's own under `heading`, and each
+    object description in it under `heading` and the descriptions holding it. Lines outside every section are none."""
+    parsed = rstblocks.parse_rst(split_lines("\n".join(lines))) if DOCSTRING_ENTRIES else None
+    headings = parsed.blocks.headings if parsed else ()
+    if not any(h.text and h.level >= rstblocks.ENTRY_LEVEL for h in headings):
+        return [(heading, lines)]
+    out: list[tuple[str, list[str]]] = []
+    stack: list[tuple[int, str]] = []
+    trail, start = heading, 0
+    for h in headings:
+        out.append((trail, lines[start:h.start]))
+        while stack and stack[-1][0] >= h.level:
+            stack.pop()
+        if h.text and h.level >= rstblocks.ENTRY_LEVEL:  # a title closes the entries: its text is the object's
+            stack.append((h.level, h.text))
+        trail = TRAIL_SEPARATOR.join([heading, *(text for _, text in stack)])
+        start = h.start
+    out.append((trail, lines[start:]))
+    return [(t, part) for t, part in out if any(line.strip() for line in part)]
 
 
 def docstring_note(obj: Documented) -> str:
