@@ -77,6 +77,9 @@ _LIST_TABLE = (".. list-table::\n    :header-rows: 1\n\n    * - Variable\n      
     (_LIST_TABLE, "pipx_home"), (_LIST_TABLE, "pipx_completion_dir"),
     # entries written one per line, each ending its sentence
     ("Options:\n`--fast` (flag): skip the checks.\n`--slow` (flag): run them all.", "--slow"),
+    # a definition-list term with its classifiers, as every NumPy-style parameter is written
+    ("Parameters\n----------\nenqueue : |bool|, optional\n    Whether messages pass through a queue.", "enqueue"),
+    ("x, colorize : bool\n    Whether to colour the output.", "colorize"),
     # an AsciiDoc description list: the term bare before `::` (or `;;`), its description after it or under it
     ("nobreak:: The `nobreak` role prevents words from being broken.", "nobreak"),
     ("text-justify;; Aligns the text to the left margin.", "text-justify"),
@@ -131,7 +134,9 @@ def test_an_item_whose_term_is_a_link_points_at_the_entry_and_defines_nothing_it
     ("See [`--reload`](#reload): it restarts.", "--reload"),  # a sentence, not a list item
     (_LIST_TABLE, "root directory for pipx virtual environments."),  # a row's second cell
     ("- - ``PIPX_HOME``", "pipx_home"),  # a nested list with nothing after: no row of a table
-    ("Example::\n\n    nobreak = 1", "example"),  # a reStructuredText paragraph introducing a literal block
+    ("Example::\n\n    nobreak = 1", "example"),
+    ("enqueue : |bool|, optional\n    Whether messages pass through a queue.", "optional"),  # a classifier
+    ("Set enqueue : True here\nand go on.", "enqueue"),  # a line of prose, nothing indented under it  # a reStructuredText paragraph introducing a literal block
     ("Use std::vector for it.", "std"), ("Set the nobreak:: role here.", "nobreak"),  # colons within a sentence
     # a sentence wrapped so that the name opens a line
     ("pipx links each script under\n``PIPX_COMPLETION_DIR`` (default ``~/.local/share``):", "pipx_completion_dir"),
@@ -139,6 +144,11 @@ def test_an_item_whose_term_is_a_link_points_at_the_entry_and_defines_nothing_it
 def test_a_mention_is_no_definition(text: str, name: str) -> None:
     assert not defines(text, [name])
     assert not points_at_entry(text, [name])
+
+
+def test_without_the_rule_a_classified_term_defined_nothing(monkeypatch) -> None:
+    monkeypatch.setattr(sectiontext, "CLASSIFIED_TERMS", False)
+    assert not defines("enqueue : |bool|, optional\n    Whether messages pass through a queue.", ["enqueue"])
 
 
 def test_without_the_rules_a_list_table_row_defined_nothing_and_a_wrapped_line_did(monkeypatch) -> None:

@@ -396,6 +396,22 @@ def _adoc_term(lines: list[str], i: int, line: str, wanted: set[str]) -> bool:
     return False
 
 
+# A reStructuredText definition-list term may carry classifiers after " : ": "enqueue : |bool|, optional", the form
+# of every NumPy-style parameter ("x, y : int", several names sharing one), as loguru's `Logger.add` documents its
+# options. The term is the part before them.
+# Measured (docs/benchmarks.md): CLASSIFIED_TERMS.
+CLASSIFIED_TERMS = True
+
+
+def _definition_term(line: str, wanted: set[str]) -> bool:
+    """`line` (stripped) is a definition-list term naming one of `wanted`: the whole line, or (CLASSIFIED_TERMS) its
+    names before " : " and a classifier."""
+    if _term(line).casefold() in wanted:
+        return True
+    term, colon, _ = line.partition(" : ")
+    return CLASSIFIED_TERMS and bool(colon) and any(_term(t).casefold() in wanted for t in term.split(", "))
+
+
 def defines(text: str, names: Sequence[str]) -> bool:
     """True when a section's text holds an entry that defines one of `names` (ignoring case and markup): a
     table row whose first cell is the name, a list item or line opening with the name set off by markup and a
@@ -446,7 +462,7 @@ def defines(text: str, names: Sequence[str]) -> bool:
             return True
         if ADOC_TERMS and _adoc_term(lines, i, line, wanted):
             return True
-        if lines[i][:1] not in (" ", "\t") and _term(line).casefold() in wanted:
+        if lines[i][:1] not in (" ", "\t") and _definition_term(line, wanted):
             after = next((n for n in lines[i + 1:] if n.strip()), "")
             if after.lstrip().startswith(": ") or after[:1] in (" ", "\t"):
                 return True
