@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scree.notes import autodoc, formats, rstblocks
+from scree.notes import autodoc, docstringrst, formats, rstblocks
 from scree.notes.autodoc import autodoc_chunks, docstring_excerpt
 from scree.notes.chunker import HARD_CHUNK_BYTES, chunk_note
 from scree.notes.embedview import embed_body
@@ -263,8 +263,36 @@ def test_an_object_description_in_a_docstring_is_a_subsection_of_the_objects_ent
     assert "keeps an eye" in found.text and "The rate." not in found.text
     assert all(c.text.endswith("(docstring of trio.testing.MockClock: src/trio/testing/__init__.py, line 1)")
                for c in shown)
-    monkeypatch.setattr(autodoc, "DOCSTRING_ENTRIES", False)
+    monkeypatch.setattr(docstringrst, "DOCSTRING_ENTRIES", False)
     assert [c.heading for c in autodoc_chunks(chunk_note(page, formats.RST), find)] == ["Time > trio.testing.MockClock"]
+
+
+def test_a_module_docstring_titles_its_page_and_shows_the_directives_it_holds(monkeypatch) -> None:
+    # werkzeug's middleware pages hold only `.. automodule::`; the module's docstring opens with its title and ends
+    # with `.. autoclass:: DispatcherMiddleware`, which Sphinx reads in that module
+    page = ".. automodule:: pkg.dispatcher\n"
+    source = ('"""\nApplication Dispatcher\n======================\n\nDispatches to mounted apps.\n\n'
+              '.. autoclass:: DispatcherMiddleware\n"""\n\nclass DispatcherMiddleware:\n    """Combine apps."""\n')
+    find = {"pkg.dispatcher": ("src/pkg/dispatcher.py", source)}.get
+    shown = autodoc_chunks(chunk_note(page, formats.RST), find)
+    assert [c.heading for c in shown] == ["Application Dispatcher",
+                                          "Application Dispatcher > pkg.dispatcher.DispatcherMiddleware"]
+    assert "Dispatches to mounted apps." in shown[0].text and "Combine apps." in shown[1].text
+    monkeypatch.setattr(docstringrst, "MODULE_TITLES", False)
+    monkeypatch.setattr(autodoc, "INNER_DIRECTIVES", False)
+    assert [c.heading for c in autodoc_chunks(chunk_note(page, formats.RST), find)] == ["pkg.dispatcher"]
+
+
+def test_an_overloaded_member_shows_its_definitions_docstring_and_an_override_its_bases() -> None:
+    # werkzeug's `Request.get_json`: two `@overload` stubs, then the definition with the docstring
+    page = "API\n===\n\n.. autoclass:: pkg.Request\n   :members:\n   :inherited-members:\n"
+    source = ('from typing import overload\n\nclass Base:\n    def close(self):\n        """Closes it."""\n\n'
+              'class Request(Base):\n    """A request."""\n\n    @overload\n    def get_json(self, silent: bool): ...\n'
+              '    @overload\n    def get_json(self): ...\n    def get_json(self, silent=False):\n'
+              '        """Parse the body as JSON."""\n\n    def close(self):\n        pass\n')
+    shown = autodoc_chunks(chunk_note(page, formats.RST), {"pkg": ("src/pkg/__init__.py", source)}.get)
+    assert [c.heading for c in shown] == ["API > pkg.Request", "API > pkg.Request.get_json", "API > pkg.Request.close"]
+    assert "Parse the body as JSON." in shown[1].text and "Closes it." in shown[2].text
 
 
 def test_names_bound_in_if_and_try_blocks_are_found_as_they_run() -> None:

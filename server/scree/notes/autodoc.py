@@ -27,7 +27,8 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from . import pysource, rstblocks
+from . import docstringrst, pysource, rstblocks
+from .docstringrst import docstring_sections, opening_title
 from .chunker import TRAIL_SEPARATOR, chunk_lines
 from ..records import AutodocRef, Chunk, ChunkedNote
 from .sections import Excerpt, Section, match_sections, split_lines
@@ -73,58 +74,62 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
         return []
     resolver = _Resolver(find)
     out: list[Chunk] = []
-    objects = 0
+    budget = [MAX_OBJECTS_PER_PAGE]  # objects still shown on this page
     for ref, trail in zip(note.autodoc, note.autodoc_trails):
         if ref.directive == "literalinclude":  # a file's lines, not a docstring (`notes/includes.py`)
             continue
-        for obj in resolver.documented(ref):
-            objects += 1
-            if objects > MAX_OBJECTS_PER_PAGE:
-                log.info("autodoc: more than %d objects on one page; the rest are left out", MAX_OBJECTS_PER_PAGE)
-                return out
-            note_line = f"({docstring_note(obj)})"
-            text = f"{obj.signature}\n\n{obj.doc}"
+        shown = resolver.documented(ref)
+        module_title = ""
+        # an automodule's first object is the module's own docstring when it has one
+        own = ref.directive == "automodule" and bool(shown) and shown[0].name == ref.target.strip().lstrip("~")
+        if docstringrst.MODULE_TITLES and own:
+            module_title, doc = opening_title(shown[0].doc)
+            if module_title:  # the module's docstring opens with a title: its section, the members under it
+                trail = f"{trail}{TRAIL_SEPARATOR}{module_title}" if trail else module_title
+                shown[0] = replace(shown[0], doc=doc)
+        for obj in shown:
             title = trail.rsplit(TRAIL_SEPARATOR, 1)[-1]
-            if rstblocks.SAME_SUBJECT_MERGED and rstblocks.same_subject(title, obj.name):
+            if module_title and obj is shown[0]:
+                heading = trail  # the module's own text is its title's section
+            elif rstblocks.SAME_SUBJECT_MERGED and rstblocks.same_subject(title, obj.name):
                 heading = trail  # the section titled by the object holds its docstring (`rstblocks.same_subject`)
             else:
                 heading = f"{trail}{TRAIL_SEPARATOR}{obj.name}" if trail else obj.name
-            # A long docstring takes several chunks: each ends with the note, so each says whose it is (added
-            # after the split: split with the text, the note was once a chunk of its own)
-            for trail_of, lines in docstring_sections(text.split("\n"), heading):
-                chunks = chunk_lines(lines, trail_of, ref.line + 1, max(ref.end, ref.line + 1))
-                out.extend(replace(c, text=f"{c.text}\n\n{note_line}") for c in chunks)
+            if not _emit(obj, heading, ref, out, budget):
+                return out
+            if INNER_DIRECTIVES and own and obj is shown[0]:
+                # the autodoc directives the module's docstring holds, read in that module (werkzeug's middleware)
+                for inner in rstblocks.parse_rst(split_lines(obj.doc)).autodoc:
+                    if inner.directive == "literalinclude" or inner.directive == "automodule":
+                        continue
+                    inner = replace(inner, line=ref.line, end=ref.end, module=inner.module or obj.name)
+                    for member in resolver.documented(inner):
+                        if not _emit(member, f"{heading}{TRAIL_SEPARATOR}{member.name}", ref, out, budget):
+                            return out
     return out
 
 
-# A docstring is reStructuredText, and an object description in it (`.. attribute:: autojump_threshold` in trio's
-# `MockClock` docstring, a property documented nowhere else) is an entry Sphinx nests under the object's own, in the
-# page and its table of contents: "trio.testing.MockClock > autojump_threshold". Titles in a docstring are not
-# sections (NumPy-style "Parameters" / "----------" is a field list to napoleon). Measured (docs/benchmarks.md):
-# DOCSTRING_ENTRIES.
-DOCSTRING_ENTRIES = True
+def _emit(obj: Documented, heading: str, ref: AutodocRef, out: list[Chunk], budget: list[int]) -> bool:
+    """Appends `obj`'s docstring chunks under `heading`, pointing at `ref`'s lines; False once the page's budget of
+    objects is spent."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        log.info("autodoc: more than %d objects on one page; the rest are left out", MAX_OBJECTS_PER_PAGE)
+        return False
+    note_line = f"({docstring_note(obj)})"
+    text = f"{obj.signature}\n\n{obj.doc}"
+    # A long docstring takes several chunks: each ends with the note, so each says whose it is (added
+    # after the split: split with the text, the note was once a chunk of its own)
+    for trail_of, lines in docstring_sections(text.split("\n"), heading):
+        chunks = chunk_lines(lines, trail_of, ref.line + 1, max(ref.end, ref.line + 1))
+        out.extend(replace(c, text=f"{c.text}\n\n{note_line}") for c in chunks)
+    return True
 
 
-def docstring_sections(lines: list[str], heading: str) -> list[tuple[str, list[str]]]:
-    """A docstring's lines (signature first) as (trail, lines) sections: the object's own under `heading`, and each
-    object description in it under `heading` and the descriptions holding it. Lines outside every section are none."""
-    parsed = rstblocks.parse_rst(split_lines("\n".join(lines))) if DOCSTRING_ENTRIES else None
-    headings = parsed.blocks.headings if parsed else ()
-    if not any(h.text and h.level >= rstblocks.ENTRY_LEVEL for h in headings):
-        return [(heading, lines)]
-    out: list[tuple[str, list[str]]] = []
-    stack: list[tuple[int, str]] = []
-    trail, start = heading, 0
-    for h in headings:
-        out.append((trail, lines[start:h.start]))
-        while stack and stack[-1][0] >= h.level:
-            stack.pop()
-        if h.text and h.level >= rstblocks.ENTRY_LEVEL:  # a title closes the entries: its text is the object's
-            stack.append((h.level, h.text))
-        trail = TRAIL_SEPARATOR.join([heading, *(text for _, text in stack)])
-        start = h.start
-    out.append((trail, lines[start:]))
-    return [(t, part) for t, part in out if any(line.strip() for line in part)]
+# Sphinx reads a docstring as reStructuredText in its module, so an autodoc directive in a module's docstring shows
+# that object there (werkzeug's middleware modules each end their docstring with `.. autoclass:: ProxyFix`): its entry
+# is a section of the module's. Measured (docs/benchmarks.md): INNER_DIRECTIVES.
+INNER_DIRECTIVES = True
 
 
 def docstring_note(obj: Documented) -> str:
@@ -247,8 +252,10 @@ class _Resolver:
             for child in _listed(cls, _public(cls, None), listed):
                 if child.name in seen:
                     continue
-                seen.add(child.name)
                 child_doc = ast.get_docstring(child)
+                if not child_doc and MEMBERS_FOUND_DOCUMENTED:
+                    continue  # an `@overload` stub before the definition, an override a base documents
+                seen.add(child.name)
                 if child_doc:
                     full = f"{name}.{child.name}"
                     out.append(Documented(full, _signature(child, full), child_doc,
@@ -406,7 +413,7 @@ def _shows_members(options: frozenset[str]) -> bool:
 def _listed(node: ast.AST, public: list[_Def], names: tuple[str, ...]) -> list[_Def]:
     """The members of `node` that a `:members: a, b` list names, in the list's order, private ones too (Sphinx
     shows what the list names); its `public` members when the list names none. A name not defined there is left
-    out."""
+    out. Of an `@overload`ed name, the definition (the last)."""
     if not names:
         return public
     by_name = {child.name: child for child in getattr(node, "body", []) if isinstance(child, _DEFS)}
@@ -508,6 +515,12 @@ def _all_of(tree: ast.Module) -> set[str] | None:
             if isinstance(node.value, (ast.List, ast.Tuple)):
                 return {e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
     return None
+
+
+# A member is the first definition of its name that has a docstring: the body of an `@overload`ed method after its
+# stubs (werkzeug's `Request.get_json`), or a base class's documented method that a subclass overrides without one.
+# Measured (docs/benchmarks.md): MEMBERS_FOUND_DOCUMENTED.
+MEMBERS_FOUND_DOCUMENTED = True
 
 
 def _public(node: ast.AST, names: set[str] | None) -> list[_Def]:

@@ -79,7 +79,9 @@ log = logging.getLogger(__name__)
 # module in Python 3.12 syntax is read on an older Python (`pysource`).
 # 20: a MyST page's autodoc fences (```` ```{autoclass} ````) and `{eval-rst}` islands show their docstrings.
 # 21: an object that is an instance of a class of the folder (`pytest.fail`) shows the class's docstring.
-# 22: an object description written in an `autoclass` body, or in a docstring, is a subsection of the object's entry.
+# 22: an object description written in an `autoclass` body, or in a docstring, is a subsection of the object's entry;
+# a module docstring's opening title titles what automodule shows, and the autodoc directives in it are shown; an
+# overloaded member shows its definition's docstring.
 CHUNKER_VERSION = "22"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
