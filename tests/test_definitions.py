@@ -342,6 +342,8 @@ def test_dotted_names_are_read_as_typed(query: str, names: list[str]) -> None:
     ("Developer Interface > `Proxy`", "httpx.Proxy", True),  # the package is the repo's own name
     ("Developer Interface > `Client(auth=None)`", "httpx.Client", True),  # a signature
     ("The Coverage class > coverage.Coverage.switch_context", "Coverage.switch_context", False),  # its full path
+    # the path the package re-exports it by, the name's defining module left out
+    ("Developer Interface > Exceptions > requests.ConnectTimeout", "requests.exceptions.ConnectTimeout", False),
 ])
 def test_a_section_titled_by_a_dotted_name_is_its_entry(trail: str, name: str, head_is_name: bool) -> None:
     assert entry_of(trail, name, head_is_name)
@@ -355,9 +357,29 @@ def test_a_section_titled_by_a_dotted_name_is_its_entry(trail: str, name: str, h
     ("Proxies > Proxy keys", "httpx.Proxy", True),
     ("API > coverage.MyCoverage.switch_context", "Coverage.switch_context", False),  # a longer name's end
     ("API > Calling Coverage.switch_context", "Coverage.switch_context", False),  # a title about it
+    ("Exceptions > requests.Timeout", "requests.exceptions.ConnectTimeout", False),  # another name
+    ("Exceptions > urllib3.ConnectTimeout", "requests.exceptions.ConnectTimeout", False),  # another package's
+    ("Exceptions > requests.ConnectTimeout.args", "requests.exceptions.ConnectTimeout", False),  # a member of it
 ])
 def test_a_heading_that_only_shares_a_part_is_no_entry(trail: str, name: str, head_is_name: bool) -> None:
     assert not entry_of(trail, name, head_is_name)
+
+
+def test_a_lookup_of_a_class_puts_its_entry_before_its_members(monkeypatch) -> None:
+    """requests' `HTTPAdapter`: each member's short entry spells the class and outranked the class's own."""
+    from scree.search.names import names_first
+
+    def entry(name: str) -> str:
+        return (f"Developer Interface > {name}\n{name}()\n\nWhat it does.\n\n"
+                f"(docstring of {name}: src/requests/adapters.py, line 1)")
+
+    ranked = [(1, 9.0), (2, 8.9), (3, 8.0), (4, 7.0)]
+    texts = {1: entry("requests.adapters.HTTPAdapter.close"), 2: entry("requests.adapters.HTTPAdapter.send"),
+             3: entry("requests.adapters.HTTPAdapter"), 4: entry("requests.adapters.BaseAdapter")}
+    for lookup in ("HTTPAdapter", "requests.adapters.HTTPAdapter"):
+        assert [cid for cid, _ in names_first(ranked, texts, [lookup.casefold()], lookup=lookup)][:1] == [3], lookup
+    monkeypatch.setattr(names_module, "MEMBERS_AFTER", False)
+    assert [cid for cid, _ in names_first(ranked, texts, ["httpadapter"], lookup="HTTPAdapter")][:1] == [1]
 
 
 @pytest.fixture

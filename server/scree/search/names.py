@@ -200,6 +200,7 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     listed: dict[int, bool] = {}
     directed: dict[int, bool] = {}
     worded: dict[int, bool] = {}
+    member: dict[int, bool] = {}
     if lookup:
         # What a lookup looks up is the whole of it: `platenctl jobs requeue` is defined by its own entry,
         # not by one that opens with `platenctl`.
@@ -222,6 +223,7 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
             directed[cid] = ranking.DIRECTIVE_MENTIONS_LAST and ranking.named_only_by_directives(body, names)
             # the heading first: a docstring's note is looked for at the end of the whole text
             worded[cid] = in_words and ranking.speaks_all(trail, parts) and not ranking.docstring_of(text)
+            member[cid] = MEMBERS_AFTER and _member_of(ranking.docstring_of(text), terms[0])
     if lookup and REPEATED_TITLES_MAX:
         _untitle_repeated(titled, texts, titles)
     ordered = sorted(ranked, key=lambda item: (-counts[item[0]], not titled.get(item[0], False),
@@ -229,8 +231,27 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
                                                not worded.get(item[0], False), listed.get(item[0], False)))
     if lookup and ranking.DOCSTRINGS_YIELD:
         ordered = _yield_to_own_section(ordered, counts, texts, parts, directed)
+    if any(member.values()):  # after the yield, which reads where the docstrings first stand
+        ordered = sorted(ordered, key=lambda item: (-counts[item[0]], member.get(item[0], False)))
     span = max(s for _, s in ranked) - min(s for _, s in ranked) or 1.0
     return [(cid, s + counts[cid] * span) for cid, s in ordered]
+
+
+# A lookup of a class (`HTTPAdapter`) is answered by the class's entry, not by its members' (`requests.adapters.
+# HTTPAdapter.close`, `.add_headers`, ...), each of which spells the class in its heading and signature and, being
+# short, outranks the class's long docstring in BM25: a member's entry goes after the sections that are not one
+# (once a docstring has yielded its place to the docs' own section, `_yield_to_own_section`).
+# Measured (docs/benchmarks.md): MEMBERS_AFTER.
+MEMBERS_AFTER = True
+
+
+def _member_of(documented: str, lookup: str) -> bool:
+    """True when `documented` (a docstring entry's full name) is a member of what `lookup` names: the lookup is the
+    entry's owner path or its last part (`HTTPAdapter`, `requests.adapters.HTTPAdapter` for
+    `requests.adapters.HTTPAdapter.close`)."""
+    owner = documented.rpartition(".")[0].casefold()
+    name = lookup.casefold()
+    return bool(owner) and (owner == name or owner.endswith("." + name))
 
 
 def _untitle_repeated(titled: dict[int, bool], texts: dict[int, str], titles: Sequence[str]) -> None:
@@ -319,6 +340,24 @@ MODULE_STUBS = True
 _HEADING_WORDS = re.compile(r"[^\W_]+")
 
 
+# A package re-exports its names, and its docs title the entry by the shorter path (`.. autoexception::
+# requests.ConnectTimeout`), while the code, and a user reading it, spell where the name is defined
+# (`requests.exceptions.ConnectTimeout`): an entry titled by the path without some of its middle modules is the
+# name's entry. Measured (docs/benchmarks.md): REEXPORTED_ENTRIES.
+REEXPORTED_ENTRIES = True
+
+
+def _shorter_path(leaf: str, name: str) -> bool:
+    """True when dotted `leaf` is `name` with some of its middle parts left out, its first and last kept."""
+    if " " in leaf or "." not in leaf:
+        return False
+    short, full = leaf.split("."), name.split(".")
+    if len(short) >= len(full) or short[0] != full[0] or short[-1] != full[-1]:
+        return False
+    rest = iter(full)
+    return all(part in rest for part in short)  # a subsequence, in order
+
+
 def entry_of(trail: str, name: str, head_is_name: bool = False, exact: bool = True) -> bool:
     """True when a section with heading `trail` is dotted `name`'s entry: its last heading (markup and a
     signature's arguments aside) is the whole name (in any case unless `exact`: `pytest.Approx` is not
@@ -330,6 +369,8 @@ def entry_of(trail: str, name: str, head_is_name: bool = False, exact: bool = Tr
     if leaf == name or (not exact and leaf.casefold() == name.casefold()):
         return True
     if QUALIFIED_ENTRIES and leaf.endswith("." + name) and " " not in leaf:
+        return True
+    if REEXPORTED_ENTRIES and _shorter_path(leaf, name):
         return True
     prefix, _, tail = name.rpartition(".")
     if leaf != tail:
