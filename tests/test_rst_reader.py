@@ -295,6 +295,19 @@ def test_an_overloaded_member_shows_its_definitions_docstring_and_an_override_it
     assert "Parse the body as JSON." in shown[1].text and "Closes it." in shown[2].text
 
 
+def test_excluded_members_are_left_out_with_their_own_members(monkeypatch) -> None:
+    page = ("API\n===\n\n.. autoclass:: pkg.Response\n   :members:\n   :exclude-members: close, Raw\n\n"
+            ".. automodule:: pkg\n   :members:\n   :exclude-members: Response\n")
+    source = ('"""The package."""\n\nclass Response:\n    """A response."""\n\n    def close(self):\n        """Closes."""\n\n'
+              '    def json(self):\n        """Decodes."""\n\n    class Raw:\n        """Raw bytes."""\n\n'
+              '        def read(self):\n            """Reads."""\n\ndef get(url):\n    """Sends a GET."""\n')
+    find = {"pkg": ("src/pkg/__init__.py", source)}.get
+    shown = [c.heading for c in autodoc_chunks(chunk_note(page, formats.RST), find)]
+    assert shown == ["API > pkg.Response", "API > pkg.Response.json", "API > pkg", "API > pkg.get"]
+    monkeypatch.setattr(autodoc, "EXCLUDED_MEMBERS", False)
+    assert "API > pkg.Response.close" in [c.heading for c in autodoc_chunks(chunk_note(page, formats.RST), find)]
+
+
 def test_names_bound_in_if_and_try_blocks_are_found_as_they_run() -> None:
     # trio's `run_process`: typed stubs under `if TYPE_CHECKING:`, the object that runs bound in its `else:`; and an
     # optional speed-up imported in a `try:`, its fallback in the `except` branch

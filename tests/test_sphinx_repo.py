@@ -77,6 +77,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "docs/api.rst": API,
         "docs/topics/legacy.txt": "Legacy topic\n============\n\nThe uniqwordlegacy lives in a txt page.\n",
         "docs/requirements.txt": "sphinx==9.0\nuniqwordrequirement\n",
+        "docs/spelling_wordlist.txt": "uniqwordspelling\nquasarflux\n",
         "CHANGES.rst": "Changes\n=======\n\nVersion 1 added uniqwordchange.\n",
         "notes/todo.txt": "uniqwordtodo is not a page\n",
         "src/pkg/__init__.py": INIT,
@@ -169,6 +170,7 @@ def test_sphinx_txt_pages_are_read_and_other_txt_files_are_not(repo: Path) -> No
     (hit, *_) = search(repo, "uniqwordlegacy")
     assert (hit["path"], hit["heading"]) == ("docs/topics/legacy.txt", "Legacy topic")
     assert not search(repo, "uniqwordrequirement")
+    assert not search(repo, "uniqwordspelling")  # sphinxcontrib-spelling's word list
     assert not search(repo, "uniqwordtodo")
 
 

@@ -185,7 +185,7 @@ class _Resolver:
                 for node in _listed(mod.tree, _public(mod.tree, _all_of(mod.tree)), ref.members):
                     out.extend(replace(d, member=not ref.members) for d in
                                self._describe(node, f"{mod.name}.{node.name}", mod, ref.options))
-            return out
+            return _without_excluded(out, mod.name, ref)
         names = [target]
         if ref.module and not target.startswith(ref.module + "."):
             names.insert(0, f"{ref.module}.{target}")
@@ -196,7 +196,7 @@ class _Resolver:
                     found = self._inherited(full) or found
                 if CALLABLE_INSTANCES and not _own_doc(*found) and (shown := self._instance_of(full, *found)):
                     return [shown]
-                return self._describe(found[0], full, found[1], ref.options, ref.members)
+                return _without_excluded(self._describe(found[0], full, found[1], ref.options, ref.members), full, ref)
         return []
 
     def _instance_of(self, full: str, node: ast.AST, mod: _Module) -> Documented | None:
@@ -402,6 +402,20 @@ def _attribute_doc(node: ast.AST, mod: _Module) -> str | None:
     if not comments and 0 < node.lineno <= len(mod.lines) and "#: " in mod.lines[node.lineno - 1]:
         comments.append(mod.lines[node.lineno - 1].split("#: ", 1)[1].strip())
     return "\n".join(comments).strip() or None
+
+
+# `:exclude-members: a, b` leaves those members out of what a directive shows (requests, scrapy, tox, coverage and
+# jsonschema use it), as Sphinx does. Measured (docs/benchmarks.md): EXCLUDED_MEMBERS.
+EXCLUDED_MEMBERS = True
+
+
+def _without_excluded(shown: list[Documented], owner: str, ref: AutodocRef) -> list[Documented]:
+    """`shown` without the members (and their members) that the directive's `:exclude-members:` names."""
+    excluded = {n for n in rstblocks.listed_members({"members": dict(ref.values).get("exclude-members", "")})}
+    if not EXCLUDED_MEMBERS or not excluded:
+        return shown
+    return [d for d in shown if not (d.name.startswith(owner + ".")
+                                      and excluded & set(d.name[len(owner) + 1:].split(".")))]
 
 
 def _shows_members(options: frozenset[str]) -> bool:

@@ -44,8 +44,9 @@ SCREEIGNORE = ".screeignore"
 # keeps out of chunks of their own. Quarto's `.qmd` is opt-in: its code cells are executed, not read.
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 NOTE_SUFFIXES = formats.DEFAULT_SUFFIXES  # Markdown, reStructuredText, AsciiDoc (issue 34)
-# `.txt` files in a Sphinx source folder that are not pages: pip's lists, robots.txt.
-_NOT_SPHINX_PAGES = ("requirements", "constraints", "robots", "cmakelists")
+# `.txt` files in a Sphinx source folder that are not pages: pip's lists, robots.txt, sphinxcontrib-spelling's word
+# list (`spelling_wordlist.txt`; jsonschema's `spelling-wordlist.txt` answered its `UnknownType` lookup).
+_NOT_SPHINX_PAGES = ("requirements", "constraints", "robots", "cmakelists", "spelling")
 # Folders of installed or built third-party code, skipped at any depth unless a .screeignore re-includes them.
 VENDORED_DIRS = ("node_modules", "vendor", ".venv", "venv", "site-packages", "__pycache__", "target", "dist",
                  "build")

@@ -370,7 +370,8 @@ def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open],
             end = _options_end(lines, i + 1)
             values = _option_values(lines[i + 1:end])
             if target and short != "autosummary":
-                autodoc.append(AutodocRef(i, end, short, target, module, frozenset(values), listed_members(values)))
+                autodoc.append(AutodocRef(i, end, short, target, module, frozenset(values), listed_members(values),
+                                          tuple(values.items())))
             return "text"
         stack.append(_Open(ind, "text"))
         return "text"
