@@ -187,7 +187,8 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     (`ranking.named_only_by_directives`) or is mostly a list (`ranking.mostly_list`) comes after the others; last,
     the first docstring entry of a tier yields its place to the docs' own section whose heading speaks of the lookup
     (`ranking.DOCSTRINGS_YIELD`; not one naming it only in directive lines), or, on an API stub page
-    (`on_stub_page`), to the docs' best-ranked own section whatever its heading.
+    (`on_stub_page`), to the docs' best-ranked own section whatever its heading; then the entries of the looked-up
+    class's members go after the rest of their tier (`MEMBERS_AFTER`).
 
     Scores stay in step with the order: each name spelled adds the pool's whole BM25 range, so a
     fusion that reads scores (not only ranks) sees the verbatim tier as far above the rest."""
