@@ -411,7 +411,7 @@ EXCLUDED_MEMBERS = True
 
 def _without_excluded(shown: list[Documented], owner: str, ref: AutodocRef) -> list[Documented]:
     """`shown` without the members (and their members) that the directive's `:exclude-members:` names."""
-    excluded = {n for n in rstblocks.listed_members({"members": dict(ref.values).get("exclude-members", "")})}
+    excluded = set(rstblocks.option_names(dict(ref.values).get("exclude-members", "")))
     if not EXCLUDED_MEMBERS or not excluded:
         return shown
     return [d for d in shown if not (d.name.startswith(owner + ".")

@@ -410,7 +410,12 @@ def _options_end(lines: list[str], j: int) -> int:
 
 def listed_members(values: dict[str, str]) -> tuple[str, ...]:
     """The members a `:members: a, b` option names, in its order (none: every public member, or no option)."""
-    return tuple(n for n in re.split(r"[\s,]+", values.get("members", "")) if n)
+    return option_names(values.get("members", ""))
+
+
+def option_names(value: str) -> tuple[str, ...]:
+    """The names an option's value lists, in order: `a, b` or `a b` (`:members:`, `:exclude-members:`)."""
+    return tuple(n for n in re.split(r"[\s,]+", value) if n)
 
 
 def _option_values(block: list[str]) -> dict[str, str]:
