@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from scree.notes.autodoc import _Resolver  # the resolver itself: what the sync asks, one directive at a time
+from scree.notes.autodoc import Resolver  # the resolver itself: what the sync asks, one directive at a time
 from scree.notes.mdblocks import split_lines
 from scree.notes.modules import ModuleFiles
 from scree.notes.policy import NotesPolicy
@@ -28,7 +28,7 @@ def coverage(folder: Path) -> tuple[int, list[tuple[str, str, str]]]:
     """The number of directives naming one object under `folder`, and (page, directive, target) of those that show
     nothing."""
     policy = NotesPolicy.load(folder)
-    resolver = _Resolver(ModuleFiles(policy))
+    resolver = Resolver(ModuleFiles(policy))
     total = 0
     missing: list[tuple[str, str, str]] = []
     for page in sorted(folder.rglob("*.rst")):

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from scree.notes import autodoc, docstringrst, formats, rstblocks
-from scree.notes.autodoc import autodoc_chunks, docstring_excerpt
+from scree.notes import autodoc, autodocpage, docstringrst, formats, rstblocks
+from scree.notes.autodocpage import autodoc_chunks, docstring_excerpt
 from scree.notes.chunker import HARD_CHUNK_BYTES, chunk_note
 from scree.notes.embedview import embed_body
 from scree.notes.mdblocks import split_lines
@@ -279,7 +279,7 @@ def test_a_module_docstring_titles_its_page_and_shows_the_directives_it_holds(mo
                                           "Application Dispatcher > pkg.dispatcher.DispatcherMiddleware"]
     assert "Dispatches to mounted apps." in shown[0].text and "Combine apps." in shown[1].text
     monkeypatch.setattr(docstringrst, "MODULE_TITLES", False)
-    monkeypatch.setattr(autodoc, "INNER_DIRECTIVES", False)
+    monkeypatch.setattr(autodocpage, "INNER_DIRECTIVES", False)
     assert [c.heading for c in autodoc_chunks(chunk_note(page, formats.RST), find)] == ["pkg.dispatcher"]
 
 

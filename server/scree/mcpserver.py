@@ -369,7 +369,7 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
     from .errors import FileSkipped, PathRefused
     from .notes.policy import NotesPolicy
     from .notes.reader import read_note
-    from .notes.autodoc import docstring_excerpt, with_own_docstrings
+    from .notes.autodocpage import docstring_excerpt, with_own_docstrings
     from .notes.modules import ModuleFiles
     from .notes.sections import excerpt
     from .notes.walk import walk_notes

@@ -462,7 +462,7 @@ def chunk_rows(conn: Any, ids: Sequence[int]) -> dict[int, ChunkRow]:
 
 def files_citing(conn: Any, sources: Sequence[str]) -> list[str]:
     """The notes holding a docstring or lines read from one of `sources` (code files' paths): an autodoc chunk ends
-    with `(docstring of NAME: PATH, line N)` (notes/autodoc.py), an included file's with `(included from PATH)`
+    with `(docstring of NAME: PATH, line N)` (notes/autodocpage.py), an included file's with `(included from PATH)`
     (notes/includes.py). One pass over the chunks that hold one."""
     wanted = set(sources)
     found: set[str] = set()

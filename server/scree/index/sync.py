@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
-from ..notes.autodoc import autodoc_chunks
+from ..notes.autodocpage import autodoc_chunks
 from ..notes.includes import included_chunks
 from ..notes.chunker import CHUNKER_VERSION, chunk_note, note_names
 from ..notes.modules import ModuleFiles
@@ -413,7 +413,7 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
 
 
 def _with_docstrings(chunked: ChunkedNote, modules: ModuleFiles, path: str) -> list[Chunk]:
-    """A page's chunks with the docstrings its autodoc directives show (`notes/autodoc.py`) and the lines its
+    """A page's chunks with the docstrings its autodoc directives show (`notes/autodocpage.py`) and the lines its
     literalinclude directives show (`notes/includes.py`: code files only, which the vocabulary walk watches), each
     after the chunk holding its directive."""
     if not chunked.autodoc:

@@ -63,7 +63,7 @@ log = logging.getLogger(__name__)
 # 10 (issue 38): a reStructuredText object description or autodoc docstring right under a title naming the same
 # object is that section's text, not a subsection repeating the title (`rstblocks.same_subject`).
 # 11 (issue 38): each chunk of a docstring ends with whose it is, and a docstring only `:members:` shows says so
-# (`autodoc.docstring_note`); a `:members: a, b` list shows those members, in its order (all public ones before).
+# (`autodocpage.docstring_note`); a `:members: a, b` list shows those members, in its order (all public ones before).
 # 12: autodoc finds names a package re-exports with `from .x import *`; a docstring's last chunk is never its note
 # alone.
 # 13: autodoc shows an assignment's docstring (the string after it, or its `#:` comment: `.. autodata::`), and an

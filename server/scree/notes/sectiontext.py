@@ -369,7 +369,7 @@ def _continues_sentence(lines: list[str], i: int) -> bool:
     """Line `i` carries on a sentence: the line before it is prose (not a list item, a table row, a heading or a
     directive) that ends with a word, a comma or markup rather than a sentence's or a label's end."""
     before = lines[i - 1].strip() if i > 0 else ""
-    if not before or before.startswith(("- ", "* ", "+ ", "|", "#", "..", ":")):
+    if not before or before.startswith((*_LIST_MARKS, "#", "..", ":")):
         return False
     return before[-1].isalnum() or before[-1] in ",;`*_"
 

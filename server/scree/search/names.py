@@ -223,8 +223,9 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
             listed[cid] = ranking.LISTS_LAST and ranking.mostly_list(body)
             directed[cid] = ranking.DIRECTIVE_MENTIONS_LAST and ranking.named_only_by_directives(body, names)
             # the heading first: a docstring's note is looked for at the end of the whole text
-            worded[cid] = in_words and ranking.speaks_all(trail, parts) and not ranking.docstring_of(text)
-            member[cid] = MEMBERS_AFTER and _member_of(ranking.docstring_of(text), terms[0])
+            documented = ranking.docstring_of(text)
+            worded[cid] = in_words and ranking.speaks_all(trail, parts) and not documented
+            member[cid] = MEMBERS_AFTER and _member_of(documented, terms[0])
     if lookup and REPEATED_TITLES_MAX:
         _untitle_repeated(titled, texts, titles)
     ordered = sorted(ranked, key=lambda item: (-counts[item[0]], not titled.get(item[0], False),

@@ -150,7 +150,7 @@ _DOCSTRING_NOTE = re.compile(r"\(docstring of ([\w.]+)(?:, a member of [\w.]+)?:
 
 
 def docstring_of(body: str) -> str:
-    """The full name of the object whose docstring a chunk shows (`notes.autodoc.docstring_note`), or ""."""
+    """The full name of the object whose docstring a chunk shows (`notes.autodocpage.docstring_note`), or ""."""
     found = _DOCSTRING_NOTE.search(body[-400:])
     return found.group(1) if found else ""
 

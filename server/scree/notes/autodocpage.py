@@ -1,0 +1,135 @@
+"""The docstrings a page's autodoc directives show, as sections of that page: search's chunks (`autodoc_chunks`,
+which the sync indexes) and read_doc's excerpts (`docstring_excerpt`, `with_own_docstrings`). What each directive
+shows is `notes/autodoc.py`'s; how a docstring's reStructuredText divides it, `notes/docstringrst.py`'s. Pure but for
+`find`."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from . import docstringrst, rstblocks
+from .autodoc import MAX_OBJECTS_PER_PAGE, Documented, ModuleFinder, Resolver
+from .chunker import TRAIL_SEPARATOR, chunk_lines
+from .docstringrst import docstring_sections, opening_title
+from ..records import AutodocRef, Chunk, ChunkedNote
+from .sections import Excerpt, Section, match_sections, split_lines
+from .utf8 import cut_utf8
+
+log = logging.getLogger(__name__)
+
+
+def autodoc_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
+    """The chunks of every docstring `note`'s autodoc directives show, in the directives' order."""
+    if not note.autodoc:
+        return []
+    resolver = Resolver(find)
+    out: list[Chunk] = []
+    budget = [MAX_OBJECTS_PER_PAGE]  # objects still shown on this page
+    for ref, trail in zip(note.autodoc, note.autodoc_trails):
+        if ref.directive == "literalinclude":  # a file's lines, not a docstring (`notes/includes.py`)
+            continue
+        shown = resolver.documented(ref)
+        module_title = ""
+        # an automodule's first object is the module's own docstring when it has one
+        own = ref.directive == "automodule" and bool(shown) and shown[0].name == ref.target.strip().lstrip("~")
+        if docstringrst.MODULE_TITLES and own:
+            module_title, doc = opening_title(shown[0].doc)
+            if module_title:  # the module's docstring opens with a title: its section, the members under it
+                trail = f"{trail}{TRAIL_SEPARATOR}{module_title}" if trail else module_title
+                shown[0] = replace(shown[0], doc=doc)
+        for obj in shown:
+            title = trail.rsplit(TRAIL_SEPARATOR, 1)[-1]
+            if module_title and obj is shown[0]:
+                heading = trail  # the module's own text is its title's section
+            elif rstblocks.SAME_SUBJECT_MERGED and rstblocks.same_subject(title, obj.name):
+                heading = trail  # the section titled by the object holds its docstring (`rstblocks.same_subject`)
+            else:
+                heading = f"{trail}{TRAIL_SEPARATOR}{obj.name}" if trail else obj.name
+            if not _emit(obj, heading, ref, out, budget):
+                return out
+            if INNER_DIRECTIVES and own and obj is shown[0]:
+                # the autodoc directives the module's docstring holds, read in that module (werkzeug's middleware)
+                for inner in rstblocks.parse_rst(split_lines(obj.doc)).autodoc:
+                    if inner.directive == "literalinclude" or inner.directive == "automodule":
+                        continue
+                    inner = replace(inner, line=ref.line, end=ref.end, module=inner.module or obj.name)
+                    for member in resolver.documented(inner):
+                        if not _emit(member, f"{heading}{TRAIL_SEPARATOR}{member.name}", ref, out, budget):
+                            return out
+    return out
+
+
+def _emit(obj: Documented, heading: str, ref: AutodocRef, out: list[Chunk], budget: list[int]) -> bool:
+    """Appends `obj`'s docstring chunks under `heading`, pointing at `ref`'s lines; False once the page's budget of
+    objects is spent."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        log.info("autodoc: more than %d objects on one page; the rest are left out", MAX_OBJECTS_PER_PAGE)
+        return False
+    note_line = f"({docstring_note(obj)})"
+    text = f"{obj.signature}\n\n{obj.doc}"
+    # A long docstring takes several chunks: each ends with the note, so each says whose it is (added
+    # after the split: split with the text, the note was once a chunk of its own)
+    for trail_of, lines in docstring_sections(text.split("\n"), heading):
+        chunks = chunk_lines(lines, trail_of, ref.line + 1, max(ref.end, ref.line + 1))
+        out.extend(replace(c, text=f"{c.text}\n\n{note_line}") for c in chunks)
+    return True
+
+
+# Sphinx reads a docstring as reStructuredText in its module, so an autodoc directive in a module's docstring shows
+# that object there (werkzeug's middleware modules each end their docstring with `.. autoclass:: ProxyFix`): its entry
+# is a section of the module's. Measured (docs/benchmarks.md): INNER_DIRECTIVES.
+INNER_DIRECTIVES = True
+
+
+def docstring_note(obj: Documented) -> str:
+    """What ends each chunk of `obj`'s docstring, in parentheses: whose it is (`search.ranking.docstring_of` reads
+    that), where it was read (`db.queries.files_citing` reads it back), and whether only a `:members:` option shows
+    it."""
+    member = f", a member of {obj.name.rpartition('.')[0]}" if obj.member else ""
+    return f"docstring of {obj.name}{member}: {obj.where}"
+
+
+def docstring_excerpt(text: str, kind: str, heading: str, find: ModuleFinder, max_bytes: int) -> Excerpt | None:
+    """read_doc of a section that only an autodoc directive makes (`API > flask.Flask`): the docstring, as
+    search showed it, with the directive's lines. None when no directive of the page shows that heading."""
+    from .chunker import chunk_note  # the chunker imports nothing of this module; kept local to say so
+
+    note = chunk_note(text, kind)
+    if not note.autodoc:
+        return None
+    chunks = autodoc_chunks(note, find)
+    lookup = match_sections([Section(c.heading, 0, c.start_line, c.end_line) for c in chunks], heading)
+    if not lookup.matches:
+        return None
+    trail = lookup.matches[0].trail
+    parts = [c for c in chunks if c.heading == trail]
+    body = cut_utf8(_joined(parts), max_bytes)
+    return Excerpt(heading=trail, start_line=parts[0].start_line, end_line=parts[0].end_line, text=body,
+                   total_lines=len(split_lines(text)),
+                   note="a docstring this page's autodoc directive shows (lines start_line-end_line hold the directive)")
+
+
+def _joined(parts: list[Chunk]) -> str:
+    """One docstring's chunks as one text, its note (which ends every chunk) once at the end."""
+    note = "\n\n" + parts[-1].text.rpartition("\n\n")[2]
+    return "\n\n".join([*(c.text.removesuffix(note) for c in parts[:-1]), parts[-1].text])
+
+
+def with_own_docstrings(ex: Excerpt, text: str, kind: str, find: ModuleFinder, max_bytes: int) -> Excerpt:
+    """read_doc of a section titled by the object an autodoc directive in it shows (`capteesys` holding
+    `.. autofunction:: _pytest.capture.capteesys`): its lines, then that docstring, as search showed them
+    under the section's own trail (`rstblocks.same_subject`). Any other excerpt is returned as it is."""
+    from .chunker import chunk_note  # the chunker imports nothing of this module; kept local to say so
+
+    if ex.heading is None or ".. auto" not in ex.text:
+        return ex
+    note = chunk_note(text, kind)
+    own = [c for c in autodoc_chunks(note, find) if c.heading == ex.heading]
+    if not own:
+        return ex
+    head = ex.text.rstrip("\n")
+    body = cut_utf8(f"{head}\n\n{_joined(own)}", max_bytes)
+    remark = "after the section's lines, the docstring its autodoc directive shows"
+    return replace(ex, text=body, note=f"{ex.note}; {remark}" if ex.note else remark)
