@@ -337,6 +337,38 @@ def test_a_one_word_lookup_names_what_it_looks_up_so_the_front_readme_yields_to_
         assert ask("diagnose")[:2] == ["README.md", "docs/api.md"]
 
 
+def test_a_lookup_of_a_name_finds_its_entry_before_an_upgrade_guides_note_on_it(
+        tmp_path: Path, embedder, monkeypatch) -> None:
+    # marshmallow's "Upgrading to 2.0 > Use OneOf instead of fields.Select" spells `OneOf` more densely than the
+    # validator's own entry: it tells what changed in a release, as a changelog entry would
+    root = tmp_path / "repo"
+    write(root, "docs/upgrading.md", "# Upgrading\n\n## Upgrading to 2.0\n\n### Use OneOf instead of Select\n\n"
+                                     "`OneOf` replaces Select: write `OneOf` where you wrote Select.\n")
+    write(root, "docs/validate.md", "# Validators\n\n## Choices\n\nThe `OneOf` validator checks that a value is "
+                                    "one of the given choices and raises a validation error naming them when it is "
+                                    "not; pass labels to show friendlier names in the message.\n")
+    with keyword_answers(root, embedder) as ask:
+        assert ask("OneOf")[:2] == ["docs/validate.md", "docs/upgrading.md"]
+        # a question keeps the note where it ranks: the change may be what it asks about
+        assert ask("what replaced Select with OneOf")[:1] == ["docs/upgrading.md"]
+        monkeypatch.setattr(ranking, "UPGRADE_NOTES_LATER", False)
+        assert ask("OneOf")[:2] == ["docs/upgrading.md", "docs/validate.md"]
+
+
+@pytest.mark.parametrize(("trail", "note"), [
+    ("Upgrading to Newer Releases > Upgrading to 3.0 > data_key", True),
+    ("Migrating from AnyIO 2 to AnyIO 3 > Starting tasks", True),
+    ("Migration to 2.x > Client", True),
+    ("Migrating between versions > Migrating to coverage.py 6.2", True),
+    ("Migrating to PEP 639 License Expressions > Migrating your configuration", False),  # a proposal, no release
+    ("Signal Handling > Upgrading to a new binary on the fly", False),
+    ("Sessions > Upgrading sessions", False),
+    ("Release 1.2 > Upgrade steps", False),  # the word and the number in two headings
+])
+def test_an_upgrade_note_is_under_a_heading_with_an_upgrade_word_and_a_release(trail: str, note: bool) -> None:
+    assert ranking.is_upgrade_note(trail) is note
+
+
 @pytest.mark.parametrize(("path", "front"), [("README.md", True), ("readme.rst", True), ("README", False),
                                              ("docs/README.md", False), ("READMEs.md", False), ("guide.md", False)])
 def test_only_the_readme_at_the_notes_root_is_the_front_page(path: str, front: bool) -> None:

@@ -294,6 +294,23 @@ def is_history_file(path: str) -> bool:
     return joined in _JOINED_HISTORY_NAMES
 
 
+# A lookup of a name the code defines today is not answered by an upgrade guide's note on it ("Upgrading to 2.0 >
+# Use OneOf instead of fields.Select"): such a note tells what changed in a release, as a changelog entry does, and
+# moves down as one. A question keeps it where it ranks ("My old code awaits TaskGroup.spawn ..."): there the change
+# may be what is asked. Measured (docs/benchmarks.md): UPGRADE_NOTES_LATER.
+UPGRADE_NOTES_LATER = True
+_UPGRADE_WORDS = re.compile(r"\b(?:upgrad|migrat)\w*", re.IGNORECASE)
+# a release: `2.0`, `2.x`, `v3`, or a major number alone ("AnyIO 2"); not a proposal's number ("PEP 639")
+_RELEASE_NUMBER = re.compile(r"(?<![\w.])v?(?:\d+\.(?:\d+|x)(?:\.\d+)*|\d{1,2})(?![\w.])")
+
+
+def is_upgrade_note(trail: str) -> bool:
+    """True for a section under an upgrade guide's release heading: a heading of the trail with an upgrade or
+    migration word and a release number ("Upgrading to 3.0", "Migrating from AnyIO 2 to AnyIO 3", "Migration to
+    2.x"; not "Migrating to PEP 639 License Expressions")."""
+    return any(_UPGRADE_WORDS.search(h) and _RELEASE_NUMBER.search(h) for h in trail.split(TRAIL_SEPARATOR))
+
+
 def _words(query: str) -> list[str]:
     return [w for w in (raw.strip("\"'`()[]{}<>,;:!?.") for raw in query.casefold().split()) if w]
 

@@ -414,6 +414,8 @@ class _Ranker:
         # page documenting it, but answers "when". For a query naming something it only yields to hits
         # that spell as many of the names: a changelog may be the only note that spells a name.
         history = {cid for cid, row in rows.items() if ranking.is_history_file(row.path)}
+        if ranking.UPGRADE_NOTES_LATER and is_lookup(text):
+            history |= {cid for cid, row in rows.items() if ranking.is_upgrade_note(row.heading)}
         demoted = bool(history) and ranking.HISTORY_DEMOTE > 0 and not ranking.asks_about_releases(text)
         # For a query naming something, the front page yields to the docs' sections that spell the names as often; a
         # plain question may be answered best by the README's tour (loguru's, which its docs include).
