@@ -303,56 +303,44 @@ def test_a_how_to_question_finds_the_guide_before_the_changelog_entry_that_names
         assert ask("which release added compressed archive search")[0] == "CHANGELOG.md"
 
 
-def test_the_front_readme_yields_to_the_docs_section_that_spells_a_named_query_as_often(
-        tmp_path: Path, embedder, monkeypatch) -> None:
+@pytest.mark.parametrize(("files", "lookup", "question", "rule"), [
     # A README sums up what the docs explain: its short section on an option matches the option's words more densely
-    # than the docs' own section, which explains it.
-    root = tmp_path / "repo"
-    write(root, "README.md", "# Tool\n\n## The `--check-only` option\n\nUse `--check-only` in continuous "
-                             "integration.\n")
-    write(root, "docs/options.md", "# Options\n\n## Check only\n\nWith `--check-only` the tool changes no file: "
-                                   "it prints what it would change and exits with status 1 when a file would change, "
-                                   "0 otherwise, so a continuous integration job fails on unsorted files.\n")
-    write(root, "docs/more/README.md", "# More\n\nUnrelated notes on the release process.\n")
-    with keyword_answers(root, embedder) as ask:
-        assert ask("--check-only")[:2] == ["docs/options.md", "README.md"]
-        # a plain question keeps the README where it ranked: its tour may be the best answer
-        assert ask("continuous integration")[:2] == ["README.md", "docs/options.md"]
-        monkeypatch.setattr(ranking, "README_DEMOTE", 0)
-        assert ask("--check-only")[:2] == ["README.md", "docs/options.md"]
-
-
-def test_a_one_word_lookup_names_what_it_looks_up_so_the_front_readme_yields_to_the_docs(
-        tmp_path: Path, embedder, monkeypatch) -> None:
-    # loguru's README tours `diagnose` in a short section, denser in the word than the reference that explains it
-    root = tmp_path / "repo"
-    write(root, "README.md", "# Tool\n\n## Diagnose your errors\n\nWith diagnose on, every error shows its "
-                             "variables: diagnose helps.\n")
-    write(root, "docs/api.md", "# API\n\n## add\n\nThe diagnose argument says whether an exception's variables are "
-                               "shown; turn it off in production, where they may hold secrets. Defaults to on.\n")
-    with keyword_answers(root, embedder) as ask:
-        assert ask("diagnose")[:2] == ["docs/api.md", "README.md"]
-        assert ask("why are variables shown in errors")[:1] == ["README.md"]  # a question: the tour may answer it
-        monkeypatch.setattr(ranking, "README_LOOKUP_WORD", False)
-        assert ask("diagnose")[:2] == ["README.md", "docs/api.md"]
-
-
-def test_a_lookup_of_a_name_finds_its_entry_before_an_upgrade_guides_note_on_it(
-        tmp_path: Path, embedder, monkeypatch) -> None:
+    # than the docs' own section, which explains it. One below the notes' root is no front page.
+    pytest.param({"README.md": "# Tool\n\n## The `--check-only` option\n\nUse `--check-only` in continuous "
+                               "integration.\n",
+                  "docs/options.md": "# Options\n\n## Check only\n\nWith `--check-only` the tool changes no file: it "
+                                     "prints what it would change and exits with status 1 when a file would change, 0 "
+                                     "otherwise, so a continuous integration job fails on unsorted files.\n",
+                  "docs/more/README.md": "# More\n\nUnrelated notes on the release process.\n"},
+                 "--check-only", "continuous integration", "README_DEMOTE", id="front-readme"),
+    # loguru's README tours `diagnose` in a short section, denser in the word than the reference that explains it:
+    # a lookup of one word names what it looks up
+    pytest.param({"README.md": "# Tool\n\n## Diagnose your errors\n\nWith diagnose on, every error shows its "
+                               "variables: diagnose helps.\n",
+                  "docs/api.md": "# API\n\n## add\n\nThe diagnose argument says whether an exception's variables are "
+                                 "shown; turn it off in production, where they may hold secrets. Defaults to on.\n"},
+                 "diagnose", "why are variables shown in errors", "README_LOOKUP_WORD", id="one-word-lookup"),
     # marshmallow's "Upgrading to 2.0 > Use OneOf instead of fields.Select" spells `OneOf` more densely than the
     # validator's own entry: it tells what changed in a release, as a changelog entry would
+    pytest.param({"docs/upgrading.md": "# Upgrading\n\n## Upgrading to 2.0\n\n### Use OneOf instead of Select\n\n"
+                                       "`OneOf` replaces Select: write `OneOf` where you wrote Select.\n",
+                  "docs/validate.md": "# Validators\n\n## Choices\n\nThe `OneOf` validator checks that a value is one "
+                                      "of the given choices and raises a validation error naming them when it is not; "
+                                      "pass labels to show friendlier names in the message.\n"},
+                 "OneOf", "what replaced Select with OneOf", "UPGRADE_NOTES_LATER", id="upgrade-note"),
+])
+def test_a_summary_or_a_change_note_yields_to_the_docs_for_a_lookup_and_keeps_its_place_for_a_question(
+        tmp_path: Path, embedder, monkeypatch, files: dict[str, str], lookup: str, question: str, rule: str) -> None:
+    """The first file is the note that spells the name densely without explaining it, the second the docs that do."""
     root = tmp_path / "repo"
-    write(root, "docs/upgrading.md", "# Upgrading\n\n## Upgrading to 2.0\n\n### Use OneOf instead of Select\n\n"
-                                     "`OneOf` replaces Select: write `OneOf` where you wrote Select.\n")
-    write(root, "docs/validate.md", "# Validators\n\n## Choices\n\nThe `OneOf` validator checks that a value is "
-                                    "one of the given choices and raises a validation error naming them when it is "
-                                    "not; pass labels to show friendlier names in the message.\n")
+    for rel, text in files.items():
+        write(root, rel, text)
+    note, docs = list(files)[:2]
     with keyword_answers(root, embedder) as ask:
-        assert ask("OneOf")[:2] == ["docs/validate.md", "docs/upgrading.md"]
-        # a question keeps the note where it ranks: the change may be what it asks about
-        assert ask("what replaced Select with OneOf")[:1] == ["docs/upgrading.md"]
-        monkeypatch.setattr(ranking, "UPGRADE_NOTES_LATER", False)
-        assert ask("OneOf")[:2] == ["docs/upgrading.md", "docs/validate.md"]
+        assert ask(lookup)[:2] == [docs, note]
+        assert ask(question)[:1] == [note]  # a question: the tour, or the change, may be what it asks about
+        monkeypatch.setattr(ranking, rule, 0)
+        assert ask(lookup)[:2] == [note, docs]
 
 
 @pytest.mark.parametrize(("trail", "note"), [
