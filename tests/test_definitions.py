@@ -344,6 +344,8 @@ def test_dotted_names_are_read_as_typed(query: str, names: list[str]) -> None:
     ("The Coverage class > coverage.Coverage.switch_context", "Coverage.switch_context", False),  # its full path
     # the path the package re-exports it by, the name's defining module left out
     ("Developer Interface > Exceptions > requests.ConnectTimeout", "requests.exceptions.ConnectTimeout", False),
+    # the name's last parts, the path every reader knows left out (Vite's HMR API page)
+    ("HMR API > `hot.accept(cb)`", "import.meta.hot.accept", False),
 ])
 def test_a_section_titled_by_a_dotted_name_is_its_entry(trail: str, name: str, head_is_name: bool) -> None:
     assert entry_of(trail, name, head_is_name)
@@ -360,6 +362,9 @@ def test_a_section_titled_by_a_dotted_name_is_its_entry(trail: str, name: str, h
     ("Exceptions > requests.Timeout", "requests.exceptions.ConnectTimeout", False),  # another name
     ("Exceptions > urllib3.ConnectTimeout", "requests.exceptions.ConnectTimeout", False),  # another package's
     ("Exceptions > requests.ConnectTimeout.args", "requests.exceptions.ConnectTimeout", False),  # a member of it
+    ("HMR API > `accept(cb)`", "import.meta.hot.accept", False),  # its last part alone, nothing above spelling the rest
+    ("HMR API > `meta.hot`", "import.meta.hot.accept", False),  # a middle of it
+    ("HMR API > `xhot.accept`", "import.meta.hot.accept", False),  # a longer part
 ])
 def test_a_heading_that_only_shares_a_part_is_no_entry(trail: str, name: str, head_is_name: bool) -> None:
     assert not entry_of(trail, name, head_is_name)
