@@ -29,6 +29,7 @@ from scree.notes import sectiontext
 from scree.search import keyword as keyword_module
 from scree.search import search as search_module
 from scree.search import names as names_module
+from scree.db import queries
 from scree.search.names import entry_of
 from scree.search import route as route_module
 from scree.search.route import (asked_name, dotted_names, is_syntax_name, lone_mark, named_identifiers,
@@ -84,6 +85,8 @@ _LIST_TABLE = (".. list-table::\n    :header-rows: 1\n\n    * - Variable\n      
     ("nobreak:: The `nobreak` role prevents words from being broken.", "nobreak"),
     ("text-justify;; Aligns the text to the left margin.", "text-justify"),
     ("default-for-print::\nA variation of the `default` theme for print.", "default-for-print"),
+    # the separator inside the markup (mdBook's references)
+    ("- **site-url:** The url where the book will be hosted.", "site-url"),
 ])
 def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) -> None:
     assert defines(text, [name])
@@ -138,6 +141,8 @@ def test_an_item_whose_term_is_a_link_points_at_the_entry_and_defines_nothing_it
     ("enqueue : |bool|, optional\n    Whether messages pass through a queue.", "optional"),  # a classifier
     ("Set enqueue : True here\nand go on.", "enqueue"),  # a line of prose, nothing indented under it  # a reStructuredText paragraph introducing a literal block
     ("Use std::vector for it.", "std"), ("Set the nobreak:: role here.", "nobreak"),  # colons within a sentence
+    ("- **site-url:**", "site-url"),  # a label with nothing after it
+    ("- **site-url:** `/`", "site-url"),  # only a value
     # a sentence wrapped so that the name opens a line
     ("pipx links each script under\n``PIPX_COMPLETION_DIR`` (default ``~/.local/share``):", "pipx_completion_dir"),
 ])
@@ -333,6 +338,52 @@ def test_a_name_of_several_words_finds_the_section_that_spells_it_whatever_the_s
 ])
 def test_dotted_names_are_read_as_typed(query: str, names: list[str]) -> None:
     assert dotted_names(query) == names
+
+
+def test_a_dotted_keys_entry_may_define_its_last_part_under_the_table_a_chunk_of_its_section_writes(
+        monkeypatch) -> None:
+    """mdBook's "HTML renderer options": a TOML example in `[output.html]`, then "- **site-url:** The url ...", the
+    two in different chunks of one long section; "404 handling" writes the key in its table and defines nothing."""
+    from scree.search import names as names_module
+    example = "```toml\n[output.html]\nsite-url = \"/example-book/\"\n```\n"
+    definition = "- **site-url:** The url where the book will be hosted, for 404 pages.\n"
+    candidates = [(1, "ci", "### 404 handling\n\n" + example + "Set `site-url` for the 404 page."),
+                  (2, "html", "## HTML renderer options\n\n" + example), (3, "html", definition),
+                  (4, "other", "## Other\n\n" + definition)]  # defines it, but writes no table
+    assert names_module.defined_entries(candidates, ["output.html.site-url"]) == [3]
+    # the section's example chunk is not among the candidates: its other chunks are read
+    sections = {"html": [(2, "## HTML renderer options\n\n" + example), (3, definition)],
+                "other": [(4, "## Other\n\n" + definition)], "ci": [(1, candidates[0][2])]}
+    for gone in (2, 3):  # either chunk of the section may be missing from the candidates: its others are read
+        alone = [c for c in candidates if c[0] != gone]
+        assert names_module.defined_entries(alone, ["output.html.site-url"]) == []
+        assert names_module.defined_entries(alone, ["output.html.site-url"],
+                                            lambda keys: {k: sections[k] for k in keys if k in sections}) == [3]
+    monkeypatch.setattr(names_module, "TABLE_DEFINED_ENTRIES", False)
+    assert names_module.defined_entries(candidates, ["output.html.site-url"]) == []
+
+
+def test_a_lookup_of_a_dotted_key_finds_the_long_section_that_defines_it_under_its_table(tmp_path: Path) -> None:
+    """mdBook's renderer options: a TOML example, then one list item per key, cut into two chunks; a CI page writes
+    the key in its table too, in a short section, and explains nothing else of it."""
+    root = tmp_path / "book"
+    items = "".join(f"- **option-{n}:** What option {n} changes in the rendered pages, and when to set it. "
+                    f"Defaults to `false`, which most books keep.\n" for n in range(30))
+    write(root, "guide/renderers.md", "# Configuring Renderers\n\n## HTML renderer options\n\n```toml\n"
+                                      "[output.html]\nsite-url = \"/example-book/\"\n```\n\n" + items
+                                      + "- **site-url:** The url where the book will be hosted, so that links in "
+                                        "the 404 page work from any folder. Defaults to `/`.\n")
+    write(root, "guide/ci.md", "# Continuous integration\n\n## 404 handling\n\n```toml\n[output.html]\n"
+                               "site-url = \"/my-book/\"\n```\n\nSet `site-url` when the book is not at the "
+                               "root.\n")
+    index = _index(root)
+    try:
+        chunks = queries.chunks_of_file(index.conn, "guide/renderers.md")
+        assert len({c.heading for c in chunks}) < len(chunks)  # the section is cut: its example and item apart
+        assert _first(root, index, "output.html.site-url") == ("guide/renderers.md",
+                                                               "Configuring Renderers > HTML renderer options")
+    finally:
+        index.close()
 
 
 @pytest.mark.parametrize(("trail", "name", "head_is_name"), [

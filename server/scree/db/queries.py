@@ -345,6 +345,17 @@ def section_keys(conn: Any, ids: Sequence[int]) -> dict[int, tuple[int, str]]:
     return {int(r[0]): (int(r[1]), str(r[2])) for r in rows}
 
 
+def section_chunks(conn: Any, keys: Sequence[tuple[int, str]]) -> dict[tuple[int, str], list[tuple[int, str]]]:
+    """(chunk id, text) of every chunk of each section ((file id, heading trail), as `section_keys` gives them), in
+    order."""
+    out: dict[tuple[int, str], list[tuple[int, str]]] = {}
+    for file_id, heading in keys:
+        rows = conn.execute("select id, text from chunks where file_id = ? and heading = ? order by seq",
+                            (file_id, heading)).fetchall()
+        out[(file_id, heading)] = [(int(r[0]), str(r[1])) for r in rows]
+    return out
+
+
 def chunk_paths(conn: Any, ids: Sequence[int]) -> dict[int, str]:
     """The note's path per chunk id, without the chunks' texts."""
     if not ids:

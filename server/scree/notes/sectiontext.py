@@ -247,12 +247,20 @@ def _separated(after: str) -> bool:
     return False
 
 
+# An entry's separator may be written inside its markup: "- **site-url:** The url ..." defines `site-url` as
+# "- **site-url**: The url ..." does. Measured (docs/benchmarks.md): COLON_IN_TERM.
+COLON_IN_TERM = True
+
+
 def _opens_entry(rest: str, wanted: set[str], marked: bool, linked: bool = False) -> bool:
     """True when `rest` (a list item's or a line's text) opens with one of `wanted` as its term, followed by
     a separator (`--why`: ..., **name** - ..., `-n N`, `--limit N` — ...). Unless `marked` (a list item), the
     term must be set off by markup. (A paragraph opening with the name in a code span and going on in prose
     is no entry: measured, guides open paragraphs that way as often as references do.)"""
     terms, after = _spans(rest, roles=marked, linked=linked)
+    if terms and COLON_IN_TERM and terms[-1].endswith(":") and after[:1] in (" ", "\t") and after.strip():
+        # "- **site-url:** The url where ..." (mdBook's references): the separator written inside the markup
+        terms, after = [*terms[:-1], terms[-1][:-1].rstrip()], ":" + after
     if terms:
         return any(_names_term(t, wanted) for t in terms) and _separated(after)
     if not marked:

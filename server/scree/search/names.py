@@ -440,7 +440,46 @@ def on_stub_page(trail: str, text: str) -> bool:
     return bool(parent) and " " not in parent and owner.startswith(parent + ".")
 
 
-def defined_entries(candidates: Sequence[tuple[int, Hashable, str]], names: Sequence[str]) -> list[int]:
+# A dotted config key's entry may define only its last part, under the table a TOML example in the same section
+# writes it in: mdBook's "HTML renderer options" shows `[output.html]` / `site-url = "/example-book/"`, then
+# "- **site-url:** The url where the book will be hosted" (`output.html.site-url`). Measured (docs/benchmarks.md):
+# TABLE_DEFINED_ENTRIES.
+TABLE_DEFINED_ENTRIES = True
+
+
+SectionChunks = Callable[[list[Hashable]], dict[Hashable, list[tuple[int, str]]]]
+_HALF_READ = 4  # sections whose other chunks are read for the half they lack; more is no one key's entry
+
+
+def _table_defined(candidates: Sequence[tuple[int, Hashable, str]], name: str,
+                   section_chunks: SectionChunks | None = None) -> dict[Hashable, int]:
+    """The sections of `candidates` that define a dotted key's last part and write the key in its table
+    (`spelled_in_table`), the two perhaps in different chunks of one long section (`section_chunks` reads the ones
+    the candidates lack): each section's chunk that defines it."""
+    head, _, last = name.rpartition(".")
+    if not head or not last:
+        return {}
+    folded = name.casefold()
+    defining: dict[Hashable, int] = {}
+    tabled: set[Hashable] = set()
+    for cid, key, text in candidates:
+        if key not in defining and ranking.defines(text, [last]):
+            defining[key] = cid
+        if key not in tabled and spelled_in_table(text.casefold(), folded):
+            tabled.add(key)
+    half = [key for key in defining if key not in tabled] + [key for key in tabled if key not in defining]
+    if half and section_chunks is not None and len(half) <= _HALF_READ:
+        for key, chunks in section_chunks(half).items():
+            for cid, text in chunks:
+                if key not in defining and ranking.defines(text, [last]):
+                    defining[key] = cid
+                if key not in tabled and spelled_in_table(text.casefold(), folded):
+                    tabled.add(key)
+    return {key: cid for key, cid in defining.items() if key in tabled}
+
+
+def defined_entries(candidates: Sequence[tuple[int, Hashable, str]], names: Sequence[str],
+                    section_chunks: SectionChunks | None = None) -> list[int]:
     """Of `candidates` ((chunk id, section key, text), best first), one chunk per section holding an entry that
     defines each of `names` (`ranking.defines`: "| `embed.max_depth` | 4 | ... |"), a name defined in more than
     ENTRY_MAX_SECTIONS sections giving none."""
@@ -450,6 +489,8 @@ def defined_entries(candidates: Sequence[tuple[int, Hashable, str]], names: Sequ
         for cid, key, text in candidates:
             if key not in sections and ranking.defines(text, [name]):
                 sections[key] = cid
+        if TABLE_DEFINED_ENTRIES and not sections:
+            sections = _table_defined(candidates, name, section_chunks)
         if len(sections) <= ENTRY_MAX_SECTIONS:
             out += [cid for cid in sections.values() if cid not in out]
     return out

@@ -165,6 +165,13 @@ def _by_section(index: Index, *rankings: list[tuple[int, float]]) -> Callable[[t
     return lambda item: keys.get(item[0], ("chunk", item[0]))
 
 
+def _section_chunks(index: Index, keys: Sequence[Hashable]) -> dict[Hashable, list[tuple[int, str]]]:
+    """(chunk id, text) of every chunk of the sections `keys` (those `_by_section` made: (file id, heading))."""
+    wanted = [(k[0], k[1]) for k in keys if isinstance(k, tuple) and len(k) == 2 and isinstance(k[0], int)
+              and isinstance(k[1], str)]
+    return {key: chunks for key, chunks in queries.section_chunks(index.conn, wanted).items()}
+
+
 class _PolicyCheck:
     """Re-checks a hit's file against the current policy and the disk, once per path per search."""
 
@@ -308,7 +315,7 @@ class _Ranker:
         rows = queries.chunk_rows(index.conn, [cid for cid, _ in ranked])
         if untitled:  # no heading titles it: a candidate's entry may define it
             candidates = [(cid, section((cid, 0.0)), rows[cid].text) for cid, _ in ranked if cid in rows]
-            entries += defined_entries(candidates, untitled)
+            entries += defined_entries(candidates, untitled, lambda keys: _section_chunks(index, keys))
         if mode != "semantic" and (formed := form_names(text, self.vocabulary)):  # its entry under another form
             found = form_entries(index, formed, [(cid, section((cid, 0.0)), rows[cid].heading, rows[cid].text)
                                                  for cid, _ in ranked if cid in rows], self.file_ids)
