@@ -294,7 +294,7 @@ def is_history_file(path: str) -> bool:
     return joined in _JOINED_HISTORY_NAMES
 
 
-# A lookup of a name the code defines today is not answered by an upgrade guide's note on it ("Upgrading to 2.0 >
+# A lookup of a name (a bare name, no question) is not answered by an upgrade guide's note on it ("Upgrading to 2.0 >
 # Use OneOf instead of fields.Select"): such a note tells what changed in a release, as a changelog entry does, and
 # moves down as one. A question keeps it where it ranks ("My old code awaits TaskGroup.spawn ..."): there the change
 # may be what is asked. Measured (docs/benchmarks.md): UPGRADE_NOTES_LATER.
