@@ -459,22 +459,23 @@ def _table_defined(candidates: Sequence[tuple[int, Hashable, str]], name: str,
     head, _, last = name.rpartition(".")
     if not head or not last:
         return {}
-    folded = name.casefold()
+    folded, key_part = name.casefold(), last.casefold()
     defining: dict[Hashable, int] = {}
     tabled: set[Hashable] = set()
-    for cid, key, text in candidates:
+
+    def read(cid: int, key: Hashable, text: str) -> None:
         if key not in defining and ranking.defines(text, [last]):
             defining[key] = cid
-        if key not in tabled and spelled_in_table(text.casefold(), folded):
+        if key not in tabled and key_part in (hay := text.casefold()) and spelled_in_table(hay, folded):
             tabled.add(key)
+
+    for cid, key, text in candidates:
+        read(cid, key, text)
     half = [key for key in defining if key not in tabled] + [key for key in tabled if key not in defining]
     if half and section_chunks is not None and len(half) <= _HALF_READ:
         for key, chunks in section_chunks(half).items():
             for cid, text in chunks:
-                if key not in defining and ranking.defines(text, [last]):
-                    defining[key] = cid
-                if key not in tabled and spelled_in_table(text.casefold(), folded):
-                    tabled.add(key)
+                read(cid, key, text)
     return {key: cid for key, cid in defining.items() if key in tabled}
 
 
