@@ -533,6 +533,40 @@ def test_members_are_found_as_sphinx_finds_them_in_a_hand_described_class_its_ba
     assert "The output format." in shown[1].text and "How soon the scheduler takes it." in shown[2].text
 
 
+def test_members_show_the_attributes_sphinx_finds_documented_in_the_class_its_init_and_the_module() -> None:
+    # requests' `Response.elapsed` (a `#:` comment over `self.elapsed = ...` in `__init__`), werkzeug's
+    # `Request.max_content_length` (a `#:` comment over a class attribute); undocumented and private ones stay out
+    page = ("API\n===\n\n.. autoclass:: pkg.Response\n   :members:\n   :exclude-members: status\n\n"
+            ".. automodule:: pkg.limits\n   :members:\n\n.. autoclass:: pkg.Listed\n   :members: size\n")
+    source = ('class Response:\n    """A response."""\n\n    #: The largest body read, in bytes.\n'
+              '    max_length: int | None = None\n    encoding = "utf-8"\n    """Decodes the text."""\n'
+              '    status = 200  #: The status code.\n    _cache = None  #: Private.\n    undocumented = 1\n\n'
+              '    def __init__(self):\n        #: The time between sending and the headers.\n'
+              '        self.elapsed = 0\n        self.raw = None\n        #: Not shown: private.\n        self._seen = 0\n\n'
+              '    def close(self):\n        """Closes."""\n\n'
+              'class Listed:\n    """Listed."""\n\n    #: How many.\n    size = 0\n    #: Not listed.\n    other = 0\n')
+    modules = {"pkg": ("src/pkg/__init__.py", source),
+               "pkg.limits": ("src/pkg/limits.py", '__all__ = ["LIMIT"]\n\n#: Tries at most.\nLIMIT = 3\n\n'
+                              '#: Not exported.\nOTHER = 4\n')}
+    shown = autodoc_chunks(chunk_note(page, formats.RST), modules.get)
+    trails = [c.heading.rsplit(" > ", 1)[-1] for c in shown]
+    assert trails == ["pkg.Response", "pkg.Response.close", "pkg.Response.max_length", "pkg.Response.encoding",
+                      "pkg.Response.elapsed", "pkg.limits.LIMIT", "pkg.Listed", "pkg.Listed.size"]
+    by_name = {t: c.text for t, c in zip(trails, shown)}
+    assert by_name["pkg.Response.elapsed"].startswith("attribute pkg.Response.elapsed")
+    assert "The time between sending and the headers." in by_name["pkg.Response.elapsed"]
+    assert "a member of pkg.Response: src/pkg/__init__.py, line 14" in by_name["pkg.Response.elapsed"]
+    assert "Decodes the text." in by_name["pkg.Response.encoding"] and "Tries at most." in by_name["pkg.limits.LIMIT"]
+
+
+def test_members_show_no_attribute_with_the_rule_off(monkeypatch) -> None:
+    monkeypatch.setattr(autodoc, "ATTRIBUTE_MEMBERS", False)
+    page = "API\n===\n\n.. autoclass:: pkg.Response\n   :members:\n"
+    source = 'class Response:\n    """A response."""\n\n    #: The largest body read.\n    max_length = None\n'
+    shown = autodoc_chunks(chunk_note(page, formats.RST), {"pkg": ("src/pkg/__init__.py", source)}.get)
+    assert [c.heading for c in shown] == ["API > pkg.Response"]
+
+
 def test_a_myst_pages_autodoc_fences_and_eval_rst_islands_show_their_docstrings() -> None:
     # MyST writes any directive as a fence (```{autoclass} pkg.Engine```) and reStructuredText as an {eval-rst}
     # island (structlog's legacy page); a fence inside another fence is an example of the syntax

@@ -13,7 +13,8 @@ reads it under the notes policy). Resolution follows what autodoc would import, 
 shows it: the module in effect (`.. currentmodule::`), the longest dotted prefix that is a module, then
 names down classes, through `from x import Name` and `from x import *` re-exports (a package's `__init__.py`), a
 few hops deep.
-`:members:` adds each public member that has a docstring (`__all__` decides a module's public names), and
+`:members:` adds each public member that has a docstring (`__all__` decides a module's public names), attributes
+documented by a `#:` comment or a string after them included (ATTRIBUTE_MEMBERS), and
 `:inherited-members:` those of its base classes that the folder defines (alone, it shows the members too, as
 Sphinx does). What cannot be found (a compiled
 module, a name made at run time, a base class from an installed package) is left out: the directive's line
@@ -106,9 +107,17 @@ class Resolver:
             if doc:
                 out.append(Documented(mod.name, mod.name, doc, f"{mod.path}, line 1"))
             if _shows_members(ref.options):
-                for node in _listed(mod.tree, _public(mod.tree, _all_of(mod.tree)), ref.members):
+                listed = _listed(mod.tree, _public(mod.tree, _all_of(mod.tree)), ref.members)
+                for node in listed:
                     out.extend(replace(d, member=not ref.members) for d in
                                self._describe(node, f"{mod.name}.{node.name}", mod, ref.options))
+                if ATTRIBUTE_MEMBERS:
+                    defined = {node.name for node in listed}
+                    for attr, at, attr_doc in _attributes(mod.tree, mod, ref.members, _all_of(mod.tree)):
+                        if attr in defined:
+                            continue
+                        out.append(Documented(f"{mod.name}.{attr}", f"data {mod.name}.{attr}", attr_doc,
+                                              f"{mod.path}, line {at}", member=not ref.members))
             return _without_excluded(out, mod.name, ref)
         names = [target]
         if ref.module and not target.startswith(ref.module + "."):
@@ -184,6 +193,12 @@ class Resolver:
                     full = f"{name}.{child.name}"
                     out.append(Documented(full, _signature(child, full), child_doc,
                                           f"{where.path}, line {child.lineno}", member=not listed))
+            if ATTRIBUTE_MEMBERS:
+                for attr, node_at, attr_doc in _attributes(cls, where, listed):
+                    if attr not in seen:
+                        seen.add(attr)
+                        out.append(Documented(f"{name}.{attr}", f"attribute {name}.{attr}", attr_doc,
+                                              f"{where.path}, line {node_at}", member=not listed))
         return out
 
     def _ancestors(self, node: ast.ClassDef, mod: _Module, depth: int = 0) -> list[tuple[ast.ClassDef, _Module]]:
@@ -302,6 +317,56 @@ def _instance_attribute(cls: ast.ClassDef, name: str, mod: _Module) -> ast.AST |
                 return node
             first = first or node
     return first
+
+
+# `:members:` shows the attributes Sphinx's source analyzer finds documented, as well as functions and classes: a
+# class's or module's assignment with a `#:` comment or a string after it, and a class's `self.name = ...` in a method
+# (requests' `Response.elapsed`, werkzeug's `Request.max_content_length`). Measured (docs/benchmarks.md):
+# ATTRIBUTE_MEMBERS.
+ATTRIBUTE_MEMBERS = True
+
+
+def _attributes(node: ast.ClassDef | ast.Module, mod: _Module, listed: tuple[str, ...] = (),
+                public: set[str] | None = None) -> list[tuple[str, int, str]]:
+    """The documented attributes of a class or module that `:members:` shows, as (name, line, docstring): those
+    `listed` when a list names members, else the public ones (those in `public`, a module's `__all__`, when given),
+    each once (its first documented assignment), in source order."""
+    found: dict[str, tuple[int, str]] = {}
+
+    def add(attr: str, at: ast.AST) -> None:
+        if attr in found:
+            return
+        if listed and attr not in listed or not listed and (attr.startswith("_") if public is None
+                                                               else attr not in public):
+            return
+        doc = _attribute_doc(at, mod)
+        if doc:
+            found[attr] = (getattr(at, "lineno", 1), doc)
+
+    for stmt in _statements(node.body):
+        for target in _assigned(stmt):
+            if isinstance(target, ast.Name):
+                add(target.id, stmt)
+        if isinstance(node, ast.ClassDef) and isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self_arg = (stmt.args.posonlyargs + stmt.args.args)[:1]
+            for inner in ast.walk(stmt):
+                for target in _assigned(inner):
+                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and self_arg \
+                            and target.value.id == self_arg[0].arg:
+                        add(target.attr, inner)
+    ordered = sorted(found.items(), key=lambda item: item[1][0])
+    if listed:
+        ordered.sort(key=lambda item: listed.index(item[0]))
+    return [(attr, at, doc) for attr, (at, doc) in ordered]
+
+
+def _assigned(node: ast.AST) -> list[ast.expr]:
+    """The targets an assignment statement binds (none for any other node)."""
+    if isinstance(node, ast.Assign):
+        return node.targets
+    if isinstance(node, ast.AnnAssign):
+        return [node.target]
+    return []
 
 
 def _own_doc(node: ast.AST, mod: _Module) -> bool:
