@@ -434,7 +434,10 @@ def test_a_lookup_of_a_class_puts_its_entry_before_its_members(monkeypatch) -> N
              3: entry("requests.adapters.HTTPAdapter"), 4: entry("requests.adapters.BaseAdapter")}
     for lookup in ("HTTPAdapter", "requests.adapters.HTTPAdapter"):
         assert [cid for cid, _ in names_first(ranked, texts, [lookup.casefold()], lookup=lookup)][:1] == [3], lookup
-    monkeypatch.setattr(names_module, "MEMBERS_AFTER", False)
+    monkeypatch.setattr(names_module, "MEMBERS_AFTER", False)  # the class's own docstring still leads its members'
+    assert [cid for cid, _ in names_first(ranked, texts, ["httpadapter"], lookup="HTTPAdapter")][:1] == [3]
+    monkeypatch.setattr(names_module, "OWN_DOCSTRING_FIRST", False)
+    monkeypatch.setattr(names_module, "OTHER_DOCSTRINGS_AFTER", False)
     assert [cid for cid, _ in names_first(ranked, texts, ["httpadapter"], lookup="HTTPAdapter")][:1] == [1]
 
 

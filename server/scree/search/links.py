@@ -29,6 +29,7 @@ from ..index.store import Index
 from ..notes.wikilinks import resolve_wikilink
 from ..notes.sectiontext import TRAIL_SEPARATOR, defines, points_at_entry
 from .names import verbatim_pattern
+from .ranking import docstring_of
 
 LINKED_ENTRIES = True
 # Links to more sections than this do not point at one entry: the rule has nothing to choose by.
@@ -37,7 +38,8 @@ MAX_NAMES = 4  # a query's names looked up (a pasted log of names must not cost 
 
 _MD_LINK = re.compile(r"\[([^\]\n]{1,300})\]\(\s*<?([^)\s>]{1,500})>?(?:\s+\"[^\"\n]*\")?\s*\)")
 _WIKI = re.compile(r"!?\[\[([^\[\]|#\n]*)(?:#([^\[\]|\n]*))?(?:\|([^\[\]\n]*))?\]\]")
-_REF_ROLE = re.compile(r"(?::(?:std:)?ref:|\{ref\})`([^`\n]{1,300})`")
+# A role's text may wrap onto the next line (reStructuredText joins it), never past a blank line.
+_REF_ROLE = re.compile(r"(?::(?:std:)?ref:|\{ref\})`((?:[^`\n]|\n(?![ \t]*\n)){1,300})`")
 _SCHEME = re.compile(r"^[A-Za-z][\w+.-]*:")
 _MARKUP = re.compile(r"[`*]+")  # code and emphasis marks; `_` is part of names
 _SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
@@ -64,14 +66,24 @@ def named_links(text: str, name: str) -> list[tuple[str, str]]:
         if opens.match(_MARKUP.sub("", alias or heading or page).casefold()):
             out.append(("wiki", f"{page}#{heading}" if heading else page))
     for m in _REF_ROLE.finditer(text):
-        body = m.group(1).strip()
-        shown, target = body, body
-        lt = body.rfind("<")
-        if lt > 0 and body.endswith(">"):
-            shown, target = body[:lt].strip(), body[lt + 1:-1].strip()
+        shown, target = _ref_parts(m.group(1))
         if target and opens.match(_MARKUP.sub("", shown).strip().casefold()):
             out.append(("label", target))
     return out
+
+
+def _ref_parts(role: str) -> tuple[str, str]:
+    """A `:ref:` role's shown text and target label: "optional <optionalhook>" is ("optional", "optionalhook"), a
+    bare "callorder" both."""
+    body = " ".join(role.split())
+    lt = body.rfind("<")
+    if lt > 0 and body.endswith(">"):
+        return body[:lt].strip(), body[lt + 1:-1].strip()
+    return body, body
+
+
+def _ref_target(role: str) -> str:
+    return _ref_parts(role)[1].casefold()
 
 
 # A link in the list item that defines the name points where the name is explained, whatever its text says; so do
@@ -247,4 +259,48 @@ def linked_entries(index: Index, candidates: Sequence[tuple[int, Hashable, str, 
             counts[cid] += 1
         if counts and len({keys[cid] for cid in counts}) <= MAX_TARGETS:
             out += [cid for cid, _ in counts.most_common() if cid not in out]
+    return out
+
+
+# A docstring entry that links one place (pluggy's `HookImpl.trylast`: "Whether to try to order this hook
+# implementation :ref:`last <callorder>`.") sends its reader there: among the first POINTER_WINDOW hits it never ranks
+# above that section, which moves just ahead of it when it ranks lower. Measured (docs/benchmarks.md):
+# POINTERS_AFTER_TARGETS.
+POINTERS_AFTER_TARGETS = True
+POINTER_WINDOW = 5
+# A pointer is a sentence or two: a longer docstring that links one place explains the name itself and links a side
+# topic (trio's `run_process`, `assert_checkpoints`).
+POINTER_MAX_CHARS = 200
+_NOTE_LINE = re.compile(r"\n\(docstring of [^\n]*\)\s*$")
+
+
+def pointer_target(text: str) -> str | None:
+    """The label a pointer docstring links (`text`: a chunk without its heading trail), or None when the chunk is not
+    a whole docstring of at most POINTER_MAX_CHARS (its signature line and closing note aside) linking one label."""
+    documented = docstring_of(text)
+    signature, _, rest = text.partition("\n")
+    if not documented or documented not in signature or len(_NOTE_LINE.sub("", rest).strip()) > POINTER_MAX_CHARS:
+        return None  # not a docstring, a later part of a long one, or a long one
+    labels = {_ref_target(m.group(1)) for m in _REF_ROLE.finditer(rest)}
+    return labels.pop() if len(labels) == 1 else None
+
+
+def pointers_after_targets(index: Index, ranked: Sequence[tuple[int, float]], texts: dict[int, str],
+                           file_ids: Sequence[int] | None) -> list[tuple[int, float]]:
+    """`ranked` with the section each pointer docstring among the first POINTER_WINDOW links to moved just ahead of
+    it, when that section ranks below it (`texts`: each ranked chunk's text)."""
+    out = list(ranked)
+    pointers = {cid for cid, _ in out[:POINTER_WINDOW] if pointer_target(texts.get(cid, ""))}
+    if not POINTERS_AFTER_TARGETS or not pointers:
+        return out
+    keys = queries.section_keys(index.conn, [cid for cid, _ in out])
+    for i in range(min(POINTER_WINDOW, len(out))):
+        label = pointer_target(texts.get(out[i][0], "")) if out[i][0] in pointers else None
+        target = _labelled(index, label, file_ids) if label else None
+        if target is None:
+            continue
+        section = queries.section_keys(index.conn, [target]).get(target)
+        below = next((j for j in range(i + 1, len(out)) if keys.get(out[j][0]) == section), None)
+        if section is not None and below is not None:
+            out.insert(i, (out.pop(below)[0], out[i][1]))
     return out

@@ -184,9 +184,11 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     (`ranking.titled_by`), then one holding an entry that defines the lookup (`ranking.defines`: a table row,
     list item or term opening with it), then one whose last heading speaks of every word of it (`ranking.speaks_all`:
     "Modal screens" for `ModalScreen`), and a section that spells it only in autodoc directive lines
-    (`ranking.named_only_by_directives`) or is mostly a list (`ranking.mostly_list`) comes after the others; last,
-    the first docstring entry of a tier yields its place to the docs' own section whose heading speaks of the lookup
-    (`ranking.DOCSTRINGS_YIELD`; not one naming it only in directive lines), or, on an API stub page
+    (`ranking.named_only_by_directives`) or is mostly a list (`ranking.mostly_list`) comes after the others; then the
+    name's own docstring entry goes before other objects' docstrings, which go after the docs' own sections of its
+    tier (OWN_DOCSTRING_FIRST, OTHER_DOCSTRINGS_AFTER); last, the first docstring entry of a tier yields its place to
+    the docs' own section whose heading speaks of the lookup (`ranking.DOCSTRINGS_YIELD`; not one naming it only in
+    directive lines), or, on an API stub page
     (`on_stub_page`), to the docs' best-ranked own section whatever its heading; then the entries of the looked-up
     class's members go after the rest of their tier (`MEMBERS_AFTER`).
 
@@ -202,6 +204,8 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     directed: dict[int, bool] = {}
     worded: dict[int, bool] = {}
     member: dict[int, bool] = {}
+    own: dict[int, bool] = {}
+    doc_of: dict[int, bool] = {}
     if lookup:
         # What a lookup looks up is the whole of it: `platenctl jobs requeue` is defined by its own entry,
         # not by one that opens with `platenctl`.
@@ -219,11 +223,13 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
             trail, _, body = text.partition("\n")
             titled[cid] = ranking.TITLED_FIRST and (ranking.titled_by(trail, titles) or bool(
                 whole and ranking.titled_by(trail, [subcommand]) and whole.search(text.casefold())))
-            defined[cid] = ranking.DEFINED_FIRST and not titled[cid] and ranking.defines(body, terms)
-            listed[cid] = ranking.LISTS_LAST and ranking.mostly_list(body)
-            directed[cid] = ranking.DIRECTIVE_MENTIONS_LAST and ranking.named_only_by_directives(body, names)
             # the heading first: a docstring's note is looked for at the end of the whole text
             documented = ranking.docstring_of(text)
+            defined[cid] = ranking.DEFINED_FIRST and not titled[cid] and ranking.defines(body, terms)
+            own[cid] = (OWN_DOCSTRING_FIRST or OTHER_DOCSTRINGS_AFTER) and _documents(documented, terms[0])
+            doc_of[cid] = bool(documented)
+            listed[cid] = ranking.LISTS_LAST and ranking.mostly_list(body)
+            directed[cid] = ranking.DIRECTIVE_MENTIONS_LAST and ranking.named_only_by_directives(body, names)
             worded[cid] = in_words and ranking.speaks_all(trail, parts) and not documented
             member[cid] = MEMBERS_AFTER and _member_of(documented, terms[0])
     if lookup and REPEATED_TITLES_MAX:
@@ -231,6 +237,8 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     ordered = sorted(ranked, key=lambda item: (-counts[item[0]], not titled.get(item[0], False),
                                                not defined.get(item[0], False), directed.get(item[0], False),
                                                not worded.get(item[0], False), listed.get(item[0], False)))
+    if any(own.values()):
+        ordered = _own_docstring_first(ordered, counts, own, doc_of)
     if lookup and ranking.DOCSTRINGS_YIELD:
         ordered = _yield_to_own_section(ordered, counts, texts, parts, directed)
     if any(member.values()):  # after the yield, which reads where the docstrings first stand
@@ -245,6 +253,42 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
 # (once a docstring has yielded its place to the docs' own section, `_yield_to_own_section`).
 # Measured (docs/benchmarks.md): MEMBERS_AFTER.
 MEMBERS_AFTER = True
+
+
+# A name's own docstring entry (`werkzeug.wrappers.Request.max_content_length` for `max_content_length`) goes before
+# the docstring entries of other objects that spell the name as often, which only list it (`:param
+# max_content_length:` of `get_input_stream` and `parse_form_data`): of the code's entries, the name's own defines it.
+# The docs' own sections keep their places. Measured (docs/benchmarks.md): OWN_DOCSTRING_FIRST.
+OWN_DOCSTRING_FIRST = True
+
+
+# Once the name's own docstring entry is among them, the docstrings of other objects that spell the name as often
+# (`flask.views.View.as_view` and `View` for `init_every_request`) only use it: they go after the docs' own sections
+# of that tier, which may explain it ("View Lifetime and self"). Measured (docs/benchmarks.md): OTHER_DOCSTRINGS_AFTER.
+OTHER_DOCSTRINGS_AFTER = True
+
+
+def _own_docstring_first(ordered: list[tuple[int, float]], counts: dict[int, int], own: dict[int, bool],
+                         doc_of: dict[int, bool]) -> list[tuple[int, float]]:
+    """`ordered` with the first of the name's `own` docstring entries moved just ahead of the first docstring entry
+    of another object (`doc_of`) above it that spells the names as often (OWN_DOCSTRING_FIRST), and then the other
+    objects' docstring entries of that tier after its other sections (OTHER_DOCSTRINGS_AFTER)."""
+    at = next(i for i, (cid, _) in enumerate(ordered) if own.get(cid))
+    tier = counts[ordered[at][0]]
+    for i, (cid, _) in enumerate(ordered[:at] if OWN_DOCSTRING_FIRST else []):
+        if doc_of.get(cid) and not own.get(cid) and counts[cid] == tier:
+            ordered = [*ordered[:i], ordered[at], *ordered[i:at], *ordered[at + 1:]]
+            break
+    if not OTHER_DOCSTRINGS_AFTER:
+        return ordered
+    other = lambda cid: counts[cid] == tier and doc_of.get(cid, False) and not own.get(cid, False)  # noqa: E731
+    return sorted(ordered, key=lambda item: (-counts[item[0]], other(item[0])))
+
+
+def _documents(documented: str, lookup: str) -> bool:
+    """True when `documented` (a docstring entry's full name) is what `lookup` names: the whole or its last part, in
+    the same case (loguru's level `SUCCESS` is not its method `success`)."""
+    return bool(documented) and (documented == lookup or documented.endswith("." + lookup))
 
 
 def _member_of(documented: str, lookup: str) -> bool:

@@ -36,7 +36,7 @@ from ..db import queries
 from ..embed import Embedder
 from ..errors import EmbedderError, EmbedderUnavailable
 from .fusion import RRF_K, collapse, dbsf, dbsf_imputed, keep_places, rrf_grouped
-from .links import linked_entries
+from .links import linked_entries, pointers_after_targets
 from .releases import first_release_entries
 from .entryforms import form_entries, form_names
 from .names import (defined_entries, dotted_entries, entries_first, entry_heading, exact_chunks, lookup_names,
@@ -344,6 +344,8 @@ class _Ranker:
         if mode == "hybrid":
             ranked = self._exact_names_first(ranked, rows)
         ranked = self._reorder(ranked, section, rows)
+        if mode != "semantic":
+            ranked = pointers_after_targets(index, ranked, {cid: row.text for cid, row in rows.items()}, self.file_ids)
         return _Ranked(entries_first(ranked, entries, section), mode, section, rows)
 
     def _link_names(self) -> list[str]:
