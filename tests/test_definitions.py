@@ -126,6 +126,8 @@ def test_an_item_whose_term_is_a_link_points_at_the_entry_and_defines_nothing_it
     (":default: allowlist_externals", "allowlist_externals"),  # a field naming a value, not a key
     ("weakref_slot (see below) makes instances weak-referenceable.", "weakref_slot"),  # prose with a remark
     ("* ``use_uvloop=True`` needs uvloop installed.", "use_uvloop"),  # an example value, no separator
+    # a parenthesis glued to the next word is part of it, not an annotation such as "(optional)" (structlog's guide)
+    ("- {func}`~structlog.make_filtering_bound_logger()` (re-)uses logging's levels.", "make_filtering_bound_logger"),
     # a line of prose wrapped at a role, and a role that links to the entry elsewhere
     ("Portals have a method like\n:meth:`TaskGroup.start() <.abc.TaskGroup.start>`:\n", "taskgroup.start"),
     ("* :ref:`usefixtures <usefixtures>` - use fixtures on a test function", "usefixtures"),

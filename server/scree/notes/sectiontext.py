@@ -241,10 +241,17 @@ def _separated(after: str) -> bool:
     for sep in _TERM_SEPARATORS:
         if after.startswith(sep):
             said = after[len(sep):].split(")", 1)[-1] if sep == " (" else after[len(sep):]
+            if sep == " (" and WORD_PARENS and said[:1].isalnum():
+                return False  # "`make_filtering_bound_logger()` (re-)uses ...": a word's parenthesis, no annotation
             if VALUES_SET and sep == ":" and _only_a_value(said):
                 return False
             return not said.strip(" :-–—").casefold().startswith(("see ", "see:"))
     return False
+
+
+# A parenthesis glued to the word after it is part of that word ("(re-)uses", "(un)set"), not an annotation after the
+# term such as "(optional)". Measured (docs/benchmarks.md): WORD_PARENS.
+WORD_PARENS = True
 
 
 # An entry's separator may be written inside its markup: "- **site-url:** The url ..." defines `site-url` as
