@@ -60,7 +60,12 @@ def test_a_ref_role_wrapped_onto_the_next_line_is_read_whole() -> None:
     assert named_links("See :ref:`optionalhook\n\n<optional-validation>`.", "optionalhook") == []
 
 
-def _index(root: Path):
+def _project(root: Path, files: dict[str, str]):
+    """A Sphinx project named for its folder, holding `files`, synced into its index (returned)."""
+    write(root, "pyproject.toml", f'[project]\nname = "{root.name}"\nversion = "1.0"\n')
+    write(root, "docs/conf.py", f"project = '{root.name}'\n")
+    for path, text in files.items():
+        write(root, path, text)
     index = open_index(index_location(root, load_config()), root)
     sync(index, NotesPolicy.load(root), FakeEmbedder())
     return index
@@ -76,23 +81,21 @@ def hooks(tmp_path: Path):
     """pluggy's shape: a guide whose sections carry labels, and an API page whose `:members:` show options each
     documented by a `#:` comment that points to the guide."""
     root = tmp_path / "hooks"
-    write(root, "pyproject.toml", '[project]\nname = "hooks"\nversion = "1.0"\n')
-    write(root, "docs/conf.py", "project = 'hooks'\n")
-    write(root, "docs/api.rst", "API\n===\n\n.. autoclass:: hooks.ImplOpts\n   :members:\n")
-    write(root, "src/hooks/__init__.py", 'class ImplOpts:\n    """Options for an implementation."""\n\n'
-                                         '    #: Whether to order this implementation :ref:`last <callorder>`.\n'
-                                         '    trylast: bool\n'
-                                         '    #: Whether validation is :ref:`optional <optional>`.\n'
-                                         '    optionalhook: bool\n')
-    write(root, "docs/guide.rst",
-          "Guide\n=====\n\n.. _callorder:\n\nCall time order\n---------------\n\nBy default implementations are called "
-          "in the reverse order of their registration. A plugin can ask to run first or last: ``tryfirst`` and "
-          "``trylast`` move it to the front or the back of the implementations, wrappers aside, which always "
-          "wrap the whole call around every other implementation of the hook in the plugin manager.\n\n"
-          ".. _optional:\n\nOptional validation\n-------------------\n\nAn implementation named for no known "
-          "specification fails registration, unless it is marked ``optionalhook``: then the plugin manager "
-          "accepts it and checks it against a specification only once one is added later on by some plugin.\n")
-    index = _index(root)
+    index = _project(root, {
+        "docs/api.rst": "API\n===\n\n.. autoclass:: hooks.ImplOpts\n   :members:\n",
+        "src/hooks/__init__.py": ('class ImplOpts:\n    """Options for an implementation."""\n\n'
+                                  '    #: Whether to order this implementation :ref:`last <callorder>`.\n'
+                                  '    trylast: bool\n'
+                                  '    #: Whether validation is :ref:`optional <optional>`.\n'
+                                  '    optionalhook: bool\n'),
+        "docs/guide.rst": (
+            "Guide\n=====\n\n.. _callorder:\n\nCall time order\n---------------\n\nBy default implementations are "
+            "called in the reverse order of their registration. A plugin can ask to run first or last: ``tryfirst`` "
+            "and ``trylast`` move it to the front or the back of the implementations, wrappers aside, which always "
+            "wrap the whole call around every other implementation of the hook in the plugin manager.\n\n"
+            ".. _optional:\n\nOptional validation\n-------------------\n\nAn implementation named for no known "
+            "specification fails registration, unless it is marked ``optionalhook``: then the plugin manager "
+            "accepts it and checks it against a specification only once one is added later on by some plugin.\n")})
     yield root, index
     index.close()
 
@@ -118,28 +121,26 @@ def wrappers(tmp_path: Path):
     """werkzeug's and flask's shapes: functions whose docstrings list a parameter named as a class attribute, a
     class method whose docstring uses another attribute, and a guide that explains that one in other words."""
     root = tmp_path / "wrappers"
-    write(root, "pyproject.toml", '[project]\nname = "wrappers"\nversion = "1.0"\n')
-    write(root, "docs/conf.py", "project = 'wrappers'\n")
-    write(root, "docs/api.rst", "API\n===\n\n.. automodule:: wrappers\n   :members:\n")
-    write(root, "src/wrappers/__init__.py",
-          '__all__ = ["get_stream", "parse_form", "View"]\n\n\n'
-          'def get_stream(environ, max_content_length=None):\n    """Returns the input stream.\n\n'
-          '    :param max_content_length: stop at this many bytes.\n    """\n\n\n'
-          'def parse_form(environ, max_content_length=None):\n    """Parses the form.\n\n'
-          '    :param max_content_length: stop at this many bytes.\n    """\n\n\n'
-          'class View:\n    """A view class. Set ``init_every_request`` to keep one instance."""\n\n'
-          '    #: The maximum content length of a request body, in bytes: a larger body is refused with a 413\n'
-          '    #: error before the view runs, and the form and files stay unread.\n'
-          '    max_content_length = None\n\n'
-          '    #: Make a new instance for every request.\n    init_every_request = True\n\n'
-          '    @classmethod\n    def as_view(cls, name):\n        """Makes the view function; honours '
-          '``init_every_request``."""\n')
-    write(root, "docs/views.rst",
-          "Views\n=====\n\nView lifetime and self\n----------------------\n\nBy default a new instance of the view "
-          "class is made for every request, so that data set on ``self`` never leaks from one request to the next. "
-          "Setting ``init_every_request`` to false makes one instance serve every request, which is faster but "
-          "means ``self`` must hold nothing that belongs to one request.\n")
-    index = _index(root)
+    index = _project(root, {
+        "docs/api.rst": "API\n===\n\n.. automodule:: wrappers\n   :members:\n",
+        "src/wrappers/__init__.py": (
+            '__all__ = ["get_stream", "parse_form", "View"]\n\n\n'
+            'def get_stream(environ, max_content_length=None):\n    """Returns the input stream.\n\n'
+            '    :param max_content_length: stop at this many bytes.\n    """\n\n\n'
+            'def parse_form(environ, max_content_length=None):\n    """Parses the form.\n\n'
+            '    :param max_content_length: stop at this many bytes.\n    """\n\n\n'
+            'class View:\n    """A view class. Set ``init_every_request`` to keep one instance."""\n\n'
+            '    #: The maximum content length of a request body, in bytes: a larger body is refused with a 413\n'
+            '    #: error before the view runs, and the form and files stay unread.\n'
+            '    max_content_length = None\n\n'
+            '    #: Make a new instance for every request.\n    init_every_request = True\n\n'
+            '    @classmethod\n    def as_view(cls, name):\n        """Makes the view function; honours '
+            '``init_every_request``."""\n'),
+        "docs/views.rst": (
+            "Views\n=====\n\nView lifetime and self\n----------------------\n\nBy default a new instance of the "
+            "view class is made for every request, so that data set on ``self`` never leaks from one request to the "
+            "next. Setting ``init_every_request`` to false makes one instance serve every request, which is faster "
+            "but means ``self`` must hold nothing that belongs to one request.\n")})
     yield root, index
     index.close()
 
