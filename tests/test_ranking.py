@@ -240,3 +240,23 @@ def test_a_lookup_of_a_plural_name_finds_the_heading_that_says_it_in_the_singula
                                               ("axis", "axis"), ("limiter", "limiter"), ("uses", "uses")])
 def test_a_plural_part_is_read_as_the_prefix_of_its_singular(part: str, prefix: str) -> None:
     assert ranking._singular(part) == prefix
+
+
+def _docstring(name: str, source: str, reexported_by: str = "") -> str:
+    shown = f", re-exported by {reexported_by}" if reexported_by else ""
+    return f"class {name}\n\nA schema.\n\n(docstring of {name}{shown}: {source})"
+
+
+def test_a_reexported_copy_of_a_docstring_gives_way_to_its_other_copy(monkeypatch) -> None:
+    # marshmallow's `.. automodule:: marshmallow` re-exports `Schema`, which `marshmallow.schema.rst` documents too
+    texts = {1: _docstring("pkg.Schema", "src/pkg/schema.py, line 3", "pkg"), 2: "Guide\n\nUse a schema.",
+             3: _docstring("pkg.schema.Schema", "src/pkg/schema.py, line 3"),
+             4: _docstring("pkg.Field", "src/pkg/fields.py, line 9", "pkg")}  # the only copy of its docstring
+    ranked = [(1, 0.9), (2, 0.8), (3, 0.7), (4, 0.6)]
+    assert ranking.reexports_give_way(ranked, texts) == [(3, 0.9), (2, 0.8), (4, 0.6)]
+    # the other copy above it: the re-exported one only leaves
+    assert ranking.reexports_give_way([(3, 0.9), (2, 0.8), (1, 0.7)], texts) == [(3, 0.9), (2, 0.8)]
+    assert ranking.docstring_of(texts[1]) == "pkg.Schema" and ranking.docstring_source(texts[1]) == (
+        "src/pkg/schema.py, line 3")
+    monkeypatch.setattr(ranking, "REEXPORTS_GIVE_WAY", False)
+    assert ranking.reexports_give_way(ranked, texts) == ranked

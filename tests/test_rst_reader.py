@@ -559,6 +559,32 @@ def test_members_show_the_attributes_sphinx_finds_documented_in_the_class_its_in
     assert "Decodes the text." in by_name["pkg.Response.encoding"] and "Tries at most." in by_name["pkg.limits.LIMIT"]
 
 
+def test_an_automodules_members_show_the_names_its_all_reexports(monkeypatch) -> None:
+    # urllib3's `.. automodule:: urllib3.util` with `:members:`: `Retry` is defined in `urllib3/util/retry.py` and
+    # only imported into the package, whose `__all__` lists it; Sphinx shows it under the package's name
+    page = "Utilities\n=========\n\n.. automodule:: pkg.util\n   :members:\n"
+    package = ('from .retry import Retry\nfrom .other import hidden\n\n__all__ = ("Retry", "helper")\n\n\n'
+               'def helper():\n    """Helps."""\n')
+    modules = {"pkg.util": ("src/pkg/util/__init__.py", package),
+               "pkg.util.retry": ("src/pkg/util/retry.py", 'class Retry:\n    """Retry configuration."""\n\n'
+                                  '    #: The methods retried by default.\n    DEFAULT_METHODS = ("GET",)\n\n'
+                                  '    def sleep(self):\n        """Sleeps."""\n'),
+               "pkg.util.other": ("src/pkg/util/other.py", 'def hidden():\n    """Not in __all__."""\n')}
+    shown = autodoc_chunks(chunk_note(page, formats.RST), modules.get)
+    trails = [c.heading.rsplit(" > ", 1)[-1] for c in shown]
+    assert trails == ["pkg.util.helper", "pkg.util.Retry", "pkg.util.Retry.sleep", "pkg.util.Retry.DEFAULT_METHODS"]
+    assert shown[1].text.endswith("(docstring of pkg.util.Retry, a member of pkg.util, re-exported by pkg.util: "
+                                  "src/pkg/util/retry.py, line 1)")
+    assert "re-exported" not in shown[0].text  # defined in the package itself
+    # without `__all__` Sphinx shows only what the module defines; the rule off, the same
+    bare = {**modules, "pkg.util": ("src/pkg/util/__init__.py", package.replace('__all__ = ("Retry", "helper")', ""))}
+    assert [c.heading.rsplit(" > ", 1)[-1] for c in autodoc_chunks(chunk_note(page, formats.RST), bare.get)] == [
+        "pkg.util.helper"]
+    monkeypatch.setattr(autodoc, "REEXPORTED_MEMBERS", False)
+    assert [c.heading.rsplit(" > ", 1)[-1] for c in autodoc_chunks(chunk_note(page, formats.RST), modules.get)] == [
+        "pkg.util.helper"]
+
+
 def test_members_show_no_attribute_with_the_rule_off(monkeypatch) -> None:
     monkeypatch.setattr(autodoc, "ATTRIBUTE_MEMBERS", False)
     page = "API\n===\n\n.. autoclass:: pkg.Response\n   :members:\n"

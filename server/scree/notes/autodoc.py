@@ -63,6 +63,7 @@ class Documented:
     doc: str
     where: str  # "src/flask/app.py, line 109"
     member: bool = False  # shown by a `:members:` option, not named by a directive of its own
+    reexported_by: str = ""  # the module whose automodule shows it through `__all__`, not where it is defined
 
 
 @dataclass
@@ -111,6 +112,8 @@ class Resolver:
                 for node in listed:
                     out.extend(replace(d, member=not ref.members) for d in
                                self._describe(node, f"{mod.name}.{node.name}", mod, ref.options))
+                if REEXPORTED_MEMBERS:
+                    out.extend(self._reexported(mod, ref))
                 if ATTRIBUTE_MEMBERS:
                     defined = {node.name for node in listed}
                     for attr, at, attr_doc in _attributes(mod.tree, mod, ref.members, _all_of(mod.tree)):
@@ -131,6 +134,20 @@ class Resolver:
                     return [shown]
                 return _without_excluded(self._describe(found[0], full, found[1], ref.options, ref.members), full, ref)
         return []
+
+    def _reexported(self, mod: _Module, ref: AutodocRef) -> list[Documented]:
+        """The classes and functions an automodule's `:members:` shows that the module imports rather than defines:
+        those its `__all__` lists, in that order (or a `:members: a, b` list names), resolved where they are defined
+        and shown under the module's name, as Sphinx does (`urllib3.util.Retry`, from `urllib3.util.retry`)."""
+        out: list[Documented] = []
+        for name in ref.members or _all_list(mod.tree) or ():
+            if _defined(mod.tree.body, name) is not None:
+                continue  # defined here: shown with the module's own members
+            found = self._resolve(f"{mod.name}.{name}")
+            if found is not None and isinstance(found[0], _DEFS):
+                out.extend(replace(d, member=not ref.members, reexported_by=mod.name) for d in
+                           self._describe(found[0], f"{mod.name}.{name}", found[1], ref.options))
+        return out
 
     def _instance_of(self, full: str, node: ast.AST, mod: _Module) -> Documented | None:
         """An object bound to an instance of a class the folder defines (`fail: _Fail = _Fail()` behind `pytest.fail`):
@@ -317,6 +334,12 @@ def _instance_attribute(cls: ast.ClassDef, name: str, mod: _Module) -> ast.AST |
                 return node
             first = first or node
     return first
+
+
+# An automodule's `:members:` shows the names its `__all__` lists even where the module only imports them (Sphinx checks
+# a member's `__module__` only when there is no `__all__`): `urllib3.util` re-exports `Retry`, `Timeout` and `Url` from
+# its submodules. Measured (docs/benchmarks.md): REEXPORTED_MEMBERS.
+REEXPORTED_MEMBERS = True
 
 
 # `:members:` shows the attributes Sphinx's source analyzer finds documented, as well as functions and classes: a
@@ -513,10 +536,16 @@ def _star_sources(body: list[ast.stmt], package: str) -> list[str]:
 
 def _all_of(tree: ast.Module) -> set[str] | None:
     """A module's `__all__` when it is a literal list or tuple of strings."""
+    names = _all_list(tree)
+    return set(names) if names is not None else None
+
+
+def _all_list(tree: ast.Module) -> list[str] | None:
+    """A module's `__all__` in its order, when it is a literal list or tuple of strings."""
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
             if isinstance(node.value, (ast.List, ast.Tuple)):
-                return {e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+                return [e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
     return None
 
 

@@ -86,9 +86,10 @@ INNER_DIRECTIVES = True
 def docstring_note(obj: Documented) -> str:
     """What ends each chunk of `obj`'s docstring, in parentheses: whose it is (`search.ranking.docstring_of` reads
     that), where it was read (`db.queries.files_citing` reads it back), and whether only a `:members:` option shows
-    it."""
+    it (and, for a name an automodule's `__all__` re-exports, which module shows it)."""
     member = f", a member of {obj.name.rpartition('.')[0]}" if obj.member else ""
-    return f"docstring of {obj.name}{member}: {obj.where}"
+    shown = f", re-exported by {obj.reexported_by}" if obj.reexported_by else ""
+    return f"docstring of {obj.name}{member}{shown}: {obj.where}"
 
 
 def docstring_excerpt(text: str, kind: str, heading: str, find: ModuleFinder, max_bytes: int) -> Excerpt | None:

@@ -146,7 +146,15 @@ LISTS_LAST = True
 # opening with the name set off by markup and a separator, a definition-list term) comes first (issue 38).
 DEFINED_FIRST = True
 
-_DOCSTRING_NOTE = re.compile(r"\(docstring of ([\w.]+)(?:, a member of [\w.]+)?: [^\n]*, line \d+\)\s*$")
+_DOCSTRING_NOTE = re.compile(
+    r"\(docstring of ([\w.]+)(?:, a member of [\w.]+)?(, re-exported by [\w.]+)?: ([^\n]*, line \d+)\)\s*$")
+
+
+def docstring_source(body: str) -> str:
+    """Where the docstring a chunk shows was read ("src/pkg/app.py, line 109"), or "": every copy of one docstring
+    has one source."""
+    found = _DOCSTRING_NOTE.search(body[-400:])
+    return found.group(3) if found else ""
 
 
 def docstring_of(body: str) -> str:
@@ -380,4 +388,40 @@ def place_scores(scores: Sequence[float]) -> list[float]:
     out: list[float] = []
     for s in scores:
         out.append(min(s, out[-1]) if out else s)
+    return out
+
+
+# A docstring an automodule shows only because its module's `__all__` re-exports the name (`.. automodule::
+# marshmallow` over `marshmallow.Schema`, documented on its own page as `marshmallow.schema.Schema`) is a second copy:
+# where its other copy is among the ranked sections too, that copy takes the re-exported one's place (when it ranks
+# lower) and the re-exported copy leaves. A name no other page documents (urllib3's `urllib3.util.Retry`) keeps its
+# only copy. Measured (docs/benchmarks.md): REEXPORTS_GIVE_WAY.
+REEXPORTS_GIVE_WAY = True
+
+
+def reexports_give_way(ranked: Sequence[tuple[int, float]], texts: dict[int, str]) -> list[tuple[int, float]]:
+    """`ranked` with each re-exported docstring copy replaced by the best-ranked other copy of the same docstring
+    (`texts`: the ranked chunks' texts), which leaves its own place."""
+    if not REEXPORTS_GIVE_WAY:
+        return list(ranked)
+    notes = {cid: _DOCSTRING_NOTE.search(texts.get(cid, "")[-400:]) for cid, _ in ranked}
+    own: dict[str, int] = {}  # a docstring's source -> the place of its best-ranked copy that is not re-exported
+    for place, (cid, _) in enumerate(ranked):
+        found = notes[cid]
+        if found and not found.group(2):
+            own.setdefault(found.group(3), place)
+    if not own:
+        return list(ranked)
+    out: list[tuple[int, float]] = []
+    moved: set[int] = set()  # places whose chunk took a re-exported copy's place above it
+    for place, (cid, score) in enumerate(ranked):
+        found = notes[cid]
+        other = own.get(found.group(3)) if found and found.group(2) else None
+        if other is None:
+            if place not in moved:
+                out.append((cid, score))
+            continue
+        if other > place and other not in moved:
+            moved.add(other)
+            out.append((ranked[other][0], score))
     return out

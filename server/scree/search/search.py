@@ -346,7 +346,9 @@ class _Ranker:
         ranked = self._reorder(ranked, section, rows)
         if mode != "semantic":
             ranked = pointers_after_targets(index, ranked, {cid: row.text for cid, row in rows.items()}, self.file_ids)
-        return _Ranked(entries_first(ranked, entries, section), mode, section, rows)
+        ranked = entries_first(ranked, entries, section)
+        return _Ranked(ranking.reexports_give_way(ranked, {cid: row.text for cid, row in rows.items()}), mode, section,
+                       rows)
 
     def _link_names(self) -> list[str]:
         """The names whose links `links.linked_entries` follows: a lookup's, and the lookup itself (a link named
