@@ -150,13 +150,6 @@ _DOCSTRING_NOTE = re.compile(
     r"\(docstring of ([\w.]+)(?:, a member of [\w.]+)?(, re-exported by [\w.]+)?: ([^\n]*, line \d+)\)\s*$")
 
 
-def docstring_source(body: str) -> str:
-    """Where the docstring a chunk shows was read ("src/pkg/app.py, line 109"), or "": every copy of one docstring
-    has one source."""
-    found = _DOCSTRING_NOTE.search(body[-400:])
-    return found.group(3) if found else ""
-
-
 def docstring_of(body: str) -> str:
     """The full name of the object whose docstring a chunk shows (`notes.autodocpage.docstring_note`), or ""."""
     found = _DOCSTRING_NOTE.search(body[-400:])
