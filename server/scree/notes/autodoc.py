@@ -108,15 +108,17 @@ class Resolver:
             if doc:
                 out.append(Documented(mod.name, mod.name, doc, f"{mod.path}, line 1"))
             if _shows_members(ref.options):
-                listed = _listed(mod.tree, _public(mod.tree, _all_of(mod.tree)), ref.members)
+                exported = _all_list(mod.tree)
+                public = set(exported) if exported is not None else None
+                listed = _listed(mod.tree, _public(mod.tree, public), ref.members)
                 for node in listed:
                     out.extend(replace(d, member=not ref.members) for d in
                                self._describe(node, f"{mod.name}.{node.name}", mod, ref.options))
                 if REEXPORTED_MEMBERS:
-                    out.extend(self._reexported(mod, ref))
+                    out.extend(self._reexported(mod, ref, exported or []))
                 if ATTRIBUTE_MEMBERS:
                     defined = {node.name for node in listed}
-                    for attr, at, attr_doc in _attributes(mod.tree, mod, ref.members, _all_of(mod.tree)):
+                    for attr, at, attr_doc in _attributes(mod.tree, mod, ref.members, public):
                         if attr in defined:
                             continue
                         out.append(Documented(f"{mod.name}.{attr}", f"data {mod.name}.{attr}", attr_doc,
@@ -135,12 +137,13 @@ class Resolver:
                 return _without_excluded(self._describe(found[0], full, found[1], ref.options, ref.members), full, ref)
         return []
 
-    def _reexported(self, mod: _Module, ref: AutodocRef) -> list[Documented]:
+    def _reexported(self, mod: _Module, ref: AutodocRef, exported: list[str]) -> list[Documented]:
         """The classes and functions an automodule's `:members:` shows that the module imports rather than defines:
-        those its `__all__` lists, in that order (or a `:members: a, b` list names), resolved where they are defined
-        and shown under the module's name, as Sphinx does (`urllib3.util.Retry`, from `urllib3.util.retry`)."""
+        those its `__all__` lists (`exported`), in that order (or a `:members: a, b` list names), resolved where they
+        are defined and shown under the module's name, as Sphinx does (`urllib3.util.Retry`, from
+        `urllib3.util.retry`)."""
         out: list[Documented] = []
-        for name in ref.members or _all_list(mod.tree) or ():
+        for name in ref.members or exported:
             if _defined(mod.tree.body, name) is not None:
                 continue  # defined here: shown with the module's own members
             found = self._resolve(f"{mod.name}.{name}")

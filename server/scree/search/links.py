@@ -82,10 +82,6 @@ def _ref_parts(role: str) -> tuple[str, str]:
     return body, body
 
 
-def _ref_target(role: str) -> str:
-    return _ref_parts(role)[1].casefold()
-
-
 # A link in the list item that defines the name points where the name is explained, whatever its text says; so do
 # the links of an item whose term is itself a link ("* [`model_construct()`][ref]: ... See [...](#...)").
 ENTRY_LINKS = True
@@ -281,7 +277,7 @@ def pointer_target(text: str) -> str | None:
     signature, _, rest = text.partition("\n")
     if not documented or documented not in signature or len(_NOTE_LINE.sub("", rest).strip()) > POINTER_MAX_CHARS:
         return None  # not a docstring, a later part of a long one, or a long one
-    labels = {_ref_target(m.group(1)) for m in _REF_ROLE.finditer(rest)}
+    labels = {_ref_parts(m.group(1))[1].casefold() for m in _REF_ROLE.finditer(rest)}
     return labels.pop() if len(labels) == 1 else None
 
 
@@ -290,12 +286,14 @@ def pointers_after_targets(index: Index, ranked: Sequence[tuple[int, float]], te
     """`ranked` with the section each pointer docstring among the first POINTER_WINDOW links to moved just ahead of
     it, when that section ranks below it (`texts`: each ranked chunk's text)."""
     out = list(ranked)
-    pointers = {cid for cid, _ in out[:POINTER_WINDOW] if pointer_target(texts.get(cid, ""))}
-    if not POINTERS_AFTER_TARGETS or not pointers:
+    if not POINTERS_AFTER_TARGETS:
+        return out
+    labels = {cid: label for cid, _ in out[:POINTER_WINDOW] if (label := pointer_target(texts.get(cid, "")))}
+    if not labels:
         return out
     keys = queries.section_keys(index.conn, [cid for cid, _ in out])
     for i in range(min(POINTER_WINDOW, len(out))):
-        label = pointer_target(texts.get(out[i][0], "")) if out[i][0] in pointers else None
+        label = labels.get(out[i][0])
         target = _labelled(index, label, file_ids) if label else None
         if target is None:
             continue

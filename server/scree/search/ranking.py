@@ -390,13 +390,14 @@ def place_scores(scores: Sequence[float]) -> list[float]:
 # lower) and the re-exported copy leaves. A name no other page documents (urllib3's `urllib3.util.Retry`) keeps its
 # only copy. Measured (docs/benchmarks.md): REEXPORTS_GIVE_WAY.
 REEXPORTS_GIVE_WAY = True
+_REEXPORTED = ", re-exported by "
 
 
 def reexports_give_way(ranked: Sequence[tuple[int, float]], texts: dict[int, str]) -> list[tuple[int, float]]:
     """`ranked` with each re-exported docstring copy replaced by the best-ranked other copy of the same docstring
     (`texts`: the ranked chunks' texts), which leaves its own place."""
-    if not REEXPORTS_GIVE_WAY:
-        return list(ranked)
+    if not REEXPORTS_GIVE_WAY or not any(_REEXPORTED in texts.get(cid, "") for cid, _ in ranked):
+        return list(ranked)  # most searches: no re-exported copy to read the notes for
     notes = {cid: _DOCSTRING_NOTE.search(texts.get(cid, "")[-400:]) for cid, _ in ranked}
     own: dict[str, int] = {}  # a docstring's source -> the place of its best-ranked copy that is not re-exported
     for place, (cid, _) in enumerate(ranked):

@@ -344,11 +344,11 @@ class _Ranker:
         if mode == "hybrid":
             ranked = self._exact_names_first(ranked, rows)
         ranked = self._reorder(ranked, section, rows)
+        texts = {cid: row.text for cid, row in rows.items()}
         if mode != "semantic":
-            ranked = pointers_after_targets(index, ranked, {cid: row.text for cid, row in rows.items()}, self.file_ids)
+            ranked = pointers_after_targets(index, ranked, texts, self.file_ids)
         ranked = entries_first(ranked, entries, section)
-        return _Ranked(ranking.reexports_give_way(ranked, {cid: row.text for cid, row in rows.items()}), mode, section,
-                       rows)
+        return _Ranked(ranking.reexports_give_way(ranked, texts), mode, section, rows)
 
     def _link_names(self) -> list[str]:
         """The names whose links `links.linked_entries` follows: a lookup's, and the lookup itself (a link named
