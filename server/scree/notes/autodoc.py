@@ -36,6 +36,7 @@ from .utf8 import cut_utf8
 # A module's rel path and source text, or None when the notes folder has no such module.
 ModuleFinder = Callable[[str], "tuple[str, str] | None"]
 
+MKDOCSTRINGS = "mkdocstrings"  # `notes/mkdocsdirectives.DIRECTIVE`
 MAX_HOPS = 4  # re-exports followed for one name
 MAX_OBJECTS_PER_PAGE = 500  # documented objects one page may add (a page of `:members:` of a huge package)
 MAX_SIGNATURE_BYTES = 400
@@ -99,6 +100,8 @@ class Resolver:
         target = ref.target.split("(", 1)[0].strip().lstrip("~")
         if not target:
             return []
+        if ref.directive == MKDOCSTRINGS:  # its kind is not written: a module is shown as automodule shows one
+            ref = replace(ref, directive="automodule" if self._module(target) is not None else "autoclass")
         if ref.directive == "automodule":
             mod = self._module(target)
             if mod is None:

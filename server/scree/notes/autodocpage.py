@@ -124,7 +124,7 @@ def with_own_docstrings(ex: Excerpt, text: str, kind: str, find: ModuleFinder, m
     under the section's own trail (`rstblocks.same_subject`). Any other excerpt is returned as it is."""
     from .chunker import chunk_note  # the chunker imports nothing of this module; kept local to say so
 
-    if ex.heading is None or ".. auto" not in ex.text:
+    if ex.heading is None or (".. auto" not in ex.text and "::: " not in ex.text):
         return ex
     note = chunk_note(text, kind)
     own = [c for c in autodoc_chunks(note, find) if c.heading == ex.heading]

@@ -85,6 +85,8 @@ log = logging.getLogger(__name__)
 # 23 (issue 38): `:members:` shows the attributes Sphinx finds documented (`autodoc.ATTRIBUTE_MEMBERS`).
 # 24: an automodule's `:members:` shows the names its `__all__` re-exports, each docstring's note saying so
 # (`autodoc.REEXPORTED_MEMBERS`).
+# `formats.MKDOCSTRINGS_DIRECTIVES` is off, and with it off the chunks are 24's; turning it on (a Markdown page's
+# mkdocstrings directives, `::: griffe.GriffeLoader`, show their docstrings) sets 25 here.
 CHUNKER_VERSION = "24"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import adocblocks, mdblocks, mystdirectives, pdftext, rstblocks, rstsubst
+from . import adocblocks, mdblocks, mkdocsdirectives, mystdirectives, pdftext, rstblocks, rstsubst
 from ..records import AutodocRef
 
 MARKDOWN = "markdown"
@@ -51,6 +51,11 @@ class Structure:
     blocks: mdblocks.Blocks
     autodoc: tuple[AutodocRef, ...] = ()
     text: list[str] | None = None
+
+
+# A Markdown page's mkdocstrings directives (`::: griffe.GriffeLoader`) show docstrings, as Sphinx's autodoc
+# directives do (`notes/mkdocsdirectives.py`). Measured (docs/benchmarks.md): MKDOCSTRINGS_DIRECTIVES.
+MKDOCSTRINGS_DIRECTIVES = False
 
 
 def kind_of(name: str, *, sphinx_source: bool = False) -> str:
@@ -98,4 +103,10 @@ def structure(kind: str, lines: list[str]) -> Structure:
     if kind == PDF:
         return Structure(pdftext.pdf_blocks(lines))
     blocks = mdblocks.parse_blocks(lines)
-    return Structure(blocks, mystdirectives.myst_directives(lines, blocks.verbatim))
+    refs = mystdirectives.myst_directives(lines, blocks.verbatim)
+    if MKDOCSTRINGS_DIRECTIVES:
+        mkdocs = mkdocsdirectives.mkdocstrings_directives(lines, blocks.verbatim)
+        if mkdocs:  # the two kinds, in the page's order
+            refs = tuple(sorted((*refs, *mkdocs), key=lambda ref: ref.line))
+            blocks = mkdocsdirectives.object_headings(blocks)
+    return Structure(blocks, refs)

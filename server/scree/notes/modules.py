@@ -1,18 +1,21 @@
 """Python modules of the notes folder by dotted name, read under the notes policy (for autodoc pages).
 
 `ModuleFiles("flask.app")` returns `("src/flask/app.py", text)` when the folder holds that module, at its
-top or under one of the usual source roots (`src/`, `lib/`, `python/`): a repository's docs name objects by
-import path, not file path. Only files the policy admits are read (no hidden, ignored or vendored file, no
+top or under one of the usual source roots (`src/`, `lib/`, `python/`) or those the folder's `mkdocs.yml` gives
+mkdocstrings (a monorepo's `packages/griffelib/src`): a repository's docs name objects by import path, not file
+path. Only files the policy admits are read (no hidden, ignored or vendored file, no
 symbolic link followed), through the same checked open as a note, capped in size, decoded leniently.
 """
 
 from __future__ import annotations
 
+from .mkdocsdirectives import mkdocs_source_roots
 from .policy import NotesPolicy
 from ..errors import FileSkipped
 from .reader import read_admitted
 
 SOURCE_ROOTS = ("", "src/", "lib/", "python/")
+MKDOCS_CONFIG = "mkdocs.yml"
 MAX_MODULE_BYTES = 1024 * 1024  # as the vocabulary's MAX_CODE_BYTES: bigger files are generated
 
 
@@ -23,6 +26,7 @@ class ModuleFiles:
         self._policy = policy
         self._max_bytes = max_bytes
         self._seen: dict[str, tuple[str, str] | None] = {}
+        self._roots: tuple[str, ...] | None = None  # read on first use
 
     def __call__(self, dotted: str) -> tuple[str, str] | None:
         if dotted not in self._seen:
@@ -40,12 +44,20 @@ class ModuleFiles:
         if not all(p.isidentifier() for p in parts):  # never a path: no "..", no "/"
             return None
         base = "/".join(parts)
-        for root in SOURCE_ROOTS:
+        for root in self._source_roots():
             for rel in (f"{root}{base}.py", f"{root}{base}/__init__.py"):
                 found = self._admitted(rel)
                 if found is not None:
                     return found
         return None
+
+    def _source_roots(self) -> tuple[str, ...]:
+        """The usual source roots, then those mkdocs.yml's mkdocstrings handler names."""
+        if self._roots is None:
+            config = self.text(MKDOCS_CONFIG)
+            named = mkdocs_source_roots(config) if config else ()
+            self._roots = (*SOURCE_ROOTS, *(root for root in named if root not in SOURCE_ROOTS))
+        return self._roots
 
     def _admitted(self, rel: str) -> tuple[str, str] | None:
         """`rel`'s path as the policy names it and its text, when the policy admits it and it is not binary."""
