@@ -539,6 +539,24 @@ def test_a_lookups_docstring_yields_to_the_docs_section_that_speaks_of_the_name(
     assert _first(root, index, "warm_up_engine") == ("docs/guide.rst", "Guide > Warming the engine")
 
 
+def test_a_docstring_on_a_page_with_a_front_matter_title_is_still_known_as_one(tmp_path: Path) -> None:
+    # The page's title follows the docstring's note in the text the ranking reads (`queries.chunk_texts`): textual's
+    # API pages are titled `textual.screen`. Read as no docstring, the entry kept its place above the guide.
+    root = tmp_path / "turbine"
+    write(root, "pyproject.toml", '[project]\nname = "turbine"\nversion = "1.0"\n')
+    write(root, "docs/conf.py", "project = 'turbine'\nextensions = ['myst_parser']\n")
+    write(root, "docs/api.md", "---\ntitle: turbine.engine\n---\n\n```{autoclass} turbine.Engine\n:members:\n```\n")
+    write(root, "src/turbine/__init__.py", 'class Engine:\n    """An engine."""\n\n    def warm_up_engine(self) -> None:\n'
+                                           '        """Warms up the engine, once, before the first run."""\n')
+    write(root, "docs/guide.md", "# Guide\n\n## Warming the engine\n\nCall `warm_up_engine` before the first run: a "
+                                 "cold engine stalls, so warm it up, check the gauges, then start it.\n")
+    index = _index(root)
+    try:
+        assert _first(root, index, "warm_up_engine") == ("docs/guide.md", "Guide > Warming the engine")
+    finally:
+        index.close()
+
+
 @pytest.mark.parametrize("question", ["What does PLATEN_STATION_FALLBACK_AFTER_S do?",
                                       "what is `PLATEN_STATION_FALLBACK_AFTER_S` for ?",
                                       "What's PLATEN_STATION_FALLBACK_AFTER_S?",

@@ -146,8 +146,11 @@ LISTS_LAST = True
 # opening with the name set off by markup and a separator, a definition-list term) comes first (issue 38).
 DEFINED_FIRST = True
 
+# The note ends the chunk's text; in a ranked text the note's page's other names (its front-matter title and
+# aliases, one a line: `db.queries.chunk_texts`) may follow it: textual's API pages are titled `textual.screen`.
 _DOCSTRING_NOTE = re.compile(
-    r"\(docstring of ([\w.]+)(?:, a member of [\w.]+)?(, re-exported by [\w.]+)?: ([^\n]*, line \d+)\)\s*$")
+    r"\(docstring of ([\w.]+)(?:, a member of [\w.]+)?(, re-exported by [\w.]+)?: ([^\n]*, line \d+)\)\s*"
+    r"(?:\n[^\n()]*){0,8}$")
 
 
 def docstring_of(body: str) -> str:
