@@ -618,3 +618,29 @@ def test_an_instance_of_a_documented_class_shows_the_classs_docstring() -> None:
     assert [c.heading for c in shown] == ["API > pkg.fail"]  # `int` is no class of the folder: nothing to show
     assert shown[0].text.startswith("pkg.fail(reason: str='', pytrace: bool=True)")
     assert "Fails the test with the given reason." in shown[0].text
+
+
+def test_undoc_members_shows_the_undocumented_members_by_their_signature_as_sphinx_does(monkeypatch) -> None:
+    # urllib3's response page: `.. autoclass:: urllib3.response.HTTPResponse` with `:members:` and `:undoc-members:`;
+    # `release_conn` has no docstring and Sphinx still lists it
+    source = ('from typing import overload\n\n\nclass Base:\n    def close(self):\n        """Closes the pool."""\n\n\n'
+              'class Response(Base):\n    """A response."""\n\n    def release_conn(self):\n        pass\n\n'
+              '    def close(self):\n        pass\n\n    @overload\n    def read(self, n: int) -> bytes: ...\n\n'
+              '    def read(self, n=None):\n        """Reads."""\n\n    def _private(self):\n        pass\n')
+    modules = {"pkg": ("src/pkg/__init__.py", source)}
+    page = "API\n===\n\n.. autoclass:: pkg.Response\n   :members:\n   :undoc-members:\n"
+    shown = autodoc_chunks(chunk_note(page, formats.RST), modules.get)
+    assert [c.heading.rsplit(" > ", 1)[-1] for c in shown] == [
+        "pkg.Response", "pkg.Response.release_conn", "pkg.Response.close", "pkg.Response.read"]
+    assert shown[1].text == ("pkg.Response.release_conn()\n\n(docstring of pkg.Response.release_conn, a member of "
+                             "pkg.Response: src/pkg/__init__.py, line 12)")
+    assert "Closes the pool." in shown[2].text  # an override shows the docstring its base class gives it
+    assert "Reads." in shown[3].text  # the definition, not the `@overload` stub before it
+    # without the option, or with the rule off, only the documented members
+    documented = ["pkg.Response", "pkg.Response.read"]
+    plain = page.replace("   :undoc-members:\n", "")
+    assert [c.heading.rsplit(" > ", 1)[-1] for c in autodoc_chunks(chunk_note(plain, formats.RST), modules.get)] \
+        == documented
+    monkeypatch.setattr(autodoc, "UNDOC_MEMBERS", False)
+    assert [c.heading.rsplit(" > ", 1)[-1] for c in autodoc_chunks(chunk_note(page, formats.RST), modules.get)] \
+        == documented

@@ -195,8 +195,10 @@ class Resolver:
         public one, which only the option shows (`Documented.member`)."""
         out: list[Documented] = []
         doc = ast.get_docstring(node) if isinstance(node, _DEFS) else _attribute_doc(node, mod)
-        if doc:
-            out.append(Documented(name, _signature(node, name), doc, f"{mod.path}, line {getattr(node, 'lineno', 1)}"))
+        undoc = UNDOC_MEMBERS and "undoc-members" in options
+        if doc or (undoc and isinstance(node, _DEFS) and not _overload(node)):
+            out.append(Documented(name, _signature(node, name), doc or "",
+                                  f"{mod.path}, line {getattr(node, 'lineno', 1)}"))
         if not _shows_members(options) or not isinstance(node, ast.ClassDef):
             return out
         # The class's own members, then (`:inherited-members:`) those of its bases in the folder, nearest first.
@@ -209,10 +211,15 @@ class Resolver:
                 if child.name in seen:
                     continue
                 child_doc = ast.get_docstring(child)
-                if not child_doc and MEMBERS_FOUND_DOCUMENTED:
+                if not child_doc and undoc and not _overload(child):
+                    inherited = self._from_bases(node, mod, child.name, documented=True)
+                    child_doc = ast.get_docstring(inherited[0]) if inherited and isinstance(inherited[0], _DEFS) \
+                        else None
+                    child_doc = child_doc or ""  # shown with its signature alone, as Sphinx does
+                elif not child_doc and MEMBERS_FOUND_DOCUMENTED:
                     continue  # an `@overload` stub before the definition, an override a base documents
                 seen.add(child.name)
-                if child_doc:
+                if child_doc is not None:
                     full = f"{name}.{child.name}"
                     out.append(Documented(full, _signature(child, full), child_doc,
                                           f"{where.path}, line {child.lineno}", member=not listed))
@@ -420,6 +427,18 @@ def _attribute_doc(node: ast.AST, mod: _Module) -> str | None:
     if not comments and 0 < node.lineno <= len(mod.lines) and "#: " in mod.lines[node.lineno - 1]:
         comments.append(mod.lines[node.lineno - 1].split("#: ", 1)[1].strip())
     return "\n".join(comments).strip() or None
+
+
+# `:undoc-members:` shows the public functions, classes and methods without a docstring too, each its signature alone
+# (an override a base class documents shows that docstring; an `@overload` stub is never shown), as Sphinx does:
+# urllib3's `HTTPResponse.release_conn`. Measured (docs/benchmarks.md): UNDOC_MEMBERS.
+UNDOC_MEMBERS = True
+
+
+def _overload(node: ast.AST) -> bool:
+    """Whether a definition is an `@overload` (`@typing.overload`) stub."""
+    return any((isinstance(d, ast.Name) and d.id == "overload") or (isinstance(d, ast.Attribute) and d.attr == "overload")
+               for d in getattr(node, "decorator_list", []))
 
 
 # `:exclude-members: a, b` leaves those members out of what a directive shows (requests, scrapy, tox, coverage and
