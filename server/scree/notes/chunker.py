@@ -87,7 +87,7 @@ log = logging.getLogger(__name__)
 # (`autodoc.REEXPORTED_MEMBERS`).
 # 25: `:undoc-members:` shows the members without a docstring, each its signature alone (`autodoc.UNDOC_MEMBERS`).
 # `formats.MKDOCSTRINGS_DIRECTIVES` is off, and with it off the chunks are 25's; turning it on (a Markdown page's
-# mkdocstrings directives, `::: griffe.GriffeLoader`, show their docstrings) sets 26 here.
+# mkdocstrings directives, `::: griffe.GriffeLoader`, show their docstrings) sets the next version here.
 CHUNKER_VERSION = "25"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
