@@ -16,6 +16,8 @@ from scree.index.sync import sync
 from scree.locate import index_location
 from scree.mcpserver import read_output
 from scree.notes.policy import NotesPolicy
+from scree.notes.sectiontext import titled_by
+from scree.search import ranking
 from scree.search.search import Query
 from scree.search.vocabsearch import search_with_names
 from scree.notes import formats
@@ -50,17 +52,20 @@ def test_directive_lines_outside_code_are_read_with_the_options_that_change_what
     assert broken.options == {"members"}  # options that are not YAML change nothing
 
 
-def test_a_heading_that_is_a_directive_is_titled_by_the_object_and_holds_its_docstring(monkeypatch) -> None:
-    # griffe's `docs/reference/api/models/class.md`: `# ::: griffe.Class`, then `## **Utilities**`
+def test_a_heading_that_is_a_directive_holds_the_objects_docstring_as_its_own_text(monkeypatch) -> None:
+    # griffe's `docs/reference/api/models/class.md`: `# ::: griffe.Class`, then `## **Utilities**`; the trail keeps the
+    # heading as the page writes it, as every trail does (mkdocs' own labels name `Handling Errors > ::: mkdocs...`)
     page = "# ::: pkg.Engine\n\n## **Utilities**\n\n::: pkg.spin\n"
     modules = {"pkg": ("src/pkg/__init__.py", 'class Engine:\n    """An engine."""\n\n    def start(self):\n'
                        '        """Starts."""\n\n\ndef spin():\n    """Spins."""\n')}
     note = chunk_note(page, formats.MARKDOWN)
     shown = autodoc_chunks(note, modules.get)
-    assert [c.heading for c in shown] == ["pkg.Engine", "pkg.Engine > pkg.Engine.start",
-                                          "pkg.Engine > Utilities > pkg.spin"]
+    assert [c.heading for c in shown] == ["::: pkg.Engine", "::: pkg.Engine > pkg.Engine.start",
+                                          "::: pkg.Engine > Utilities > pkg.spin"]
     assert shown[0].text.startswith("class pkg.Engine") and "An engine." in shown[0].text
-    # off (the default), the page is its own lines: the heading as written, no docstring
+    assert shown[0].text.endswith("(docstring of pkg.Engine, shown by mkdocstrings: src/pkg/__init__.py, line 1)")
+    assert titled_by("::: pkg.Engine", ["pkg.Engine"])  # a lookup of the object finds its heading
+    # off (the default), the page is its own lines, no docstring
     monkeypatch.setattr(formats, "MKDOCSTRINGS_DIRECTIVES", False)
     off = chunk_note(page, formats.MARKDOWN)
     assert not autodoc_chunks(off, modules.get) and off.chunks[0].heading == "::: pkg.Engine > Utilities"
@@ -159,7 +164,7 @@ def search(repo, query: str) -> list:
 def test_a_monorepos_docstrings_are_found_under_the_page_that_shows_them(repo) -> None:
     (hit, *_) = search(repo, "zephyrine burner")
     assert (hit.path, hit.heading) == ("docs/api.md", "API > Engine > lib.Engine.ignite")
-    assert "(docstring of lib.Engine.ignite: packages/lib/src/lib/__init__.py, line 9)" in hit.text
+    assert "(docstring of lib.Engine.ignite, shown by mkdocstrings: packages/lib/src/lib/__init__.py, line 9)" in hit.text
     page = (repo[0] / "docs/api.md").read_text().split("\n")
     assert page[hit.start_line - 1] == "::: lib.Engine"  # the lines are the directive's
     (cls, *_) = search(repo, "quasarflux")
@@ -174,3 +179,15 @@ def test_read_doc_returns_the_docstring_a_directive_shows(repo) -> None:
                       max_file_bytes=10 << 20, max_bytes=100_000)
     assert "zephyrine burner" in out.text and out.heading == "API > Engine > lib.Engine.ignite"
     assert out.note and "autodoc" in out.note
+
+
+def test_the_docs_own_sections_go_before_mkdocstrings_entries_among_the_first_hits(repo, monkeypatch) -> None:
+    root, index = repo
+    write(root, "docs/guide.md", "# Guide\n\n## Starting the engine\n\nCall `ignite` with the fuel you have; the "
+                                 "burner lights and the engine turns.\n")
+    sync(index, NotesPolicy.load(root), FakeEmbedder())
+    hits = search(repo, "ignite")
+    assert hits[0].heading == "Guide > Starting the engine"
+    assert "API > Engine > lib.Engine.ignite" in [h.heading for h in hits]  # still answers, after the guide
+    monkeypatch.setattr(ranking, "GUIDES_BEFORE_MKDOCSTRINGS", False)  # the entry, which spells it most, led
+    assert search(repo, "ignite")[0].heading == "API > Engine > lib.Engine.ignite"

@@ -9,7 +9,7 @@ import logging
 from dataclasses import replace
 
 from . import docstringrst, rstblocks
-from .autodoc import MAX_OBJECTS_PER_PAGE, Documented, ModuleFinder, Resolver
+from .autodoc import MAX_OBJECTS_PER_PAGE, MKDOCSTRINGS, Documented, ModuleFinder, Resolver
 from .chunker import TRAIL_SEPARATOR, chunk_lines
 from .docstringrst import docstring_sections, opening_title
 from ..records import AutodocRef, Chunk, ChunkedNote
@@ -42,8 +42,10 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
             title = trail.rsplit(TRAIL_SEPARATOR, 1)[-1]
             if module_title and obj is shown[0]:
                 heading = trail  # the module's own text is its title's section
-            elif rstblocks.SAME_SUBJECT_MERGED and rstblocks.same_subject(title, obj.name):
-                heading = trail  # the section titled by the object holds its docstring (`rstblocks.same_subject`)
+            elif rstblocks.SAME_SUBJECT_MERGED and rstblocks.same_subject(title.removeprefix(HEADING_DIRECTIVE), obj.name):
+                # the section titled by the object holds its docstring (`rstblocks.same_subject`), and so does a
+                # heading that is a mkdocstrings directive (`# ::: griffe.Class`)
+                heading = trail
             else:
                 heading = f"{trail}{TRAIL_SEPARATOR}{obj.name}" if trail else obj.name
             if not _emit(obj, heading, ref, out, budget):
@@ -67,7 +69,7 @@ def _emit(obj: Documented, heading: str, ref: AutodocRef, out: list[Chunk], budg
     if budget[0] < 0:
         log.info("autodoc: more than %d objects on one page; the rest are left out", MAX_OBJECTS_PER_PAGE)
         return False
-    note_line = f"({docstring_note(obj)})"
+    note_line = f"({docstring_note(obj, generated=ref.directive == MKDOCSTRINGS)})"
     text = f"{obj.signature}\n\n{obj.doc}"
     # A long docstring takes several chunks: each ends with the note, so each says whose it is (added
     # after the split: split with the text, the note was once a chunk of its own)
@@ -83,13 +85,19 @@ def _emit(obj: Documented, heading: str, ref: AutodocRef, out: list[Chunk], budg
 INNER_DIRECTIVES = True
 
 
-def docstring_note(obj: Documented) -> str:
+def docstring_note(obj: Documented, generated: bool = False) -> str:
     """What ends each chunk of `obj`'s docstring, in parentheses: whose it is (`search.ranking.docstring_of` reads
     that), where it was read (`db.queries.files_citing` reads it back), and whether only a `:members:` option shows
-    it (and, for a name an automodule's `__all__` re-exports, which module shows it)."""
+    it (and, for a name an automodule's `__all__` re-exports, which module shows it), and whether a mkdocstrings
+    directive shows it (`generated`: `search.ranking.GUIDES_BEFORE_MKDOCSTRINGS` reads that)."""
     member = f", a member of {obj.name.rpartition('.')[0]}" if obj.member else ""
     shown = f", re-exported by {obj.reexported_by}" if obj.reexported_by else ""
-    return f"docstring of {obj.name}{member}{shown}: {obj.where}"
+    by = MKDOCSTRINGS_MARK if generated else ""
+    return f"docstring of {obj.name}{member}{shown}{by}: {obj.where}"
+
+
+MKDOCSTRINGS_MARK = ", shown by mkdocstrings"
+HEADING_DIRECTIVE = "::: "  # a heading written as a mkdocstrings directive opens with it
 
 
 def docstring_excerpt(text: str, kind: str, heading: str, find: ModuleFinder, max_bytes: int) -> Excerpt | None:

@@ -108,5 +108,4 @@ def structure(kind: str, lines: list[str]) -> Structure:
         mkdocs = mkdocsdirectives.mkdocstrings_directives(lines, blocks.verbatim)
         if mkdocs:  # the two kinds, in the page's order
             refs = tuple(sorted((*refs, *mkdocs), key=lambda ref: ref.line))
-            blocks = mkdocsdirectives.object_headings(blocks)
     return Structure(blocks, refs)

@@ -12,8 +12,8 @@ documented attributes), unless the options say otherwise:
 The directive's kind is not written: `notes/autodoc.py` shows a module as Sphinx's `automodule` with `:members:`, any
 other object as `autoclass` with `:members:` (a function has no members).
 
-A directive may be a heading (`# ::: griffe.Class`): the object's docstring is then that heading's section, titled by
-the object's name (`object_headings`), as mkdocstrings renders it.
+A directive may be a heading (`# ::: griffe.Class`): the object's docstring is then that heading's own text, as
+mkdocstrings renders it; the trail keeps the heading as the page writes it, as every trail does.
 
 Left out: the handler's site-wide options in `mkdocs.yml` (only the source roots it names are read:
 `mkdocs_source_roots`), and `filters` other than the default one (no `_private` member).
@@ -27,15 +27,11 @@ import re
 
 import yaml
 
-from dataclasses import replace
-
 from ..records import AutodocRef
-from .mdblocks import Blocks
 
 DIRECTIVE = "mkdocstrings"
 # mkdocstrings' own pattern (`AutoDocProcessor.regex`): a line of `::: ` and one identifier, or a heading of them.
 _LINE = re.compile(r"^(?:#{1,6}[ \t]+)?::: ([A-Za-z_][\w.]*)[ \t]*#*[ \t]*$")
-_HEADING_TEXT = re.compile(r"^::: ([A-Za-z_][\w.]*)$")
 # An indented line goes on with the directive's YAML block; the block ends at a blank line, as mkdocstrings reads one
 # Markdown block.
 _OPTION_LINE = re.compile(r"^[ \t]+\S")
@@ -79,18 +75,6 @@ def mkdocstrings_directives(lines: list[str], verbatim: tuple[tuple[int, int], .
             names.add("inherited-members")
         out.append(AutodocRef(i, end, DIRECTIVE, found.group(1), "", frozenset(names), listed))
     return tuple(out)
-
-
-def object_headings(blocks: Blocks) -> Blocks:
-    """`blocks` with each heading that is a directive (`# ::: griffe.Class`) titled by the object's name, as the
-    built page shows it."""
-    if not any(h.text.startswith(":::") for h in blocks.headings):
-        return blocks
-    headings = []
-    for h in blocks.headings:
-        found = _HEADING_TEXT.match(h.text)
-        headings.append(replace(h, text=found.group(1)) if found else h)
-    return replace(blocks, headings=tuple(headings))
 
 
 def _options(block: list[str]) -> dict[str, object]:

@@ -28,6 +28,8 @@ def _bare(heading: str) -> str:
     is how Markdown spells the heading `<scalar>`), and a placeholder's angle brackets off (textual's `<scalar>` page
     is the type `scalar`, which the query may spell either way)."""
     h = heading.strip().strip("`").strip()
+    if h.startswith("::: "):  # a heading written as a mkdocstrings directive is titled by the object it names
+        h = h[4:].strip()
     if "&" in h:
         h = h.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
     if h.startswith("<") and h.endswith(">") and len(h) > 2:

@@ -149,7 +149,8 @@ DEFINED_FIRST = True
 # The note ends the chunk's text; in a ranked text the note's page's other names (its front-matter title and
 # aliases, one a line: `db.queries.chunk_texts`) may follow it: textual's API pages are titled `textual.screen`.
 _DOCSTRING_NOTE = re.compile(
-    r"\(docstring of ([\w.]+)(?:, a member of [\w.]+)?(, re-exported by [\w.]+)?: ([^\n]*, line \d+)\)\s*"
+    r"\(docstring of ([\w.]+)(?:, a member of [\w.]+)?(, re-exported by [\w.]+)?(?:, shown by mkdocstrings)?: "
+    r"([^\n]*, line \d+)\)\s*"
     r"(?:\n[^\n()]*){0,8}$")
 
 
@@ -422,3 +423,30 @@ def reexports_give_way(ranked: Sequence[tuple[int, float]], texts: dict[int, str
             moved.add(other)
             out.append((ranked[other][0], score))
     return out
+
+
+# A docstring a mkdocstrings directive shows (`::: pkg.Name`, `notes/mkdocsdirectives.py`) is the generated
+# reference of a MkDocs site; among the first GUIDES_WINDOW hits, the docs' own sections go before such entries, which
+# answer where no section of the docs speaks of the name. A heading written as the directive (`#### ::: mkdocs.
+# exceptions.PluginError`) is the page's own section for the object, its docstring that section's text: it keeps its
+# place. Measured (docs/benchmarks.md): GUIDES_BEFORE_MKDOCSTRINGS.
+GUIDES_BEFORE_MKDOCSTRINGS = True
+GUIDES_WINDOW = 5
+_MKDOCSTRINGS_NOTE = ", shown by mkdocstrings: "  # `notes.autodocpage.MKDOCSTRINGS_MARK`, then the source
+_HEADING_DIRECTIVE = "::: "  # `notes.autodocpage.HEADING_DIRECTIVE`
+
+
+def guides_before_mkdocstrings(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
+                               headings: dict[int, str]) -> list[tuple[int, float]]:
+    """`ranked` with the mkdocstrings entries among its first GUIDES_WINDOW hits (`texts` and `headings`: the ranked
+    chunks') after the other hits of those places, each group in its order; scores stay with the places."""
+    head = list(ranked[:GUIDES_WINDOW])
+    if not GUIDES_BEFORE_MKDOCSTRINGS or not any(_MKDOCSTRINGS_NOTE in texts.get(cid, "")[-400:] for cid, _ in head):
+        return list(ranked)  # most searches: no such entry to read the notes for
+    generated = [_MKDOCSTRINGS_NOTE in texts.get(cid, "")[-400:]
+                 and not headings.get(cid, "").rsplit(TRAIL_SEPARATOR, 1)[-1].startswith(_HEADING_DIRECTIVE)
+                 for cid, _ in head]
+    if not any(generated) or all(generated):
+        return list(ranked)
+    order = [item for item, g in zip(head, generated) if not g] + [item for item, g in zip(head, generated) if g]
+    return [(cid, score) for (cid, _), (_, score) in zip(order, head)] + list(ranked[GUIDES_WINDOW:])

@@ -348,7 +348,9 @@ class _Ranker:
         if mode != "semantic":
             ranked = pointers_after_targets(index, ranked, texts, self.file_ids)
         ranked = entries_first(ranked, entries, section)
-        return _Ranked(ranking.reexports_give_way(ranked, texts), mode, section, rows)
+        ranked = ranking.reexports_give_way(ranked, texts)
+        ranked = ranking.guides_before_mkdocstrings(ranked, texts, {cid: row.heading for cid, row in rows.items()})
+        return _Ranked(ranked, mode, section, rows)
 
     def _link_names(self) -> list[str]:
         """The names whose links `links.linked_entries` follows: a lookup's, and the lookup itself (a link named
