@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from . import pysource, rstblocks
+from .mkdocsdirectives import DIRECTIVE as MKDOCSTRINGS
+from .pymodule import all_list, all_of, from_module, statements
 from ..records import AutodocRef
 from .utf8 import cut_utf8
 
@@ -36,11 +38,10 @@ from .utf8 import cut_utf8
 # A module's rel path and source text, or None when the notes folder has no such module.
 ModuleFinder = Callable[[str], "tuple[str, str] | None"]
 
-MKDOCSTRINGS = "mkdocstrings"  # `notes/mkdocsdirectives.DIRECTIVE`
 MAX_HOPS = 4  # re-exports followed for one name
 MAX_OBJECTS_PER_PAGE = 500  # documented objects one page may add (a page of `:members:` of a huge package)
 MAX_SIGNATURE_BYTES = 400
-# Names bound in a module's `if` and `try` blocks are found as well as those at its top level (`_statements`).
+# Names bound in a module's `if` and `try` blocks are found as well as those at its top level (`pymodule.statements`).
 # Measured (docs/benchmarks.md): BRANCHES_READ.
 BRANCHES_READ = True
 # A class member without a docstring shows its nearest base class's, as Sphinx's `autodoc_inherit_docstrings` (on by
@@ -111,7 +112,7 @@ class Resolver:
             if doc:
                 out.append(Documented(mod.name, mod.name, doc, f"{mod.path}, line 1"))
             if _shows_members(ref.options):
-                exported = _all_list(mod.tree)
+                exported = all_list(mod.tree)
                 public = set(exported) if exported is not None else None
                 listed = _listed(mod.tree, _public(mod.tree, public), ref.members)
                 for node in listed:
@@ -292,7 +293,7 @@ class Resolver:
                         continue
                     self._star_seen.add((star, part))
                     other = self._module(star)
-                    exported = _all_of(other.tree) if other is not None else None
+                    exported = all_of(other.tree) if other is not None else None
                     if other is not None and (part in exported if exported is not None else not part.startswith("_")):
                         inner = self._within(other, path, hops + 1)
                         if inner is not None:
@@ -379,7 +380,7 @@ def _attributes(node: ast.ClassDef | ast.Module, mod: _Module, listed: tuple[str
         if doc:
             found[attr] = (getattr(at, "lineno", 1), doc)
 
-    for stmt in _statements(node.body):
+    for stmt in statements(node.body):
         for target in _assigned(stmt):
             if isinstance(target, ast.Name):
                 add(target.id, stmt)
@@ -437,7 +438,8 @@ UNDOC_MEMBERS = True
 
 def _overload(node: ast.AST) -> bool:
     """Whether a definition is an `@overload` (`@typing.overload`) stub."""
-    return any((isinstance(d, ast.Name) and d.id == "overload") or (isinstance(d, ast.Attribute) and d.attr == "overload")
+    return any((isinstance(d, ast.Name) and d.id == "overload")
+               or (isinstance(d, ast.Attribute) and d.attr == "overload")
                for d in getattr(node, "decorator_list", []))
 
 
@@ -471,25 +473,6 @@ def _listed(node: ast.AST, public: list[_Def], names: tuple[str, ...]) -> list[_
     return [by_name[n] for n in names if n in by_name]
 
 
-def _statements(body: list[ast.stmt]) -> list[ast.stmt]:
-    """`body`'s statements with those of its `if` and `try` blocks in their place, in source order: a module defines
-    many names in branches (`if TYPE_CHECKING: <typed stubs> else: run_process = _run_process`; `try: from ._speedups
-    import escape except ImportError: ...`), and a name the last branch binds is, as a rule, what runs."""
-    out: list[ast.stmt] = []
-    for node in body:
-        out.append(node)
-        if isinstance(node, ast.If):
-            out.extend(_statements(node.body))
-            out.extend(_statements(node.orelse))
-        elif isinstance(node, ast.Try):
-            out.extend(_statements(node.body))
-            for handler in node.handlers:
-                out.extend(_statements(handler.body))
-            out.extend(_statements(node.orelse))
-            out.extend(_statements(node.finalbody))
-    return out
-
-
 def _defined(body: list[ast.stmt], name: str, depth: int = 0) -> ast.AST | None:
     """The last top-level definition or assignment of `name` in `body` (the one that wins at run time). An
     assignment that wraps the definition before it (`Factory = _add_hash(Factory, ...)`) or names another definition
@@ -497,7 +480,7 @@ def _defined(body: list[ast.stmt], name: str, depth: int = 0) -> ast.AST | None:
     docstring is the definition's."""
     found: ast.AST | None = None
     earlier: ast.AST | None = None
-    body = _statements(body) if BRANCHES_READ else body
+    body = statements(body) if BRANCHES_READ else body
     for node in body:
         if isinstance(node, _DEFS) and node.name == name and _accessor_of(node, name) and found is not None:
             continue  # `@shield.setter`: the property is still the getter's, and so is its docstring
@@ -529,49 +512,24 @@ def _imported(body: list[ast.stmt], name: str, package: str) -> list[str]:
     """The dotted names `name` was imported from (`from .app import Flask` in package `flask`: `flask.app.Flask`), in
     source order: more than one where branches import it (a compiled speed-up, then its fallback)."""
     out = []
-    for node in _statements(body) if BRANCHES_READ else body:
+    for node in statements(body) if BRANCHES_READ else body:
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if (alias.asname or alias.name) == name:
-                    base = _from_module(node, package)
+                    base = from_module(node, package)
                     out.append(f"{base}.{alias.name}" if base else alias.name)
     return out
-
-
-def _from_module(node: ast.ImportFrom, package: str) -> str:
-    """The absolute name of the module a `from ... import` reads, relative dots resolved against `package`."""
-    base = node.module or ""
-    if node.level:
-        parts = package.split(".") if package else []
-        up = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
-        base = ".".join([*up, base] if base else up)
-    return base
 
 
 def _star_sources(body: list[ast.stmt], package: str) -> list[str]:
     """The modules `body` imports everything from (`from ._core import *` in package `pkg`: `pkg._core`), in
     order."""
     out = []
-    for node in _statements(body) if BRANCHES_READ else body:
+    for node in statements(body) if BRANCHES_READ else body:
         if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
-            if base := _from_module(node, package):
+            if base := from_module(node, package):
                 out.append(base)
     return out
-
-
-def _all_of(tree: ast.Module) -> set[str] | None:
-    """A module's `__all__` when it is a literal list or tuple of strings."""
-    names = _all_list(tree)
-    return set(names) if names is not None else None
-
-
-def _all_list(tree: ast.Module) -> list[str] | None:
-    """A module's `__all__` in its order, when it is a literal list or tuple of strings."""
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
-            if isinstance(node.value, (ast.List, ast.Tuple)):
-                return [e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
-    return None
 
 
 # A member is the first definition of its name that has a docstring: the body of an `@overload`ed method after its

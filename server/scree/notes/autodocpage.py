@@ -12,6 +12,7 @@ from . import docstringrst, rstblocks
 from .autodoc import MAX_OBJECTS_PER_PAGE, MKDOCSTRINGS, Documented, ModuleFinder, Resolver
 from .chunker import TRAIL_SEPARATOR, chunk_lines
 from .docstringrst import docstring_sections, opening_title
+from .sectiontext import HEADING_DIRECTIVE, MKDOCSTRINGS_MARK
 from ..records import AutodocRef, Chunk, ChunkedNote
 from .sections import Excerpt, Section, match_sections, split_lines
 from .utf8 import cut_utf8
@@ -42,7 +43,8 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
             title = trail.rsplit(TRAIL_SEPARATOR, 1)[-1]
             if module_title and obj is shown[0]:
                 heading = trail  # the module's own text is its title's section
-            elif rstblocks.SAME_SUBJECT_MERGED and rstblocks.same_subject(title.removeprefix(HEADING_DIRECTIVE), obj.name):
+            elif rstblocks.SAME_SUBJECT_MERGED and rstblocks.same_subject(title.removeprefix(HEADING_DIRECTIVE),
+                                                                          obj.name):
                 # the section titled by the object holds its docstring (`rstblocks.same_subject`), and so does a
                 # heading that is a mkdocstrings directive (`# ::: griffe.Class`)
                 heading = trail
@@ -95,9 +97,6 @@ def docstring_note(obj: Documented, generated: bool = False) -> str:
     by = MKDOCSTRINGS_MARK if generated else ""
     return f"docstring of {obj.name}{member}{shown}{by}: {obj.where}"
 
-
-MKDOCSTRINGS_MARK = ", shown by mkdocstrings"
-HEADING_DIRECTIVE = "::: "  # a heading written as a mkdocstrings directive opens with it
 
 
 def docstring_excerpt(text: str, kind: str, heading: str, find: ModuleFinder, max_bytes: int) -> Excerpt | None:

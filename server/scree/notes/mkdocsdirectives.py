@@ -79,10 +79,9 @@ def mkdocstrings_directives(lines: list[str], verbatim: tuple[tuple[int, int], .
 
 def _options(block: list[str]) -> dict[str, object]:
     """The `options:` mapping of a directive's indented YAML block; empty when there is none or it is not YAML."""
-    text = "\n".join(block)
-    if not text.strip():
+    if not block:
         return {}
-    indent = min(len(line) - len(line.lstrip()) for line in block if line.strip())
+    indent = min(len(line) - len(line.lstrip()) for line in block)  # every line of it is indented text
     try:
         data = yaml.load("\n".join(line[indent:] for line in block), Loader=_YAML_LOADER)
     except yaml.YAMLError:

@@ -12,6 +12,10 @@ if TYPE_CHECKING:
     from typing import Iterator, Sequence
 
 TRAIL_SEPARATOR = " > "
+# A heading written as a mkdocstrings directive (`# ::: griffe.Class`) opens with this.
+HEADING_DIRECTIVE = "::: "
+# In a docstring's note (`notes.autodocpage.docstring_note`), before its source: a mkdocstrings directive shows it.
+MKDOCSTRINGS_MARK = ", shown by mkdocstrings"
 _LIST_MARKS = ("- ", "* ", "+ ", "|")
 
 
@@ -28,8 +32,8 @@ def _bare(heading: str) -> str:
     is how Markdown spells the heading `<scalar>`), and a placeholder's angle brackets off (textual's `<scalar>` page
     is the type `scalar`, which the query may spell either way)."""
     h = heading.strip().strip("`").strip()
-    if h.startswith("::: "):  # a heading written as a mkdocstrings directive is titled by the object it names
-        h = h[4:].strip()
+    if h.startswith(HEADING_DIRECTIVE):  # a heading that is a mkdocstrings directive: titled by the object it names
+        h = h[len(HEADING_DIRECTIVE):].strip()
     if "&" in h:
         h = h.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
     if h.startswith("<") and h.endswith(">") and len(h) > 2:

@@ -13,8 +13,8 @@ from typing import AbstractSet, Callable, Hashable, Sequence, TypeVar
 
 # The predicates on a section's trail and text live in an import-free module the grep hint shares;
 # search reaches them here, beside the rules that use them.
-from ..notes.sectiontext import (DIRECTIVE_MENTIONS_LAST, TRAIL_SEPARATOR, defines, mostly_list,  # noqa: F401
-                                named_only_by_directives, titled_by)
+from ..notes.sectiontext import (DIRECTIVE_MENTIONS_LAST, HEADING_DIRECTIVE, MKDOCSTRINGS_MARK,  # noqa: F401
+                                TRAIL_SEPARATOR, defines, mostly_list, named_only_by_directives, titled_by)
 
 T = TypeVar("T")
 
@@ -149,9 +149,8 @@ DEFINED_FIRST = True
 # The note ends the chunk's text; in a ranked text the note's page's other names (its front-matter title and
 # aliases, one a line: `db.queries.chunk_texts`) may follow it: textual's API pages are titled `textual.screen`.
 _DOCSTRING_NOTE = re.compile(
-    r"\(docstring of ([\w.]+)(?:, a member of [\w.]+)?(, re-exported by [\w.]+)?(?:, shown by mkdocstrings)?: "
-    r"([^\n]*, line \d+)\)\s*"
-    r"(?:\n[^\n()]*){0,8}$")
+    r"\(docstring of ([\w.]+)(?:, a member of [\w.]+)?(, re-exported by [\w.]+)?(?:" + re.escape(MKDOCSTRINGS_MARK)
+    + r")?: ([^\n]*, line \d+)\)\s*(?:\n[^\n()]*){0,8}$")
 
 
 def docstring_of(body: str) -> str:
@@ -432,20 +431,20 @@ def reexports_give_way(ranked: Sequence[tuple[int, float]], texts: dict[int, str
 # place. Measured (docs/benchmarks.md): GUIDES_BEFORE_MKDOCSTRINGS.
 GUIDES_BEFORE_MKDOCSTRINGS = True
 GUIDES_WINDOW = 5
-_MKDOCSTRINGS_NOTE = ", shown by mkdocstrings: "  # `notes.autodocpage.MKDOCSTRINGS_MARK`, then the source
-_HEADING_DIRECTIVE = "::: "  # `notes.autodocpage.HEADING_DIRECTIVE`
+_MKDOCSTRINGS_NOTE = MKDOCSTRINGS_MARK + ": "  # then the note's source
 
 
 def guides_before_mkdocstrings(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
-                               headings: dict[int, str]) -> list[tuple[int, float]]:
-    """`ranked` with the mkdocstrings entries among its first GUIDES_WINDOW hits (`texts` and `headings`: the ranked
-    chunks') after the other hits of those places, each group in its order; scores stay with the places."""
+                               heading_of: Callable[[int], str]) -> list[tuple[int, float]]:
+    """`ranked` with the mkdocstrings entries among its first GUIDES_WINDOW hits (`texts`: the ranked chunks'; read
+    their headings with `heading_of` only when one is such an entry) after the other hits of those places, each group
+    in its order; scores stay with the places."""
     head = list(ranked[:GUIDES_WINDOW])
-    if not GUIDES_BEFORE_MKDOCSTRINGS or not any(_MKDOCSTRINGS_NOTE in texts.get(cid, "")[-400:] for cid, _ in head):
-        return list(ranked)  # most searches: no such entry to read the notes for
-    generated = [_MKDOCSTRINGS_NOTE in texts.get(cid, "")[-400:]
-                 and not headings.get(cid, "").rsplit(TRAIL_SEPARATOR, 1)[-1].startswith(_HEADING_DIRECTIVE)
-                 for cid, _ in head]
+    marked = [_MKDOCSTRINGS_NOTE in texts.get(cid, "")[-400:] for cid, _ in head] if GUIDES_BEFORE_MKDOCSTRINGS else []
+    if not any(marked):
+        return list(ranked)  # most searches: no such entry
+    generated = [m and not heading_of(cid).rsplit(TRAIL_SEPARATOR, 1)[-1].startswith(HEADING_DIRECTIVE)
+                 for m, (cid, _) in zip(marked, head)]
     if not any(generated) or all(generated):
         return list(ranked)
     order = [item for item, g in zip(head, generated) if not g] + [item for item, g in zip(head, generated) if g]

@@ -349,7 +349,7 @@ class _Ranker:
             ranked = pointers_after_targets(index, ranked, texts, self.file_ids)
         ranked = entries_first(ranked, entries, section)
         ranked = ranking.reexports_give_way(ranked, texts)
-        ranked = ranking.guides_before_mkdocstrings(ranked, texts, {cid: row.heading for cid, row in rows.items()})
+        ranked = ranking.guides_before_mkdocstrings(ranked, texts, lambda cid: rows[cid].heading if cid in rows else "")
         return _Ranked(ranked, mode, section, rows)
 
     def _link_names(self) -> list[str]:

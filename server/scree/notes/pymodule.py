@@ -1,0 +1,53 @@
+"""What a Python module's syntax tree says at its top level, for autodoc (`notes/autodoc.py`): its statements with those
+of its `if` and `try` blocks in their place, the module a `from ... import` reads, and its `__all__`.
+
+Pure: `ast` nodes in, names and nodes out.
+"""
+
+from __future__ import annotations
+
+import ast
+
+
+def statements(body: list[ast.stmt]) -> list[ast.stmt]:
+    """`body`'s statements with those of its `if` and `try` blocks in their place, in source order: a module defines
+    many names in branches (`if TYPE_CHECKING: <typed stubs> else: run_process = _run_process`; `try: from ._speedups
+    import escape except ImportError: ...`), and a name the last branch binds is, as a rule, what runs."""
+    out: list[ast.stmt] = []
+    for node in body:
+        out.append(node)
+        if isinstance(node, ast.If):
+            out.extend(statements(node.body))
+            out.extend(statements(node.orelse))
+        elif isinstance(node, ast.Try):
+            out.extend(statements(node.body))
+            for handler in node.handlers:
+                out.extend(statements(handler.body))
+            out.extend(statements(node.orelse))
+            out.extend(statements(node.finalbody))
+    return out
+
+
+def from_module(node: ast.ImportFrom, package: str) -> str:
+    """The absolute name of the module a `from ... import` reads, relative dots resolved against `package`."""
+    base = node.module or ""
+    if node.level:
+        parts = package.split(".") if package else []
+        up = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
+        base = ".".join([*up, base] if base else up)
+    return base
+
+
+def all_of(tree: ast.Module) -> set[str] | None:
+    """A module's `__all__` when it is a literal list or tuple of strings."""
+    names = all_list(tree)
+    return set(names) if names is not None else None
+
+
+def all_list(tree: ast.Module) -> list[str] | None:
+    """A module's `__all__` in its order, when it is a literal list or tuple of strings."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            if isinstance(node.value, (ast.List, ast.Tuple)):
+                return [e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    return None
