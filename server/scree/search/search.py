@@ -45,6 +45,7 @@ from .ftsquery import search_match
 from .keyword import keyword_ranking
 from ..index.indexstatus import stage_two_note
 from . import expansion, ranking, siblings
+from . import questionentries
 from ..notes.policy import NotesPolicy
 from ..records import Hit, SearchResult
 from .route import (asked_name, common_words_only, is_lookup, is_syntax_name, looks_like_identifier,
@@ -350,6 +351,14 @@ class _Ranker:
         ranked = entries_first(ranked, entries, section)
         ranked = ranking.reexports_give_way(ranked, texts)
         ranked = ranking.guides_before_mkdocstrings(ranked, texts, lambda cid: rows[cid].heading if cid in rows else "")
+        # A question's named entry among its first answers, after every other move (`questionentries`).
+        if mode != "semantic" and questionentries.PLACE and not is_lookup(text) and (
+                own := questionentries.question_entries(index, text, self.vocabulary, ENTRY_POOL, self.file_ids)):
+            if fresh := [cid for cid in own if cid not in rows]:
+                ranked += [(cid, min((sc for _, sc in ranked), default=0.0)) for cid in fresh]
+                rows.update(queries.chunk_rows(index.conn, fresh))
+                section = _by_section(index, ranked)
+            ranked = questionentries.entries_within(ranked, own, questionentries.PLACE, section)
         return _Ranked(ranked, mode, section, rows)
 
     def _link_names(self) -> list[str]:
