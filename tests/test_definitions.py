@@ -147,6 +147,8 @@ def test_an_item_whose_term_is_a_link_points_at_the_entry_and_defines_nothing_it
     ("- **site-url:** `/`", "site-url"),  # only a value
     # a sentence wrapped so that the name opens a line
     ("pipx links each script under\n``PIPX_COMPLETION_DIR`` (default ``~/.local/share``):", "pipx_completion_dir"),
+    # a reStructuredText substitution opening a wrapped line is no table row (dramatiq's guide)
+    ("schedule messages by calling\n|send_with_options| on actors and providing a ``delay``", "send_with_options"),
 ])
 def test_a_mention_is_no_definition(text: str, name: str) -> None:
     assert not defines(text, [name])
@@ -165,6 +167,15 @@ def test_without_the_rules_a_list_table_row_defined_nothing_and_a_wrapped_line_d
     monkeypatch.setattr(sectiontext, "WRAPPED_NO_ENTRY", False)
     assert defines("pipx links each script under\n``PIPX_COMPLETION_DIR`` (default ``~/.local/share``):",
                    ["pipx_completion_dir"])
+
+
+def test_without_the_rule_a_substitution_opening_a_wrapped_line_was_a_table_row(monkeypatch) -> None:
+    text = "schedule messages by calling\n|send_with_options| on actors and providing a ``delay``"
+    monkeypatch.setattr(sectiontext, "SUBSTITUTIONS_NO_ROW", False)
+    assert defines(text, ["send_with_options"])
+    # a table's row after its delimiter still defines its first cell
+    monkeypatch.setattr(sectiontext, "SUBSTITUTIONS_NO_ROW", True)
+    assert defines("| Name | Meaning |\n|---|---|\n| send_with_options | sends it later |", ["send_with_options"])
 
 
 @pytest.mark.parametrize(("query", "token"), [("%%", "%%"), ("`[[##`", "[[##"), (" ?? ", "??"), ("==", "==")])

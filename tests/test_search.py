@@ -98,6 +98,15 @@ def test_a_lookup_the_notes_never_spell_falls_back_to_the_vectors(indexed, real_
     assert result.mode == "hybrid" and result.hits
 
 
+def test_a_flag_the_notes_write_only_as_a_word_is_a_lookup_they_never_spell(indexed, real_embedder, monkeypatch):
+    """dramatiq's `--processes`: BM25 matched the word "processes" in unrelated sections, the vectors knew the topic."""
+    result = run(indexed, real_embedder, "--copies")
+    assert result.mode == "hybrid" and result.hits[0].path == "ops/backups.md"
+    assert run(indexed, real_embedder, "PURGE_OLD_RECORDS").mode == "keyword"  # spelled: BM25 alone, as before
+    monkeypatch.setattr(search_module, "UNSPELLED_LOOKUPS_HYBRID", False)
+    assert run(indexed, real_embedder, "--copies").mode == "keyword"
+
+
 def test_a_name_spelled_verbatim_outranks_a_note_full_of_its_parts(tmp_path, real_embedder):
     root = tmp_path / "repo"
     write(root, "flags.md", "# Preprocessing\n\nPass --pre with a command to run it on each file before the search "

@@ -384,6 +384,10 @@ def _opens_list_table_row(lines: list[str], i: int, line: str, wanted: set[str])
 # prose that happens to put the name first on a line. The line above ends mid-sentence (a word, a comma, a code span).
 # Measured (docs/benchmarks.md): WRAPPED_NO_ENTRY.
 WRAPPED_NO_ENTRY = True
+# Nor is such a line a table row when it opens with a reStructuredText substitution reference: "by calling\n
+# |send_with_options| on actors and ..." (dramatiq's guide) read as a row whose first cell is the name. A table's rows
+# follow a blank line, a delimiter or another row. Measured (docs/benchmarks.md): SUBSTITUTIONS_NO_ROW.
+SUBSTITUTIONS_NO_ROW = True
 
 
 def _continues_sentence(lines: list[str], i: int) -> bool:
@@ -459,6 +463,8 @@ def defines(text: str, names: Sequence[str]) -> bool:
         if i not in near:
             continue
         if line.startswith("|"):
+            if WRAPPED_NO_ENTRY and SUBSTITUTIONS_NO_ROW and _continues_sentence(lines, i):
+                continue  # a reST substitution carrying on a sentence ("calling\n|send_with_options| on actors")
             cells = line.strip("|").split("|")
             if len(cells) > 1 and _cell_term(cells[0]).casefold() in wanted and any(c.strip(" -:") for c in cells[1:]):
                 return True

@@ -156,6 +156,10 @@ HISTORY_IN_TIER = True
 # on twelve sets (docs/benchmarks.md): 2 lowered nothing; 3 also moved the three sections spelling a mixed
 # question's context name (`input_series`) above its answer.
 RARE_NAME_SECTIONS = 2
+# A lookup naming something that none of its keyword candidates spells (`--processes`, which dramatiq's docs never
+# write, matched by BM25 as the word "processes") is answered as one the notes never spell at all: hybrid, where the
+# vectors may know its topic. Measured (docs/benchmarks.md): UNSPELLED_LOOKUPS_HYBRID.
+UNSPELLED_LOOKUPS_HYBRID = True
 # Chunks looked at to count the sections spelling a name (enough to see more than RARE_NAME_SECTIONS).
 RARE_POOL = 50
 # Chunks looked at for the sections titled by a dotted name or its last part (`names.dotted_entries`).
@@ -265,8 +269,9 @@ class _Ranker:
         kw: list[tuple[int, float]] | None = None
         if mode == "keyword":
             kw = self._keyword(depth, fill=True)
-            if not kw and self.asked == "auto" and not self.symbols_only and vectors_usable(index, embedder.id, embedder.dimensions,
-                                                                  embedder.max_windows):
+            if (not kw or (UNSPELLED_LOOKUPS_HYBRID and self._unspelled(kw))) and self.asked == "auto" \
+                    and not self.symbols_only and vectors_usable(index, embedder.id, embedder.dimensions,
+                                                                 embedder.max_windows):
                 mode = "hybrid"  # a lookup the notes never spell: the vectors may still know its topic
         ranked: list[tuple[int, float]]
         # A dotted name's own entry (`names.dotted_entries`) need not be among either half's candidates.
@@ -360,6 +365,17 @@ class _Ranker:
                 section = _by_section(index, ranked)
             ranked = questionentries.entries_within(ranked, own, questionentries.PLACE, section)
         return _Ranked(ranked, mode, section, rows)
+
+    def _unspelled(self, kw: list[tuple[int, float]]) -> bool:
+        """True when a lookup names something (`--processes`) and none of its keyword candidates spells it: BM25
+        matched only its words (`processes`), so the lookup is one the notes never spell."""
+        names = named_identifiers(self.text, self.vocabulary) if is_lookup(self.text) else []
+        if not names:
+            return False
+        spelled = spelled_counter(names)
+        # the names tier put the candidates spelling a name first (`names.names_first`): the first few tell
+        texts = queries.chunk_texts(self.index.conn, [cid for cid, _ in kw[:3]])
+        return not any(spelled(text) for text in texts.values())
 
     def _link_names(self) -> list[str]:
         """The names whose links `links.linked_entries` follows: a lookup's, and the lookup itself (a link named
