@@ -162,3 +162,31 @@ def test_a_tools_comment_and_section_header_find_the_section_that_spells_them(tm
     finally:
         index.close()
 
+
+
+def test_a_flag_spelled_by_few_sections_among_many_that_say_its_words_is_still_found(tmp_path: Path,
+                                                                                    monkeypatch) -> None:
+    """The names tier orders BM25's pool: where more sections than the pool holds say "rendered by" in prose, the
+    one that spells `--rendered-by` fell outside it (platen's notes at 100k chunks) and a lookup answered with prose."""
+    from scree.search import keyword as keyword_module
+
+    root = tmp_path / "notes"
+    for i in range(140):
+        write(root, f"log/day{i:03}.md", f"# Day {i}\n\nThe label was rendered by router {i}, rendered by it again.\n")
+    write(root, "runbooks/render.md", "# Render errors\n\n## Find the jobs\n\nList them with `platenctl jobs list "
+                                      "--rendered-by <pod>` and then check each one of the jobs that the pod rendered "
+                                      "in the last hours, its glyph cache and its fonts, before restarting it.\n")
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        sync(index, NotesPolicy.load(root), FakeEmbedder())
+
+        def first(mode: str) -> str:
+            hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query("--rendered-by", k=5,
+                                                                                          mode=mode)).hits
+            return hits[0].path
+
+        assert first("keyword") == first("auto") == "runbooks/render.md"
+        monkeypatch.setattr(keyword_module, "LITERAL_LOOKUPS", False)  # the miss: only the pool's prose
+        assert first("keyword") != "runbooks/render.md"
+    finally:
+        index.close()

@@ -65,7 +65,8 @@ def logs(tmp_path: Path):
     write(root, "docs/guide.rst", GUIDE)
     write(root, "docs/api.rst", "API Reference\n=============\n\nlogkit.processors.KeyValueRenderer\n"
                                 "----------------------------------\n\nRender the event dict as ``key=value`` pairs.\n")
-    write(root, "docs/other.rst", "Other\n=====\n\nlogkit.KeyValueRenderer2\n------------------------\n\nAnother class.\n")
+    write(root, "docs/other.rst",
+          "Other\n=====\n\nlogkit.KeyValueRenderer2\n------------------------\n\nAnother class.\n")
     index = open_index(index_location(root, load_config()), root)
     sync(index, NotesPolicy.load(root), FakeEmbedder())
     yield root, index

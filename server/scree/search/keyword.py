@@ -15,7 +15,7 @@ from ..db import queries
 from ..index.store import Index
 from . import expansion
 from .ftsquery import cjk_match, other_words_match, search_match
-from .names import names_first, one_word_name
+from .names import names_first, one_word_name, spelled_counter
 from .route import is_lookup, is_syntax_name, named_identifiers, punctuation_name
 
 # Keyword candidates looked at for a verbatim name before the top is kept, so a chunk holding the
@@ -36,6 +36,11 @@ LOOKUP_WORD_AS_NAME = True
 # nowhere is no lookup to fill: auto asks the vectors (`_Ranker.rank`).
 # Measured (docs/benchmarks.md): PARTS_FILL.
 PARTS_FILL = True
+# A lookup's name with punctuation (`--rendered-by`, `anyio.Path`) is a phrase of its words to BM25 ("rendered by"),
+# which prose matches too: where many sections say the words, the few that spell the name can fall outside the pool
+# (NAME_POOL) and the names tier has nothing to put first. Then the sections that spell it join the pool from the
+# literal index, as a syntax token's always do. Measured (docs/benchmarks.md): LITERAL_LOOKUPS.
+LITERAL_LOOKUPS = True
 _JOINED = re.compile(r"(?<=\w)[._\-:/]+(?=\w)")
 
 
@@ -98,8 +103,20 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
                     have.add(cid)
                     ranked.append((cid, floor))
     if names and ranked:
-        ranked = names_first(ranked, queries.chunk_texts(index.conn, [cid for cid, _ in ranked]), names,
-                              lookup=text if lookup else "")
+        texts = queries.chunk_texts(index.conn, [cid for cid, _ in ranked])
+        ranked = names_first(ranked, texts, names, lookup=text if lookup else "")
+        punctuated = [n for n in names if n not in literal and not n.replace(" ", "").isalnum()
+                      and not punctuation_name(n) and any(c.isalnum() for c in n)]
+        if LITERAL_LOOKUPS and lookup and punctuated and not spelled_counter(punctuated)(texts[ranked[0][0]]):
+            # no candidate spells the name (the names tier puts those first): its spellers, if any, join the pool
+            floor = min(s for _, s in ranked)
+            have = {cid for cid, _ in ranked}
+            joined = [cid for name in punctuated
+                      for cid in queries.spelling_chunks(index.conn, name, NAME_POOL, file_ids) if cid not in have]
+            if joined:
+                ranked += [(cid, floor) for cid in dict.fromkeys(joined)]
+                texts.update(queries.chunk_texts(index.conn, joined))
+                ranked = names_first(ranked, texts, names, lookup=text)
     if PARTS_FILL and fill and 0 < len(ranked) < depth and (parts := _JOINED.sub(" ", text)) != text:
         # A joined name is one phrase to FTS5 (`anyio.Path` is "anyio path", adjacent): few sections spell it so,
         # and a lookup answered with two hits hid the guide that says `Path` in the package's own words. Its parts'

@@ -30,8 +30,8 @@ PLACE = 3
 def question_entries(index: Index, query: str, vocabulary: AbstractSet[str], limit: int,
                      file_ids: Sequence[int] | None) -> list[int]:
     """One chunk id per section titled by each undotted identifier a question spells (`route.looks_like_identifier`,
-    as typed: `LogfmtRenderer`, `json_path`), by the name alone or qualified by its modules (`names.entry_of`); a name with
-    more than `names.ENTRY_MAX_SECTIONS` such sections gives none."""
+    as typed: `LogfmtRenderer`, `json_path`), by the name alone or qualified by its modules (`names.entry_of`); a
+    name with more than `names.ENTRY_MAX_SECTIONS` such sections gives none."""
     out: list[int] = []
     typed = [w.strip(_EDGE_MARKS) for w in query.split()]
     for name in named_identifiers(query, vocabulary):
