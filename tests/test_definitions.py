@@ -169,6 +169,22 @@ def test_without_the_rules_a_list_table_row_defined_nothing_and_a_wrapped_line_d
                    ["pipx_completion_dir"])
 
 
+_SPANNED = ("+--------------+------+---------------------+\n|**Timezone**  |ZZZ   |Asia/Baku, GMT ...   |\n"
+            "+              +------+---------------------+\n|              |ZZ    |-07:00, -06:00 ...   |\n"
+            "+--------------+------+---------------------+")
+
+
+def test_a_grid_rows_term_is_its_first_filled_cell_when_a_category_spans_the_cells_before_it(monkeypatch) -> None:
+    """arrow's token table: "Timezone" written once over `ZZZ` and `ZZ`, the rows below the first defining their
+    tokens."""
+    assert defines(_SPANNED, ["zz"])
+    assert defines(_SPANNED, ["timezone"])  # the first row's first cell is the category's (left as it was)
+    assert not defines(_SPANNED, ["-07:00"])  # a value, not the row's term
+    assert not defines("| | | `ZZ` |", ["zz"])  # the last cell, nothing after it
+    monkeypatch.setattr(sectiontext, "SPANNED_CELLS", False)  # the miss: the first cell was empty
+    assert not defines(_SPANNED, ["zz"])
+
+
 def test_without_the_rule_a_substitution_opening_a_wrapped_line_was_a_table_row(monkeypatch) -> None:
     text = "schedule messages by calling\n|send_with_options| on actors and providing a ``delay``"
     monkeypatch.setattr(sectiontext, "SUBSTITUTIONS_NO_ROW", False)

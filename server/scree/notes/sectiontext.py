@@ -388,6 +388,10 @@ WRAPPED_NO_ENTRY = True
 # |send_with_options| on actors and ..." (dramatiq's guide) read as a row whose first cell is the name. A table's rows
 # follow a blank line, a delimiter or another row. Measured (docs/benchmarks.md): SUBSTITUTIONS_NO_ROW.
 SUBSTITUTIONS_NO_ROW = True
+# A table row whose first cells are empty holds its term in the first filled one: the cell to its left spans rows (a
+# category, as arrow's token table writes "Timezone" once over `ZZZ`, `ZZ` and `Z`). Measured (docs/benchmarks.md):
+# SPANNED_CELLS.
+SPANNED_CELLS = True
 
 
 def _continues_sentence(lines: list[str], i: int) -> bool:
@@ -466,6 +470,8 @@ def defines(text: str, names: Sequence[str]) -> bool:
             if WRAPPED_NO_ENTRY and SUBSTITUTIONS_NO_ROW and _continues_sentence(lines, i):
                 continue  # a reST substitution carrying on a sentence ("calling\n|send_with_options| on actors")
             cells = line.strip("|").split("|")
+            if SPANNED_CELLS and len(cells) > 2 and not cells[0].strip():
+                cells = cells[next(j for j, c in enumerate(cells) if c.strip() or j == len(cells) - 1):]
             if len(cells) > 1 and _cell_term(cells[0]).casefold() in wanted and any(c.strip(" -:") for c in cells[1:]):
                 return True
             if ADOC_CELL_ROWS and len(cells) == 1 and _opens_adoc_row(lines, i) \
