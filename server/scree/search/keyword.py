@@ -107,7 +107,8 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
         ranked = names_first(ranked, texts, names, lookup=text if lookup else "")
         punctuated = [n for n in names if n not in literal and not n.replace(" ", "").isalnum()
                       and not punctuation_name(n) and any(c.isalnum() for c in n)]
-        if LITERAL_LOOKUPS and lookup and punctuated and not spelled_counter(punctuated)(texts[ranked[0][0]]):
+        if LITERAL_LOOKUPS and lookup and punctuated \
+                and not spelled_counter(punctuated)(texts.get(ranked[0][0], "")):
             # no candidate spells the name (the names tier puts those first): its spellers, if any, join the pool
             floor = min(s for _, s in ranked)
             have = {cid for cid, _ in ranked}
