@@ -39,7 +39,9 @@ PARTS_FILL = True
 # A lookup's name with punctuation (`--rendered-by`, `anyio.Path`) is a phrase of its words to BM25 ("rendered by"),
 # which prose matches too: where many sections say the words, the few that spell the name can fall outside the pool
 # (NAME_POOL) and the names tier has nothing to put first. Then the sections that spell it join the pool from the
-# literal index, as a syntax token's always do. Measured (docs/benchmarks.md): LITERAL_LOOKUPS.
+# literal index, as a syntax token's always do (twice the search's depth of them: a hundred cost 4 ms more at 100k
+# chunks).
+# Measured (docs/benchmarks.md): LITERAL_LOOKUPS.
 LITERAL_LOOKUPS = True
 _JOINED = re.compile(r"(?<=\w)[._\-:/]+(?=\w)")
 
@@ -113,7 +115,7 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
             floor = min(s for _, s in ranked)
             have = {cid for cid, _ in ranked}
             joined = [cid for name in punctuated
-                      for cid in queries.spelling_chunks(index.conn, name, NAME_POOL, file_ids) if cid not in have]
+                      for cid in queries.spelling_chunks(index.conn, name, 2 * depth, file_ids) if cid not in have]
             if joined:
                 ranked += [(cid, floor) for cid in dict.fromkeys(joined)]
                 texts.update(queries.chunk_texts(index.conn, joined))
