@@ -108,9 +108,8 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
         texts = queries.chunk_texts(index.conn, [cid for cid, _ in ranked])
         ranked = names_first(ranked, texts, names, lookup=text if lookup else "")
         punctuated = [n for n in names if n not in literal and not n.replace(" ", "").isalnum()
-                      and not punctuation_name(n) and any(c.isalnum() for c in n)]
-        if LITERAL_LOOKUPS and lookup and punctuated \
-                and not spelled_counter(punctuated)(texts.get(ranked[0][0], "")):
+                      and not punctuation_name(n) and any(c.isalnum() for c in n)] if LITERAL_LOOKUPS and lookup else []
+        if punctuated and not spelled_counter(punctuated)(texts.get(ranked[0][0], "")):
             # no candidate spells the name (the names tier puts those first): its spellers, if any, join the pool
             floor = min(s for _, s in ranked)
             have = {cid for cid, _ in ranked}
@@ -128,3 +127,15 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
         have = {cid for cid, _ in ranked}
         ranked += [(cid, floor - 1.0 / (1.0 + s)) for cid, s in bm25(index, parts, pool, file_ids) if cid not in have]
     return ranked
+
+
+def unspelled_lookup(index: Index, text: str, vocabulary: AbstractSet[str], ranked: Sequence[tuple[int, float]]) -> bool:
+    """True when `text` is a lookup naming something (`--processes`) and none of its keyword candidates (`ranked`,
+    `keyword_ranking`'s) spells it: BM25 matched only its words (`processes`), so the notes never spell it."""
+    names = named_identifiers(text, vocabulary) if is_lookup(text) else []
+    if not names:
+        return False
+    spelled = spelled_counter(names)
+    # the names tier put the candidates spelling a name first (`names.names_first`): the first few tell
+    texts = queries.chunk_texts(index.conn, [cid for cid, _ in ranked[:3]])
+    return not any(spelled(t) for t in texts.values())

@@ -383,7 +383,7 @@ STUB_PAGES_UNPINNED = True
 # A module's own docstring shown under its stub page's title ("celery.worker.autoscale", `.. automodule::` alone) is
 # on a stub page too. Measured (docs/benchmarks.md): MODULE_STUBS.
 MODULE_STUBS = True
-_HEADING_WORDS = re.compile(r"[^\W_]+")
+HEADING_WORDS = re.compile(r"[^\W_]+")  # a heading's words, as the word index splits them
 
 
 # A package re-exports its names, and its docs title the entry by the shorter path (`.. autoexception::
@@ -452,7 +452,7 @@ def dotted_entries(index: Index, query: str, vocabulary: AbstractSet[str], limit
         # as typed first, in another case only when nothing has it so.
         for words, exact in ((name, True), (name.rpartition(".")[2], True), (name, False)):
             if exact:
-                found += queries.headed_chunks(index.conn, _HEADING_WORDS.findall(words), limit, file_ids)
+                found += queries.headed_chunks(index.conn, HEADING_WORDS.findall(words), limit, file_ids)
             for cid, fid, trail in found:
                 if (fid, trail) not in sections and entry_of(trail, name, head_is_name, exact):
                     sections[(fid, trail)] = cid

@@ -7,16 +7,12 @@ sight below them (issue 38). A lookup's entries are `names.names_first`'s, a dot
 
 from __future__ import annotations
 
-import re
 from typing import AbstractSet, Callable, Sequence
 
 from ..db import queries
 from ..index.store import Index
 from . import names
-from .route import looks_like_identifier, named_identifiers
-
-_WORDS = re.compile(r"[^\W_]+")  # a heading's words, as the word index splits them
-_EDGE_MARKS = "\"'`“”‘’()[]{}<>,;:!?."  # around a word as a question types it: `json_path`, LogfmtRenderer?
+from .route import EDGE_PUNCT, looks_like_identifier, named_identifiers
 
 
 # A question naming an identifier that a heading titles (`LogfmtRenderer`: autodoc's
@@ -33,13 +29,14 @@ def question_entries(index: Index, query: str, vocabulary: AbstractSet[str], lim
     as typed: `LogfmtRenderer`, `json_path`), by the name alone or qualified by its modules (`names.entry_of`); a
     name with more than `names.ENTRY_MAX_SECTIONS` such sections gives none."""
     out: list[int] = []
-    typed = [w.strip(_EDGE_MARKS) for w in query.split()]
+    typed = [w.strip(EDGE_PUNCT) for w in query.split()]
     for name in named_identifiers(query, vocabulary):
         word = next((t for t in typed if t.casefold() == name), "")
         if not word or "." in word or not looks_like_identifier(word):
             continue
         sections: dict[tuple[int, str], int] = {}
-        for cid, fid, trail in queries.headed_chunks(index.conn, _WORDS.findall(word), limit, file_ids):
+        words = names.HEADING_WORDS.findall(word)
+        for cid, fid, trail in queries.headed_chunks(index.conn, words, limit, file_ids):
             if (fid, trail) not in sections and names.entry_of(trail, word):
                 sections[(fid, trail)] = cid
         if sections and names.STUB_PAGES_UNPINNED:

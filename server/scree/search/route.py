@@ -20,7 +20,9 @@ from typing import AbstractSet, List
 
 from .ftsquery import STOPWORDS
 
-_EDGE_PUNCT = "\"'`“”‘’()[]{}<>,;:!?."
+# The marks around a word as a query types it (quotes, brackets, sentence punctuation), stripped before the word is
+# judged; `questionentries` strips them to find a name as typed.
+EDGE_PUNCT = "\"'`“”‘’()[]{}<>,;:!?."
 # A lookup is short: past three words a query is a phrase or a question, where the vectors help.
 MAX_LOOKUP_WORDS = 3
 _CAMEL = re.compile(r"[a-z][A-Z]")
@@ -37,7 +39,7 @@ def looks_like_identifier(word: str) -> bool:
     """
     if word.startswith("`") and word.endswith("`") and len(word) > 2:
         return True
-    w = word.strip(_EDGE_PUNCT)
+    w = word.strip(EDGE_PUNCT)
     if not w:
         return False
     has_letter = any(c.isalpha() for c in w)
@@ -62,7 +64,7 @@ def is_lookup(query: str) -> bool:
     words = query.split()
     if not words or len(words) > MAX_LOOKUP_WORDS or query.rstrip().endswith("?"):
         return False
-    return not any(w.strip(_EDGE_PUNCT).lower() in STOPWORDS for w in words)
+    return not any(w.strip(EDGE_PUNCT).lower() in STOPWORDS for w in words)
 
 
 # "What does X do?", "What is X for?", "What's X?": a question that says nothing but one name asks what a lookup of the
@@ -239,7 +241,7 @@ def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
     loose: List[str] = []  # words of punctuation alone (`??`)
     words = query.split()
     for word in words:
-        bare = word.strip(_EDGE_PUNCT)
+        bare = word.strip(EDGE_PUNCT)
         token = syntax_token(word, alone=len(words) == 1)
         if PUNCTUATION_TOKENS and token is None and (marks := _punctuation_token(word)):
             loose.append(marks)  # after the phrases: a marker of `{? text ?}` is not a name apart from it
@@ -282,7 +284,7 @@ def dotted_names(query: str) -> list[str]:
     quotes, a call's parentheses and arguments, and end punctuation trimmed."""
     out: list[str] = []
     for word in query.split():
-        bare = word.strip(_EDGE_PUNCT).split("(", 1)[0]  # a call's arguments aside: `httpx.Client(http2=True)`
+        bare = word.strip(EDGE_PUNCT).split("(", 1)[0]  # a call's arguments aside: `httpx.Client(http2=True)`
         if _DOTTED_NAME.fullmatch(bare) and bare not in out:
             out.append(bare)
             if len(out) == MAX_DOTTED_NAMES:  # a pasted log of dotted names must not cost a lookup each
@@ -357,7 +359,7 @@ def common_words_only(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
     nearest sections to nothing in particular."""
     words: List[str] = []
     for word in query.split():
-        bare = word.strip(_EDGE_PUNCT)
+        bare = word.strip(EDGE_PUNCT)
         if not bare:
             continue
         if looks_like_identifier(word) or (vocabulary and bare in vocabulary) or (len(bare) > 1 and bare.isupper()):

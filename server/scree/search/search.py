@@ -42,7 +42,7 @@ from .entryforms import form_entries, form_names
 from .names import (defined_entries, dotted_entries, entries_first, entry_heading, exact_chunks, lookup_names,
                     lookup_titles, names_first, one_word_name, spelled_counter)
 from .ftsquery import search_match
-from .keyword import keyword_ranking
+from .keyword import keyword_ranking, unspelled_lookup
 from ..index.indexstatus import stage_two_note
 from . import expansion, ranking, siblings
 from . import questionentries
@@ -206,6 +206,18 @@ def _admitted(ranked: Sequence[tuple[int, float]], rows: dict[int, queries.Chunk
     return hits
 
 
+def _with_found(index: Index, ranked: list[tuple[int, float]], rows: dict[int, queries.ChunkRow], found: Sequence[int],
+                section: Callable[[tuple[int, float]], Hashable],
+                ) -> tuple[list[tuple[int, float]], Callable[[tuple[int, float]], Hashable]]:
+    """`ranked` with the `found` chunks it lacks added last at its lowest score, their rows read into `rows`, and
+    the section key that knows them (`section` itself when none was new)."""
+    if not (fresh := [cid for cid in found if cid not in rows]):
+        return ranked, section
+    ranked = ranked + [(cid, min((sc for _, sc in ranked), default=0.0)) for cid in fresh]
+    rows.update(queries.chunk_rows(index.conn, fresh))
+    return ranked, _by_section(index, ranked)
+
+
 @dataclass(frozen=True)
 class _Ranked:
     ranked: list[tuple[int, float]]  # (chunk id, score) best first
@@ -269,7 +281,7 @@ class _Ranker:
         kw: list[tuple[int, float]] | None = None
         if mode == "keyword":
             kw = self._keyword(depth, fill=True)
-            if (not kw or (UNSPELLED_LOOKUPS_HYBRID and self._unspelled(kw))) and self.asked == "auto" \
+            if (not kw or (UNSPELLED_LOOKUPS_HYBRID and unspelled_lookup(index, text, self.vocabulary, kw))) and self.asked == "auto" \
                     and not self.symbols_only and vectors_usable(index, embedder.id, embedder.dimensions,
                                                                  embedder.max_windows):
                 mode = "hybrid"  # a lookup the notes never spell: the vectors may still know its topic
@@ -325,27 +337,19 @@ class _Ranker:
         if mode != "semantic" and (formed := form_names(text, self.vocabulary)):  # its entry under another form
             found = form_entries(index, formed, [(cid, section((cid, 0.0)), rows[cid].heading, rows[cid].text)
                                                  for cid, _ in ranked if cid in rows], self.file_ids)
-            if fresh := [cid for cid in found if cid not in rows]:
-                ranked += [(cid, min((sc for _, sc in ranked), default=0.0)) for cid in fresh]
-                rows.update(queries.chunk_rows(index.conn, fresh))
-                section = _by_section(index, ranked)
+            ranked, section = _with_found(index, ranked, rows, found, section)
             entries += [cid for cid in found if cid not in entries]
         if mode != "semantic" and (names := self._link_names()):  # where the candidates' links send a reader
             linked = linked_entries(index, [(cid, section((cid, 0.0)), rows[cid].path, rows[cid].text)
                                             for cid, _ in ranked if cid in rows], names, self.file_ids)
-            if fresh := [cid for cid in linked if cid not in rows]:
-                ranked += [(cid, min((sc for _, sc in ranked), default=0.0)) for cid in fresh]
-                rows.update(queries.chunk_rows(index.conn, fresh))
-                section = _by_section(index, ranked)
+            ranked, section = _with_found(index, ranked, rows, linked, section)
             entries += [cid for cid in linked if cid not in entries]
         added = mode != "semantic" and is_lookup(text) and self._added_lookup(rows)
         if mode != "semantic" and (released := first_release_entries(index, text, self.vocabulary,
                                                                      [cid for cid, _ in ranked], self.file_ids,
                                                                      added)):
-            if fresh := [cid for cid in released if cid not in rows]:  # the earliest may be far below the fused
-                ranked += [(cid, min((sc for _, sc in ranked), default=0.0)) for cid in fresh]
-                rows.update(queries.chunk_rows(index.conn, fresh))
-                section = _by_section(index, ranked)
+            # the earliest may be far below the fused
+            ranked, section = _with_found(index, ranked, rows, released, section)
             entries += [cid for cid in released if cid not in entries]
         if mode == "hybrid":
             ranked = self._exact_names_first(ranked, rows)
@@ -359,23 +363,9 @@ class _Ranker:
         # A question's named entry among its first answers, after every other move (`questionentries`).
         if mode != "semantic" and questionentries.PLACE and not is_lookup(text) and (
                 own := questionentries.question_entries(index, text, self.vocabulary, ENTRY_POOL, self.file_ids)):
-            if fresh := [cid for cid in own if cid not in rows]:
-                ranked += [(cid, min((sc for _, sc in ranked), default=0.0)) for cid in fresh]
-                rows.update(queries.chunk_rows(index.conn, fresh))
-                section = _by_section(index, ranked)
+            ranked, section = _with_found(index, ranked, rows, own, section)
             ranked = questionentries.entries_within(ranked, own, questionentries.PLACE, section)
         return _Ranked(ranked, mode, section, rows)
-
-    def _unspelled(self, kw: list[tuple[int, float]]) -> bool:
-        """True when a lookup names something (`--processes`) and none of its keyword candidates spells it: BM25
-        matched only its words (`processes`), so the lookup is one the notes never spell."""
-        names = named_identifiers(self.text, self.vocabulary) if is_lookup(self.text) else []
-        if not names:
-            return False
-        spelled = spelled_counter(names)
-        # the names tier put the candidates spelling a name first (`names.names_first`): the first few tell
-        texts = queries.chunk_texts(self.index.conn, [cid for cid, _ in kw[:3]])
-        return not any(spelled(text) for text in texts.values())
 
     def _link_names(self) -> list[str]:
         """The names whose links `links.linked_entries` follows: a lookup's, and the lookup itself (a link named
