@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scree.notes import autodoc, autodocpage, docstringrst, formats, rstblocks
+from scree.notes import adocblocks, autodoc, autodocpage, docstringrst, formats, rstblocks
 from scree.notes.autodocpage import autodoc_chunks, docstring_excerpt
 from scree.notes.chunker import HARD_CHUNK_BYTES, chunk_note
 from scree.notes.embedview import embed_body
@@ -442,6 +442,59 @@ def test_asciidoc_titles_blocks_and_markup() -> None:
     assert {":toc: left", "// a comment", "hidden"} <= inert
     chunks = chunk_note(ADOC, formats.ASCIIDOC).chunks
     assert lines[chunks[0].start_line - 1] == "[[install]]"  # the anchor opens its section
+
+
+MAN_PAGE = """\
+git-push(1)
+===========
+
+NAME
+----
+git-push - Update remote refs
+
+OPTIONS
+-------
+`--force-with-lease`::
+\tProtect the refs.
+
+Reusing a fix[[rerere]]
+~~~~~~~~~~~~~~~~~~~~~~~
+A paragraph
+goes on
+-------
+a listing: the line above continues a paragraph, so it opens no title
+-------
+
+[source]
+--------
+an attribute line is never a title
+--------
+
+Too long for its mark
+----
+not a title: the mark is four characters short
+----
+"""
+
+
+def test_asciidoc_two_line_titles_are_sections_not_listing_blocks() -> None:
+    # Git's manual pages: a title over a line of one mark as long within one, read before delimiters; a title's own
+    # anchor is no part of it, as Asciidoctor reads it
+    assert trails(MAN_PAGE, formats.ASCIIDOC)[:3] == ["git-push(1) > NAME", "git-push(1) > OPTIONS",
+                                                      "git-push(1) > OPTIONS > Reusing a fix"]
+    assert set(trails(MAN_PAGE, formats.ASCIIDOC)) == {"git-push(1) > NAME", "git-push(1) > OPTIONS",
+                                                       "git-push(1) > OPTIONS > Reusing a fix"}
+    lines = split_lines(MAN_PAGE)
+    verbatim = formats.structure(formats.ASCIIDOC, lines).blocks.verbatim
+    blocks = [lines[start] for start, _ in verbatim]
+    # after a paragraph line, after a block's attributes and under a line too long for it, `----` opens a block
+    assert [lines[start - 1] for start, _ in verbatim] == ["goes on", "[source]", "Too long for its mark"]
+    assert blocks == ["-------", "--------", "----"]
+
+
+def test_asciidoc_two_line_titles_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(adocblocks, "SETEXT_TITLES", False)
+    assert set(trails(MAN_PAGE, formats.ASCIIDOC)) == {""}  # one long paragraph stream, as before
 
 
 @pytest.mark.parametrize("kind", [formats.RST, formats.ASCIIDOC, formats.TEXT])

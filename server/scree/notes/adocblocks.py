@@ -6,6 +6,10 @@ as structure goes:
 - A section title is `=` (the document title), `==`, ... `======` followed by a space and text, at the
   start of a line; Asciidoctor also takes Markdown's `#` form. The level is the number of marks, so the
   document title is the trail's root.
+- Or a two-line title (SETEXT_TITLES): a line of text that opens a block, underlined by a line of one mark as
+  long within one character, `=` the document title, then `-`, `~`, `^`, `+` (AsciiDoc.py's form, which
+  Asciidoctor reads: Git's manual pages are written so). Read before delimiters, as Asciidoctor does: `NAME`
+  over `----` is a title, not a listing block.
 - A delimited block runs from a line of four or more `-`, `.`, `=`, `*`, `_`, `+` or `/` (or `|===`, or
   `--`) to the same line again; no title is looked for inside. Listing (`----`), literal (`....`) and table
   (`|===`) blocks are verbatim: their blank lines are content. Comment (`////`) and passthrough (`++++`)
@@ -27,7 +31,14 @@ _DELIMITER = re.compile(r"^(?:(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,})|(\|
 _ANCHOR = re.compile(r"^\[(?:\[[^\[\]]+\]|#[^\[\]]+)\][ \t]*$")
 _MARKUP = re.compile(r"^(?://(?!/)|:[\w-]+!?:(?:[ \t]|$)|\[[^\[\]]*\][ \t]*$|"
                      r"(?:include|ifdef|ifndef|ifeval|endif)::[^\[]*\[.*\][ \t]*$)")
+# A title may end in its own anchor (`Discussion[[Discussion]]`), which Asciidoctor takes off the title.
+_TITLE_ANCHOR = re.compile(r"[ \t]*\[\[[^\[\]]+\]\]$")
 _VERBATIM = ("-", ".", "|")
+# A two-line title's underline mark and the level it gives, as `_TITLE`'s marks count (Asciidoctor's
+# SETEXT_SECTION_LEVELS, one up: its document title is level 0, ours 1).
+# Measured (docs/benchmarks.md): SETEXT_TITLES.
+SETEXT_TITLES = True
+_SETEXT_LEVELS = {"=": 1, "-": 2, "~": 3, "^": 4, "+": 5}
 _INERT = ("/", "+")
 
 
@@ -41,15 +52,29 @@ def parse_adoc(lines: list[str]) -> Blocks:
     closing = ""  # the delimiter line that closes the open block, "" when none is open
     opened = -1
     kind = ""
+    underline = -1  # the line a two-line title took as its underline
+    opens_block = True  # whether the line read next may open a block (the first, or after a blank line)
     for i, line in enumerate(lines):
         stripped = line.rstrip(" \t")
+        starts = opens_block
+        # a blank line ends a paragraph; an anchor, attribute or comment line keeps the block to come
+        opens_block = not stripped or (starts and bool(_ANCHOR.match(stripped) or _MARKUP.match(stripped)))
+        if i == underline:
+            opens_block = True
+            continue
         if closing:
             if stripped == closing:
                 if kind in _VERBATIM:
                     verbatim.append((opened, i + 1))
                 elif kind in _INERT:
                     inert.extend(range(opened, i + 1))
-                closing = ""
+                closing, opens_block = "", True
+            continue
+        level = _setext_level(stripped, lines[i + 1].rstrip(" \t") if i + 1 < len(lines) else "") \
+            if SETEXT_TITLES and starts else 0
+        if level:
+            headings.append(Heading(i, i + 2, level, clean_rst_title(_TITLE_ANCHOR.sub("", stripped) or stripped)))
+            underline = i + 1
             continue
         d = _DELIMITER.match(stripped)
         if d:
@@ -57,7 +82,9 @@ def parse_adoc(lines: list[str]) -> Blocks:
             continue
         m = _TITLE.match(stripped)
         if m:
-            headings.append(Heading(i, i + 1, len(m.group(1)), clean_rst_title(_strip_closing(m.group(2)))))
+            title = _strip_closing(m.group(2))
+            headings.append(Heading(i, i + 1, len(m.group(1)), clean_rst_title(_TITLE_ANCHOR.sub("", title) or title)))
+            opens_block = True
             continue
         if _ANCHOR.match(stripped):
             targets.append(i)
@@ -69,6 +96,21 @@ def parse_adoc(lines: list[str]) -> Blocks:
         elif kind in _INERT:
             inert.extend(range(opened, len(lines)))
     return Blocks(0, None, tuple(headings), tuple(verbatim), tuple(targets), tuple(inert))
+
+
+def _setext_level(title: str, under: str) -> int:
+    """The level of a two-line title of `title` over `under` (Asciidoctor's `setext_section_title?`: a title
+    not opening with a dot, holding a letter or digit, over one mark repeated as long within one); 0 for none."""
+    level = _SETEXT_LEVELS.get(under[:1], 0)
+    if not level or under.strip(under[0]) or abs(len(title) - len(under)) > 1:
+        return 0
+    if title.startswith((".", " ", "\t")) or not any(c.isalnum() for c in title):
+        return 0
+    # a one-line title, and the lines Asciidoctor reads before it looks for a title (a block's attributes, an
+    # anchor, a comment, an attribute entry), are never one
+    if _TITLE.match(title) or _ANCHOR.match(title) or _MARKUP.match(title):
+        return 0
+    return level
 
 
 def _strip_closing(text: str) -> str:
