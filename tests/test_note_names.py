@@ -198,3 +198,30 @@ def test_invalid_yaml_front_matter_gets_one_warning_naming_the_file_and_is_other
         sync(index, NotesPolicy.load(root), embedder)
     assert not [r for r in caplog.records if r.levelno == logging.WARNING]
     index.close()
+
+
+FUNCTION_PAGE = """---
+title: truncate
+---
+
+Returns the given string cut to at most the given length, never in the middle of a word. The length counts
+characters, not bytes; an ellipsis, when one is given, is added after the cut and is not counted. HTML in the
+string is kept whole: an element the cut would split is closed. Give the length first and the string last, so
+that the function reads well at the end of a pipeline of other functions.
+"""
+
+STRINGS_GUIDE = """# Templates
+
+## Strings
+
+Shorten a summary with truncate: truncate it, truncate a title.
+"""
+
+
+def test_a_page_titled_only_in_front_matter_is_the_entry_a_lookup_of_its_title_finds_first(
+        tmp_path, embedder, monkeypatch):
+    # Hugo's and ESLint's pages of one function or rule: no heading, the front-matter title drawn as the page's own.
+    root, index, _ = _setup(tmp_path, embedder, {"functions/truncate.md": FUNCTION_PAGE, "guide.md": STRINGS_GUIDE})
+    assert _keyword(root, index, embedder, "truncate")[0] == ("functions/truncate.md", "")
+    monkeypatch.setattr(queries, "TITLES_HEAD_TOPS", False)  # BM25 alone prefers the guide that says it three times
+    assert _keyword(root, index, embedder, "truncate")[0] == ("guide.md", "Templates > Strings")

@@ -392,15 +392,28 @@ def spelling_rows(conn: Any, needle: str, limit: int,
     return [(int(i), int(f), str(h), str(t)) for i, f, h, t in rows]
 
 
+# A page's text under no heading of its own (a Docusaurus, Hugo or Jekyll page's top text, the whole of a Hugo function's
+# or an ESLint rule's page) is headed by the page's front-matter title, which the built page draws as its first
+# heading: the ranking reads that title as the section's trail (`search.names.names_first`'s titled tier). Hits and
+# labels keep the trail the source writes. Measured (docs/benchmarks.md): TITLES_HEAD_TOPS.
+TITLES_HEAD_TOPS = True
+
+
 def chunk_texts(conn: Any, ids: Sequence[int]) -> dict[int, str]:
     """Heading trail and text per chunk id, joined by a newline, then the note's other names when the
-    chunk's keyword row holds them (what a verbatim name is looked for in)."""
+    chunk's keyword row holds them (what a verbatim name is looked for in). A chunk under no heading is headed
+    by its page's title (TITLES_HEAD_TOPS)."""
     if not ids:
         return {}
-    rows = conn.execute(
-        "select id, heading || char(10) || text || case when names != '' then char(10) || names else '' end "
-        f"from chunks where id in ({','.join('?' * len(ids))})", list(ids)
-    ).fetchall()
+    marks = ",".join("?" * len(ids))
+    names = "case when c.names != '' then char(10) || c.names else '' end"
+    if TITLES_HEAD_TOPS:
+        sql = (f"select c.id, case when c.heading = '' and f.title is not null then f.title else c.heading end "
+               f"|| char(10) || c.text || {names} from chunks c join files f on f.id = c.file_id "
+               f"where c.id in ({marks})")
+    else:
+        sql = f"select c.id, c.heading || char(10) || c.text || {names} from chunks c where c.id in ({marks})"
+    rows = conn.execute(sql, list(ids)).fetchall()
     return {int(r[0]): str(r[1]) for r in rows}
 
 
