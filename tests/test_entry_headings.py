@@ -166,3 +166,43 @@ def test_a_parent_below_its_own_subsection_gives_its_place_to_other_pages(tmp_pa
         assert [heading for _, heading in _hits(root, index, "spool")][:2] == ["Tool > Faster variant", "Tool"]
     finally:
         index.close()
+
+
+@pytest.mark.parametrize("trail, lookup, coded", [
+    ("Terminating > `Exit` a CLI program", "typer.Exit", True),  # a dotted name's last part
+    ("Create the Database > Calling `create_all()`", "create_all", True),  # call parentheses off
+    ("Printing > `typer.secho()` - style and print", "typer.secho", True),  # the whole name
+    ("Validators > Mapping from `BeforeValidator`, `AfterValidator` and `WrapValidator`", "AfterValidator", False),
+    ("Terminating > Exit with an error", "typer.Exit", False),  # the word, not the code
+    ("`Exit` a CLI program > Details", "typer.Exit", False),  # a parent's heading, not the section's own
+    ("Terminating > `Abort`", "typer.Exit", False),
+])
+def test_a_heading_holds_the_name_as_its_one_code_span(trail: str, lookup: str, coded: bool) -> None:
+    assert ranking_module.heading_codes(trail, ranking_module.code_span_forms(lookup)) is coded
+
+
+TERMINATING = """\
+# Terminating
+
+## Abort
+
+Raise `typer.Abort()` rather than `typer.Exit()` to print "Aborted!"; like `typer.Exit()`, it stops the program.
+`typer.Exit()` and `typer.Abort()` both end it at once.
+
+## `Exit` a CLI program
+
+To stop the program early, raise `typer.Exit()` from any function it calls, after printing what the user needs
+to know about why it stopped, and with an exit code when that matters.
+"""
+
+
+def test_a_lookup_answers_from_the_section_whose_heading_holds_its_name_as_code(tmp_path: Path, monkeypatch) -> None:
+    root = tmp_path / "typer"
+    write(root, "docs/terminating.md", TERMINATING)
+    index = _index(root)
+    try:
+        assert _hits(root, index, "typer.Exit")[0] == ("docs/terminating.md", "Terminating > `Exit` a CLI program")
+        monkeypatch.setattr(ranking_module, "CODE_SPAN_HEADINGS", False)  # BM25: the section saying it most first
+        assert _hits(root, index, "typer.Exit")[0] == ("docs/terminating.md", "Terminating > Abort")
+    finally:
+        index.close()

@@ -183,7 +183,8 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
     section whose heading trail has a heading that is one of the names comes first
     (`ranking.titled_by`), then one holding an entry that defines the lookup (`ranking.defines`: a table row,
     list item or term opening with it), then one whose last heading speaks of every word of it (`ranking.speaks_all`:
-    "Modal screens" for `ModalScreen`), and a section that spells it only in autodoc directive lines
+    "Modal screens" for `ModalScreen`) or holds it as its one code span (`ranking.heading_codes`: "`Exit` a CLI
+    program" for `typer.Exit`), and a section that spells it only in autodoc directive lines
     (`ranking.named_only_by_directives`) or is mostly a list (`ranking.mostly_list`) comes after the others; then the
     name's own docstring entry goes before other objects' docstrings, which go after the docs' own sections of its
     tier (OWN_DOCSTRING_FIRST, OTHER_DOCSTRINGS_AFTER); last, the first docstring entry of a tier yields its place to
@@ -218,6 +219,7 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
         # a command's program titles the tool's own pages, not the command's: `pipx` of `pipx reinstall-all`
         program = terms[0].split(" ", 1)[0].casefold() if subcommand else ""
         titles = title_forms([*(n for n in names if n != program), *terms[:WHOLE_TITLES]])
+        coded = ranking.code_span_forms(terms[0]) if ranking.CODE_SPAN_HEADINGS else set()
         for cid, _ in ranked:
             text = texts.get(cid, "")
             trail, _, body = text.partition("\n")
@@ -230,7 +232,8 @@ def names_first(ranked: Sequence[tuple[int, float]], texts: dict[int, str],
             doc_of[cid] = bool(documented)
             listed[cid] = ranking.LISTS_LAST and ranking.mostly_list(body)
             directed[cid] = ranking.DIRECTIVE_MENTIONS_LAST and ranking.named_only_by_directives(body, names)
-            worded[cid] = in_words and ranking.speaks_all(trail, parts) and not documented
+            worded[cid] = ((in_words and ranking.speaks_all(trail, parts)) or bool(
+                coded and ranking.heading_codes(trail, coded))) and not documented
             member[cid] = MEMBERS_AFTER and _member_of(documented, terms[0])
     if lookup and REPEATED_TITLES_MAX:
         _untitle_repeated(titled, texts, titles)

@@ -208,6 +208,34 @@ def speaks_all(trail: str, parts: AbstractSet[str]) -> bool:
     return bool(parts) and all(any(w.startswith(stem) for w in words) for stem in map(_singular, parts))
 
 
+# A lookup's section whose last heading holds the name as its one code span ("`Exit` a CLI program" for `typer.Exit`,
+# the last part of a dotted name; "Calling `create_all()`") is about it, as one whose heading speaks of its words: it
+# goes in that tier. Measured (docs/benchmarks.md): typer identifier top1 +1, sqlmodel top3 +1; none lower.
+CODE_SPAN_HEADINGS = True
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def code_span_forms(lookup: str) -> set[str]:
+    """The case-folded forms a heading's code span may give `lookup` in: the whole, and a dotted name's last part."""
+    whole = lookup.strip().strip("`").strip().casefold()
+    forms = {whole} if whole else set()
+    if "." in whole.strip("."):
+        forms.add(whole.rsplit(".", 1)[-1])
+    return {f for f in forms if f}
+
+
+def heading_codes(trail: str, forms: AbstractSet[str]) -> bool:
+    """True when the last heading of `trail` holds one code span, and that span, call parentheses off, is one of
+    `forms` ("Mapping from `BeforeValidator`, `AfterValidator` and `WrapValidator`" is about more than one)."""
+    spans = _CODE_SPAN.findall(trail.rsplit(TRAIL_SEPARATOR, 1)[-1])
+    if len(spans) != 1:
+        return False
+    code = spans[0].strip().casefold()
+    if code.endswith(")") and "(" in code:
+        code = code[:code.index("(")]
+    return code in forms
+
+
 # A name's plural part is spoken of by its singular: `override-dependencies` by "Dependency overrides".
 # Measured (docs/benchmarks.md): SINGULAR_PARTS.
 SINGULAR_PARTS = True
