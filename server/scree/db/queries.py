@@ -408,9 +408,8 @@ def chunk_texts(conn: Any, ids: Sequence[int]) -> dict[int, str]:
     marks = ",".join("?" * len(ids))
     names = "case when c.names != '' then char(10) || c.names else '' end"
     if TITLES_HEAD_TOPS:
-        sql = (f"select c.id, case when c.heading = '' and f.title is not null then f.title else c.heading end "
-               f"|| char(10) || c.text || {names} from chunks c join files f on f.id = c.file_id "
-               f"where c.id in ({marks})")
+        sql = (f"select c.id, coalesce(nullif(c.heading, ''), f.title, '') || char(10) || c.text || {names} "
+               f"from chunks c join files f on f.id = c.file_id where c.id in ({marks})")
     else:
         sql = f"select c.id, c.heading || char(10) || c.text || {names} from chunks c where c.id in ({marks})"
     rows = conn.execute(sql, list(ids)).fetchall()

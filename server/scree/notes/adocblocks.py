@@ -73,7 +73,7 @@ def parse_adoc(lines: list[str]) -> Blocks:
         level = _setext_level(stripped, lines[i + 1].rstrip(" \t") if i + 1 < len(lines) else "") \
             if SETEXT_TITLES and starts else 0
         if level:
-            headings.append(Heading(i, i + 2, level, clean_rst_title(_TITLE_ANCHOR.sub("", stripped) or stripped)))
+            headings.append(Heading(i, i + 2, level, _title_text(stripped)))
             underline = i + 1
             continue
         d = _DELIMITER.match(stripped)
@@ -82,8 +82,7 @@ def parse_adoc(lines: list[str]) -> Blocks:
             continue
         m = _TITLE.match(stripped)
         if m:
-            title = _strip_closing(m.group(2))
-            headings.append(Heading(i, i + 1, len(m.group(1)), clean_rst_title(_TITLE_ANCHOR.sub("", title) or title)))
+            headings.append(Heading(i, i + 1, len(m.group(1)), _title_text(_strip_closing(m.group(2)))))
             opens_block = True
             continue
         if _ANCHOR.match(stripped):
@@ -111,6 +110,11 @@ def _setext_level(title: str, under: str) -> int:
     if _TITLE.match(title) or _ANCHOR.match(title) or _MARKUP.match(title):
         return 0
     return level
+
+
+def _title_text(title: str) -> str:
+    """A title as a reader sees it (`clean_rst_title`), without its own trailing anchor."""
+    return clean_rst_title(_TITLE_ANCHOR.sub("", title) or title)
 
 
 def _strip_closing(text: str) -> str:

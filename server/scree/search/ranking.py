@@ -15,6 +15,7 @@ from typing import AbstractSet, Callable, Hashable, Sequence, TypeVar
 # search reaches them here, beside the rules that use them.
 from ..notes.sectiontext import (DIRECTIVE_MENTIONS_LAST, HEADING_DIRECTIVE, MKDOCSTRINGS_MARK,  # noqa: F401
                                 TRAIL_SEPARATOR, defines, mostly_list, named_only_by_directives, titled_by)
+from .route import CODE_SPAN
 
 T = TypeVar("T")
 
@@ -212,7 +213,6 @@ def speaks_all(trail: str, parts: AbstractSet[str]) -> bool:
 # the last part of a dotted name; "Calling `create_all()`") is about it, as one whose heading speaks of its words: it
 # goes in that tier. Measured (docs/benchmarks.md): typer identifier top1 +1, sqlmodel top3 +1; none lower.
 CODE_SPAN_HEADINGS = True
-_CODE_SPAN = re.compile(r"`([^`]+)`")
 
 
 def code_span_forms(lookup: str) -> set[str]:
@@ -227,7 +227,7 @@ def code_span_forms(lookup: str) -> set[str]:
 def heading_codes(trail: str, forms: AbstractSet[str]) -> bool:
     """True when the last heading of `trail` holds one code span, and that span, call parentheses off, is one of
     `forms` ("Mapping from `BeforeValidator`, `AfterValidator` and `WrapValidator`" is about more than one)."""
-    spans = _CODE_SPAN.findall(trail.rsplit(TRAIL_SEPARATOR, 1)[-1])
+    spans = CODE_SPAN.findall(trail.rsplit(TRAIL_SEPARATOR, 1)[-1])
     if len(spans) != 1:
         return False
     code = spans[0].strip().casefold()

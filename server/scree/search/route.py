@@ -314,7 +314,7 @@ def operator_names(query: str) -> list[str]:
 # marks (`{{ page.title }}`, `[= title =]`, `.. code-block::`). Each keeps its punctuation and is matched with any
 # whitespace between its words.
 PHRASE_NAMES = True
-_CODE_SPAN = re.compile(r"`([^`]+)`")
+CODE_SPAN = re.compile(r"`([^`]+)`")  # a code span's text (`ranking.heading_codes` reads headings' so)
 _MARKS_OPEN = re.compile(r"^[^\w\s]{2,}")
 _MARKS_CLOSE = re.compile(r"[^\w\s]{2,}$")
 _PROSE_MARKS = {"--", "---", "...", "?!", "!!", "??", "?)", ".)", "),", ")."}  # dashes, ellipses, ends of sentences
@@ -333,11 +333,11 @@ def phrase_names(query: str) -> List[str]:
     if COMMENT_DIRECTIVES:
         for found in _COMMENT_DIRECTIVE.findall(query):
             out.append(" ".join(found.replace("#", "# ", 1).replace(":", ": ", 1).split()).casefold())
-    for span in _CODE_SPAN.findall(query):
+    for span in CODE_SPAN.findall(query):
         words = span.split()
         if len(words) > 1:
             out.append(" ".join(words).casefold())
-    words = _CODE_SPAN.sub(" ", query).split()
+    words = CODE_SPAN.sub(" ", query).split()
     i = 0
     while i < len(words):
         found = 0
