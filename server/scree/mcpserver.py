@@ -401,9 +401,12 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
         ex = excerpt(note.text, heading=heading, start_line=start_line, end_line=end_line, max_bytes=max_bytes,
                      kind=kind)
         if heading:
-            ex = with_own_docstrings(ex, note.text, kind, ModuleFiles(policy), max_bytes)
+            modules = ModuleFiles(policy)
+            ex = with_own_docstrings(ex, note.text, kind, modules, max_bytes, modules.summary_members(rel))
     except ScreeError as exc:
-        shown = docstring_excerpt(note.text, kind, heading, ModuleFiles(policy), max_bytes) if heading else None
+        modules = ModuleFiles(policy)
+        shown = docstring_excerpt(note.text, kind, heading, modules, max_bytes,
+                                  modules.summary_members(rel)) if heading else None
         if shown is None:
             raise ToolError(f"{rel}: {exc}") from None
         ex = shown

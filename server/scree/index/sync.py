@@ -419,7 +419,8 @@ def _with_docstrings(chunked: ChunkedNote, modules: ModuleFiles, path: str) -> l
     if not chunked.autodoc:
         return list(chunked.chunks)
     watched = lambda rel: file_kind(rel.rsplit("/", 1)[-1]) in CODE_KINDS  # noqa: E731
-    extra = autodoc_chunks(chunked, modules) + included_chunks(chunked, path, modules.text, watched)
+    extra = autodoc_chunks(chunked, modules, modules.summary_members(path)) \
+        + included_chunks(chunked, path, modules.text, watched)
     # Stable: a docstring chunk points at its directive's line, inside the section chunk that precedes it.
     return sorted([*chunked.chunks, *extra], key=lambda c: c.start_line)
 

@@ -92,8 +92,9 @@ class _Module:
 class Resolver:
     """Names to their definitions in the notes folder's Python source, each module parsed once."""
 
-    def __init__(self, find: ModuleFinder) -> None:
+    def __init__(self, find: ModuleFinder, *, summary_members: bool = False) -> None:
         self._find = find
+        self._summary_members = summary_members  # a listed class's page shows its members (`rstblocks.CLASS_TEMPLATE`)
         self._modules: dict[str, _Module | None] = {}
         self._star_seen: set[tuple[str, str]] = set()  # (module, name) pairs being or already searched in vain
 
@@ -103,6 +104,13 @@ class Resolver:
             return []
         if ref.directive == MKDOCSTRINGS:  # its kind is not written: a module is shown as automodule shows one
             ref = replace(ref, directive="automodule" if self._module(target) is not None else "autoclass")
+        if ref.directive == rstblocks.AUTOSUMMARY:  # a listed name's page: a module's docstring alone, or the object's
+            module = self._module(summary_name(ref)) or self._module(target)
+            if module is not None:
+                doc = ast.get_docstring(module.tree)
+                return [Documented(module.name, module.name, doc, f"{module.path}, line 1")] if doc else []
+            if self._summary_members:
+                ref = replace(ref, options=frozenset({"members"}))  # on a function, the option shows nothing more
         if ref.directive == "automodule":
             mod = self._module(target)
             if mod is None:
@@ -330,6 +338,13 @@ class Resolver:
                 mod = _Module(name, path, tree, package, text.splitlines())
         self._modules[name] = mod
         return mod
+
+
+def summary_name(ref: AutodocRef) -> str:
+    """The full name of the object an autosummary list names: relative to the current module, as Sphinx reads it
+    (`GeoSeries.area` under `.. currentmodule:: geopandas`), unless it starts with that module."""
+    target = ref.target.split("(", 1)[0].strip().lstrip("~")
+    return target if not ref.module or target.startswith(ref.module + ".") else f"{ref.module}.{target}"
 
 
 def _instance_attribute(cls: ast.ClassDef, name: str, mod: _Module) -> ast.AST | None:

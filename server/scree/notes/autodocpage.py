@@ -9,7 +9,7 @@ import logging
 from dataclasses import replace
 
 from . import docstringrst, rstblocks
-from .autodoc import MAX_OBJECTS_PER_PAGE, MKDOCSTRINGS, Documented, ModuleFinder, Resolver
+from .autodoc import MAX_OBJECTS_PER_PAGE, MKDOCSTRINGS, Documented, ModuleFinder, Resolver, summary_name
 from .chunker import TRAIL_SEPARATOR, chunk_lines
 from .docstringrst import docstring_sections, opening_title
 from .sectiontext import HEADING_DIRECTIVE, MKDOCSTRINGS_MARK
@@ -20,17 +20,22 @@ from .utf8 import cut_utf8
 log = logging.getLogger(__name__)
 
 
-def autodoc_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
-    """The chunks of every docstring `note`'s autodoc directives show, in the directives' order."""
+def autodoc_chunks(note: ChunkedNote, find: ModuleFinder, summary_members: bool = False) -> list[Chunk]:
+    """The chunks of every docstring `note`'s autodoc directives show, in the directives' order (`summary_members`:
+    the project's autosummary template shows a listed class's members, `ModuleFiles.summary_members`)."""
     if not note.autodoc:
         return []
-    resolver = Resolver(find)
+    resolver = Resolver(find, summary_members=summary_members)
     out: list[Chunk] = []
     budget = [MAX_OBJECTS_PER_PAGE]  # objects still shown on this page
+    # a member the page also lists by name has its own entry there: not shown twice
+    listed = {summary_name(ref) for ref in note.autodoc if ref.directive == rstblocks.AUTOSUMMARY}
     for ref, trail in zip(note.autodoc, note.autodoc_trails):
         if ref.directive == "literalinclude":  # a file's lines, not a docstring (`notes/includes.py`)
             continue
         shown = resolver.documented(ref)
+        if ref.directive == rstblocks.AUTOSUMMARY:
+            shown = [obj for obj in shown if not (obj.member and obj.name in listed)]
         module_title = ""
         # an automodule's first object is the module's own docstring when it has one
         own = ref.directive == "automodule" and bool(shown) and shown[0].name == ref.target.strip().lstrip("~")
@@ -99,7 +104,8 @@ def docstring_note(obj: Documented, generated: bool = False) -> str:
 
 
 
-def docstring_excerpt(text: str, kind: str, heading: str, find: ModuleFinder, max_bytes: int) -> Excerpt | None:
+def docstring_excerpt(text: str, kind: str, heading: str, find: ModuleFinder, max_bytes: int,
+                      summary_members: bool = False) -> Excerpt | None:
     """read_doc of a section that only an autodoc directive makes (`API > flask.Flask`): the docstring, as
     search showed it, with the directive's lines. None when no directive of the page shows that heading."""
     from .chunker import chunk_note  # the chunker imports nothing of this module; kept local to say so
@@ -107,7 +113,7 @@ def docstring_excerpt(text: str, kind: str, heading: str, find: ModuleFinder, ma
     note = chunk_note(text, kind)
     if not note.autodoc:
         return None
-    chunks = autodoc_chunks(note, find)
+    chunks = autodoc_chunks(note, find, summary_members)
     lookup = match_sections([Section(c.heading, 0, c.start_line, c.end_line) for c in chunks], heading)
     if not lookup.matches:
         return None
@@ -125,7 +131,8 @@ def _joined(parts: list[Chunk]) -> str:
     return "\n\n".join([*(c.text.removesuffix(note) for c in parts[:-1]), parts[-1].text])
 
 
-def with_own_docstrings(ex: Excerpt, text: str, kind: str, find: ModuleFinder, max_bytes: int) -> Excerpt:
+def with_own_docstrings(ex: Excerpt, text: str, kind: str, find: ModuleFinder, max_bytes: int,
+                        summary_members: bool = False) -> Excerpt:
     """read_doc of a section titled by the object an autodoc directive in it shows (`capteesys` holding
     `.. autofunction:: _pytest.capture.capteesys`): its lines, then that docstring, as search showed them
     under the section's own trail (`rstblocks.same_subject`). Any other excerpt is returned as it is."""
@@ -134,7 +141,7 @@ def with_own_docstrings(ex: Excerpt, text: str, kind: str, find: ModuleFinder, m
     if ex.heading is None or (".. auto" not in ex.text and "::: " not in ex.text):
         return ex
     note = chunk_note(text, kind)
-    own = [c for c in autodoc_chunks(note, find) if c.heading == ex.heading]
+    own = [c for c in autodoc_chunks(note, find, summary_members) if c.heading == ex.heading]
     if not own:
         return ex
     head = ex.text.rstrip("\n")

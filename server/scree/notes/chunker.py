@@ -88,9 +88,11 @@ log = logging.getLogger(__name__)
 # 25: `:undoc-members:` shows the members without a docstring, each its signature alone (`autodoc.UNDOC_MEMBERS`).
 # 26 (issue 38): an AsciiDoc two-line title (`OPTIONS` over `-------`, Git's manual pages) is a section title
 # (`adocblocks.SETEXT_TITLES`), not a paragraph over a listing block.
-# `formats.MKDOCSTRINGS_DIRECTIVES` is off, and with it off the chunks are 26's; turning it on (a Markdown page's
+# 27 (issue 38): each name an `autosummary` with `:toctree:` lists shows its docstring as an entry
+# (`rstblocks.AUTOSUMMARY_PAGES`), as the page Sphinx generates for it does.
+# `formats.MKDOCSTRINGS_DIRECTIVES` is off, and with it off the chunks are 27's; turning it on (a Markdown page's
 # mkdocstrings directives, `::: griffe.GriffeLoader`, show their docstrings) sets the next version here.
-CHUNKER_VERSION = "26"
+CHUNKER_VERSION = "27"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from

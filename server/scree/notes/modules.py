@@ -9,6 +9,8 @@ symbolic link followed), through the same checked open as a note, capped in size
 
 from __future__ import annotations
 
+from . import rstblocks
+from .formats import SPHINX_CONF
 from .mkdocsdirectives import mkdocs_source_roots
 from .policy import NotesPolicy
 from ..errors import FileSkipped
@@ -27,6 +29,7 @@ class ModuleFiles:
         self._max_bytes = max_bytes
         self._seen: dict[str, tuple[str, str] | None] = {}
         self._roots: tuple[str, ...] | None = None  # read on first use
+        self._members: dict[str, bool | None] = {}  # folder -> `summary_members`' answer there (None: no conf.py)
 
     def __call__(self, dotted: str) -> tuple[str, str] | None:
         if dotted not in self._seen:
@@ -38,6 +41,27 @@ class ModuleFiles:
         page's `literalinclude` (`notes/includes.py`)."""
         found = self._admitted(rel)
         return found[1] if found is not None else None
+
+    def summary_members(self, page: str) -> bool:
+        """Whether the page's Sphinx project documents the members of a class an autosummary lists: its
+        `rstblocks.CLASS_TEMPLATE`, under the nearest folder above the page holding a `conf.py`, says so."""
+        folder = page.rpartition("/")[0]
+        while True:
+            if folder not in self._members:
+                self._members[folder] = self._template_members(folder)
+            if self._members[folder] is not None:
+                return bool(self._members[folder])
+            if not folder:
+                return False
+            folder = folder.rpartition("/")[0]
+
+    def _template_members(self, folder: str) -> bool | None:
+        """None when `folder` is no Sphinx source folder; else whether its class template shows members."""
+        prefix = f"{folder}/" if folder else ""
+        if self._admitted(f"{prefix}{SPHINX_CONF}") is None:
+            return None
+        template = self.text(f"{prefix}{rstblocks.CLASS_TEMPLATE}")
+        return template is not None and rstblocks.template_shows_members(template)
 
     def _read(self, dotted: str) -> tuple[str, str] | None:
         parts = dotted.split(".")

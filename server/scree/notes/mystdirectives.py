@@ -43,15 +43,22 @@ def myst_directives(lines: list[str], verbatim: tuple[tuple[int, int], ...]) -> 
             module = target.strip()
             continue
         short = name.split(":", 1)[1] if name.startswith("py:") else name
-        if not target or (short not in rstblocks.AUTODOC_DIRECTIVES and short != "literalinclude") \
-                or short == "autosummary":
+        summary = short == rstblocks.AUTOSUMMARY and rstblocks.AUTOSUMMARY_PAGES  # its names are its body, not args
+        if not (target or summary) or (short not in rstblocks.AUTODOC_DIRECTIVES and short != "literalinclude") \
+                or (short == rstblocks.AUTOSUMMARY and not summary):
             continue
         values: dict[str, str] = {}
+        body = start + 1
         for line in lines[start + 1:body_end]:
             option = _OPTION.match(line.strip())
             if option is None:
                 break
             values[option.group(1).lower()] = option.group(2).strip()
+            body += 1
+        if summary:
+            if "toctree" in values:
+                out.extend(rstblocks.autosummary_items(lines[:body_end], body, -1, module))
+            continue
         if short == "literalinclude":
             if any(ch.isspace() for ch in target):
                 continue

@@ -372,6 +372,8 @@ def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open],
             if target and short != "autosummary":
                 autodoc.append(AutodocRef(i, end, short, target, module, frozenset(values), listed_members(values),
                                           tuple(values.items())))
+            elif short == "autosummary" and AUTOSUMMARY_PAGES and "toctree" in values:
+                autodoc.extend(autosummary_items(lines, end, ind, module))
             return "text"
         stack.append(_Open(ind, "text"))
         return "text"
@@ -392,6 +394,45 @@ def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open],
 
 
 _OPTION = re.compile(r"^([ \t]+):([\w-]+):(.*)$")
+
+# An `autosummary` with `:toctree:` makes a page for each name it lists (`autosummary_generate`, on in every project
+# that writes one), its title the full name and its text the object's docstring, as `.. autofunction::` or
+# `.. autoclass::` would show it: the API reference of most scientific Python projects (NumPy-style docstrings,
+# shapely's and geopandas' reference pages) is nothing but these lists. scree had read the names as a paragraph and
+# indexed no docstring of theirs. Each name is an entry of the section the list sits in, pointing at its own line.
+# Without `:toctree:` the table only links to pages documented elsewhere. Measured (docs/benchmarks.md):
+# AUTOSUMMARY_PAGES.
+AUTOSUMMARY_PAGES = True
+AUTOSUMMARY = "autosummary"
+_ITEM = re.compile(r"^~?[A-Za-z_][\w.]*(?:\(.*\))?$")
+
+
+# A listed class's page is what the project's `autosummary/class.rst` template makes of it (Sphinx's own shows the
+# class docstring, its members only as a table of names): pooch's documents every method with `.. automethod::`,
+# shapely's gives `:members:`, networkx's lists them in an autosummary with `:toctree:`, a page each. Then the class's
+# members are entries beside it, as `:members:` makes them. Measured (docs/benchmarks.md): AUTOSUMMARY_MEMBERS.
+AUTOSUMMARY_MEMBERS = True
+CLASS_TEMPLATE = "_templates/autosummary/class.rst"  # under the Sphinx source folder (the quickstart's templates_path)
+_SHOWS_MEMBERS = re.compile(r"^[ \t]*(?::members:|\.\. (?:py:)?automethod::|\.\. (?:py:)?autoattribute::|:toctree:)",
+                            re.MULTILINE)
+
+
+def template_shows_members(template: str) -> bool:
+    """True when a class template documents the class's members: a `:members:` option, a member directive, or a
+    nested autosummary generating a page each (`:toctree:`)."""
+    return AUTOSUMMARY_MEMBERS and _SHOWS_MEMBERS.search(template) is not None
+
+
+def autosummary_items(lines: list[str], j: int, ind: int, module: str) -> list[AutodocRef]:
+    """The names an `autosummary` body lists from line j (after its options) to its end (a line at the directive's
+    indent `ind` or less), each as the `AutodocRef` of the page it generates."""
+    out: list[AutodocRef] = []
+    while j < len(lines) and (_blank(lines[j]) or _indent(lines[j]) > ind):
+        item = lines[j].strip()
+        if _ITEM.match(item):
+            out.append(AutodocRef(j, j + 1, AUTOSUMMARY, item.lstrip("~"), module))
+        j += 1
+    return out
 
 
 def _options_end(lines: list[str], j: int) -> int:
