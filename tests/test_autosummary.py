@@ -197,3 +197,13 @@ def test_a_synced_project_whose_class_template_shows_members_finds_a_members_ent
     sync(index, NotesPolicy.load(tmp_path), FakeEmbedder())
     hits = search_with_names(index, NotesPolicy.load(tmp_path), FakeEmbedder(), Query("Series.buffer", k=5)).hits
     assert hits and hits[0].heading == "API > pkg.Series.buffer", hits
+
+
+def test_a_listed_name_is_an_entry_below_a_title_that_names_it_too() -> None:
+    # networkx's "PageRank" section lists `pagerank` and `google_matrix`: each is a page of its own in the build, so
+    # the docstring is not merged into the section as an autofunction's under a title naming it is
+    page = "Link Analysis\n=============\n\nClip\n----\n\n.. autosummary::\n   :toctree: generated/\n\n   pkg.tools.clip\n"
+    shown = autodoc_chunks(chunk_note(page, formats.RST), MODULES.get)
+    assert [c.heading for c in shown] == ["Link Analysis > Clip > pkg.tools.clip"]
+    merged = page.replace(".. autosummary::\n   :toctree: generated/\n\n   ", ".. autofunction:: ")
+    assert [c.heading for c in autodoc_chunks(chunk_note(merged, formats.RST), MODULES.get)] == ["Link Analysis > Clip"]

@@ -48,10 +48,11 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder, summary_members: bool 
             title = trail.rsplit(TRAIL_SEPARATOR, 1)[-1]
             if module_title and obj is shown[0]:
                 heading = trail  # the module's own text is its title's section
-            elif rstblocks.SAME_SUBJECT_MERGED and rstblocks.same_subject(title.removeprefix(HEADING_DIRECTIVE),
-                                                                          obj.name):
+            elif rstblocks.SAME_SUBJECT_MERGED and ref.directive != rstblocks.AUTOSUMMARY \
+                    and rstblocks.same_subject(title.removeprefix(HEADING_DIRECTIVE), obj.name):
                 # the section titled by the object holds its docstring (`rstblocks.same_subject`), and so does a
-                # heading that is a mkdocstrings directive (`# ::: griffe.Class`)
+                # heading that is a mkdocstrings directive (`# ::: griffe.Class`); not a name an autosummary lists,
+                # whose docstring is a page of its own ("PageRank" lists `pagerank` and `google_matrix`)
                 heading = trail
             else:
                 heading = f"{trail}{TRAIL_SEPARATOR}{obj.name}" if trail else obj.name
