@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from . import docstringrst, rstblocks
+from . import docstringrst, modapi, rstblocks
 from .autodoc import MAX_OBJECTS_PER_PAGE, MKDOCSTRINGS, Documented, ModuleFinder, Resolver, summary_name
 from .chunker import TRAIL_SEPARATOR, chunk_lines
 from .docstringrst import docstring_sections, opening_title
@@ -30,7 +30,9 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder, summary_members: bool 
     budget = [MAX_OBJECTS_PER_PAGE]  # objects still shown on this page
     # a member the page also lists by name has its own entry there: not shown twice
     listed = {summary_name(ref) for ref in note.autodoc if ref.directive == rstblocks.AUTOSUMMARY}
-    for ref, trail in zip(note.autodoc, note.autodoc_trails):
+    pairs = ((one, trail) for ref, trail in zip(note.autodoc, note.autodoc_trails)
+             for one in (modapi.expanded(ref, find) if ref.directive == modapi.DIRECTIVE else (ref,)))
+    for ref, trail in pairs:
         if ref.directive == "literalinclude":  # a file's lines, not a docstring (`notes/includes.py`)
             continue
         shown = resolver.documented(ref)

@@ -78,7 +78,7 @@ INERT_DIRECTIVES = frozenset(
 )
 AUTODOC_DIRECTIVES = frozenset(
     "automodule autoclass autoexception autofunction automethod autoattribute autodata autodecorator "
-    "autoproperty autosummary".split()
+    "autoproperty autosummary automodapi".split()
 )
 # Sphinx object descriptions (any domain: `py:function`, `c:macro`, `std:confval`; matched by the name after
 # the last colon), which Sphinx lists in the page's table of contents (`toc_object_entries`).
@@ -467,7 +467,9 @@ def _option_values(block: list[str]) -> dict[str, str]:
         option = _OPTION.match(line)
         if option:
             name = option.group(2).lower()
-            pieces[name] = [option.group(3).strip()]
+            if name in pieces:  # automodapi's `:skip:` may be given once per name
+                pieces[name].append(",")
+            pieces.setdefault(name, []).append(option.group(3).strip())
         elif name:
             pieces[name].append(line.strip())
     return {key: " ".join(parts).strip() for key, parts in pieces.items()}

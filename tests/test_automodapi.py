@@ -1,0 +1,73 @@
+"""sphinx-automodapi's `.. automodapi:: pkg` (astropy's family: astroplan, ccdproc) is a whole API page in one line: the
+module's docstring, then a page per public function and class, a class's with its methods. scree read the line as
+markup and indexed none of those docstrings. Pure functions, then the sync and search of a small project (fake
+embedder)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import write
+from fake_embedder import FakeEmbedder
+from scree.config import load_config
+from scree.index.store import open_index
+from scree.index.sync import sync
+from scree.locate import index_location
+from scree.notes import formats, modapi
+from scree.notes.autodocpage import autodoc_chunks
+from scree.notes.chunker import chunk_note
+from scree.notes.modapi import api_names
+from scree.notes.policy import NotesPolicy
+from scree.search.search import Query
+from scree.search.vocabsearch import search_with_names
+
+MODULES = {
+    # no `__all__`: what it defines and imports from its own package, never another package's names
+    "pkg": ("pkg/__init__.py", '"""Plans observations."""\nfrom .site import *\nfrom .tools import clip, _hidden\n'
+                               'from numpy import array\n\n\ndef helper():\n    """Helps."""\n\n\n'
+                               'def _private():\n    """Not shown."""\n'),
+    "pkg.site": ("pkg/site.py", '__all__ = ["Site", "tonight"]\n\n\nclass Site:\n    """An observing site."""\n\n'
+                                '    def sunset(self, time):\n        """When the sun sets."""\n\n\n'
+                                'def tonight():\n    """Tonight\'s time range."""\n\n\nclass Unlisted:\n    """Not in __all__."""\n'),
+    "pkg.tools": ("pkg/tools.py", '__all__ = ["clip"]\n\n\ndef clip(data):\n    """Clips."""\n\n\n'
+                                  'try:\n    def extra():\n        """Extra."""\n    __all__ += ["extra"]\n'
+                                  'except ImportError:\n    pass\n'),
+}
+
+
+def test_the_api_is_all_or_else_the_public_names_defined_and_imported_from_the_package() -> None:
+    assert api_names("pkg.site", MODULES.get) == ["Site", "tonight"]
+    assert api_names("pkg.tools", MODULES.get) == ["clip", "extra"]  # `__all__ +=` in a try block
+    assert api_names("pkg", MODULES.get) == ["Site", "tonight", "clip", "helper"]
+    assert api_names("nowhere", MODULES.get) == []
+
+
+def test_an_automodapi_line_shows_the_module_docstring_then_each_object_with_its_members(monkeypatch) -> None:
+    page = "API\n===\n\n.. automodapi:: pkg\n   :skip: helper\n   :skip: clip\n\nAfter.\n"
+    shown = autodoc_chunks(chunk_note(page, formats.RST), MODULES.get)
+    assert [c.heading for c in shown] == ["API > pkg", "API > pkg.Site", "API > pkg.Site.sunset", "API > pkg.tonight"]
+    assert "Plans observations." in shown[0].text and "When the sun sets." in shown[2].text
+    assert all(c.start_line == 4 for c in shown)  # each points at the directive
+    bare = page.replace("   :skip: helper\n   :skip: clip\n", "   :no-main-docstr:\n   :include: clip\n")
+    assert [c.heading for c in autodoc_chunks(chunk_note(bare, formats.RST), MODULES.get)] == ["API > pkg.clip"]
+    monkeypatch.setattr(modapi, "MODAPI_PAGES", False)
+    assert autodoc_chunks(chunk_note(page, formats.RST), MODULES.get) == []
+
+
+def test_a_myst_automodapi_fence_is_read_the_same_way() -> None:
+    page = "# API\n\n```{automodapi} pkg.site\n:no-main-docstr:\n```\n"
+    shown = autodoc_chunks(chunk_note(page, formats.MARKDOWN), MODULES.get)
+    assert [c.heading for c in shown] == ["API > pkg.site.Site", "API > pkg.site.Site.sunset", "API > pkg.site.tonight"]
+
+
+def test_a_synced_project_finds_a_method_an_automodapi_line_shows(tmp_path: Path) -> None:
+    write(tmp_path, "pyproject.toml", '[project]\nname = "pkg"\nversion = "1.0"\n')
+    write(tmp_path, "docs/conf.py", "project = 'pkg'\n")
+    write(tmp_path, "docs/api.rst", "Reference/API\n=============\n\n.. automodapi:: pkg\n")
+    write(tmp_path, "docs/guide.rst", "Guide\n=====\n\nPick a site, then ask when the sun sets there.\n")
+    for path, source in MODULES.values():
+        write(tmp_path, path, source)
+    index = open_index(index_location(tmp_path, load_config()), tmp_path)
+    sync(index, NotesPolicy.load(tmp_path), FakeEmbedder())
+    hits = search_with_names(index, NotesPolicy.load(tmp_path), FakeEmbedder(), Query("Site.sunset", k=5)).hits
+    assert hits and hits[0].heading == "Reference/API > pkg.Site.sunset", hits
