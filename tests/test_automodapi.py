@@ -27,7 +27,8 @@ MODULES = {
                                'from numpy import array\n\n\ndef helper():\n    """Helps."""\n\n\n'
                                'def _private():\n    """Not shown."""\n'),
     "pkg.site": ("pkg/site.py", '__all__ = ["Site", "tonight"]\n\n\nclass Site:\n    """An observing site."""\n\n'
-                                '    def sunset(self, time):\n        """When the sun sets."""\n\n\n'
+                                '    def sunset(self, time):\n        """When the sun sets."""\n\n'
+                                '    def to_table(self, unused=False):\n        pass\n\n\n'
                                 'def tonight():\n    """Tonight\'s time range."""\n\n\nclass Unlisted:\n    """Not in __all__."""\n'),
     "pkg.tools": ("pkg/tools.py", '__all__ = ["clip"]\n\n\ndef clip(data):\n    """Clips."""\n\n\n'
                                   'try:\n    def extra():\n        """Extra."""\n    __all__ += ["extra"]\n'
@@ -45,8 +46,11 @@ def test_the_api_is_all_or_else_the_public_names_defined_and_imported_from_the_p
 def test_an_automodapi_line_shows_the_module_docstring_then_each_object_with_its_members(monkeypatch) -> None:
     page = "API\n===\n\n.. automodapi:: pkg\n   :skip: helper\n   :skip: clip\n\nAfter.\n"
     shown = autodoc_chunks(chunk_note(page, formats.RST), MODULES.get)
-    assert [c.heading for c in shown] == ["API > pkg", "API > pkg.Site", "API > pkg.Site.sunset", "API > pkg.tonight"]
+    assert [c.heading for c in shown] == ["API > pkg", "API > pkg.Site", "API > pkg.Site.sunset", "API > pkg.Site.to_table",
+                                          "API > pkg.tonight"]
     assert "Plans observations." in shown[0].text and "When the sun sets." in shown[2].text
+    # automodapi's class template documents every method: one without a docstring by its signature
+    assert shown[3].text.startswith("pkg.Site.to_table(unused=False)")
     assert all(c.start_line == 4 for c in shown)  # each points at the directive
     bare = page.replace("   :skip: helper\n   :skip: clip\n", "   :no-main-docstr:\n   :include: clip\n")
     assert [c.heading for c in autodoc_chunks(chunk_note(bare, formats.RST), MODULES.get)] == ["API > pkg.clip"]
@@ -57,7 +61,8 @@ def test_an_automodapi_line_shows_the_module_docstring_then_each_object_with_its
 def test_a_myst_automodapi_fence_is_read_the_same_way() -> None:
     page = "# API\n\n```{automodapi} pkg.site\n:no-main-docstr:\n```\n"
     shown = autodoc_chunks(chunk_note(page, formats.MARKDOWN), MODULES.get)
-    assert [c.heading for c in shown] == ["API > pkg.site.Site", "API > pkg.site.Site.sunset", "API > pkg.site.tonight"]
+    assert [c.heading for c in shown] == ["API > pkg.site.Site", "API > pkg.site.Site.sunset", "API > pkg.site.Site.to_table",
+                                          "API > pkg.site.tonight"]
 
 
 def test_a_synced_project_finds_a_method_an_automodapi_line_shows(tmp_path: Path) -> None:

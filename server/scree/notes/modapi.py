@@ -1,8 +1,9 @@
-"""What sphinx-automodapi's `.. automodapi:: pkg` shows (the astropy family's API pages): the module's docstring, then a
-page for each public function and class it offers, a class's with its methods and attributes, as `automodsumm` lists
-them. Read from the syntax tree, never imported: the names are the module's `__all__`, or else its public functions
-and classes with those it imports from its own package (`from .core import *`, each such module's `__all__` or public
-definitions), as `find_mod_objs` keeps only an object of the package. `:skip:` and `:include:` choose among them.
+"""What sphinx-automodapi's `.. automodapi:: pkg` shows (the astropy family's API pages): the module's docstring,
+then a page for each public function and class it offers, a class's with all its methods and attributes (by their
+signature when they have no docstring), as `automodsumm` lists them. Read from the syntax tree, never imported: the
+names are the module's `__all__`, or else its public functions and classes with those it imports from its own
+package (`from .core import *`, each such module's `__all__` or public definitions), as `find_mod_objs` keeps only an
+object of the package. `:skip:` and `:include:` choose among them.
 
 Pure but for `find` (`notes/autodoc.ModuleFinder`): the directive in, the autodoc references it stands for out.
 """
@@ -35,7 +36,8 @@ def expanded(ref: AutodocRef, find: ModuleFinder) -> list[AutodocRef]:
                                                                 members=(), values=())]
     skip = set(_listed(values.get("skip", "")))
     include = set(_listed(values.get("include", "")))
-    members = frozenset({"members"} | ({"inherited-members"} & ref.options))
+    # its class template writes `.. automethod::` for every method: one without a docstring shows its signature
+    members = frozenset({"members", "undoc-members"} | ({"inherited-members"} & ref.options))
     for name in api_names(module, find):
         if name in skip or (include and name not in include):
             continue
