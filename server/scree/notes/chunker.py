@@ -89,7 +89,8 @@ log = logging.getLogger(__name__)
 # 26 (issue 38): an AsciiDoc two-line title (`OPTIONS` over `-------`, Git's manual pages) is a section title
 # (`adocblocks.SETEXT_TITLES`), not a paragraph over a listing block.
 # 27 (issue 38): each name an `autosummary` with `:toctree:` lists shows its docstring as an entry
-# (`rstblocks.AUTOSUMMARY_PAGES`), as the page Sphinx generates for it does.
+# (`rstblocks.AUTOSUMMARY_PAGES`), as the page Sphinx generates for it does; an `automodapi` line shows its module's
+# API (`notes/modapi.py`).
 # `formats.MKDOCSTRINGS_DIRECTIVES` is off, and with it off the chunks are 27's; turning it on (a Markdown page's
 # mkdocstrings directives, `::: griffe.GriffeLoader`, show their docstrings) sets the next version here.
 CHUNKER_VERSION = "27"
