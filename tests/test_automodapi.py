@@ -14,7 +14,7 @@ from scree.index.store import open_index
 from scree.index.sync import sync
 from scree.locate import index_location
 from scree.notes import formats, modapi
-from scree.notes.autodocpage import autodoc_chunks
+from scree.notes.autodocpage import autodoc_chunks, docstring_excerpt
 from scree.notes.chunker import chunk_note
 from scree.notes.modapi import api_names
 from scree.notes.policy import NotesPolicy
@@ -56,6 +56,12 @@ def test_an_automodapi_line_shows_the_module_docstring_then_each_object_with_its
     assert [c.heading for c in autodoc_chunks(chunk_note(bare, formats.RST), MODULES.get)] == ["API > pkg.clip"]
     monkeypatch.setattr(modapi, "MODAPI_PAGES", False)
     assert autodoc_chunks(chunk_note(page, formats.RST), MODULES.get) == []
+
+
+def test_read_doc_of_an_automodapi_entry_returns_its_docstring() -> None:
+    page = "API\n===\n\n.. automodapi:: pkg\n"
+    found = docstring_excerpt(page, formats.RST, "API > pkg.Site.sunset", MODULES.get, 10_000)
+    assert found is not None and "When the sun sets." in found.text and found.start_line == 4
 
 
 def test_a_myst_automodapi_fence_is_read_the_same_way() -> None:
