@@ -8,7 +8,7 @@ and its reader), the readers `mdblocks` (Markdown's block structure as a rendere
 `mystdirectives` (a MyST page's directive fences whose content lives elsewhere: autodoc, literalinclude),
 `mkdocsdirectives` (a MkDocs page's mkdocstrings `::: pkg.Name` lines, read as autodoc directives when on),
 `chunker` (chunks with heading trails and line ranges),
-`autodoc` (the docstrings Sphinx autodoc directives show, read with ast), `pymodule` (a module's top-level statements, relative imports and `__all__`, for autodoc), `autodocpage` (those docstrings as the page's sections, for search and read_doc), `docstringrst` (what a docstring's reStructuredText makes: its object descriptions as entries, a module docstring's title), `includes` (the lines a
+`autodoc` (the docstrings Sphinx autodoc directives show, read with ast), `modapi` (what a sphinx-automodapi line stands for: its module's API), `pymodule` (a module's top-level statements, relative imports and `__all__`, for autodoc), `autodocpage` (those docstrings as the page's sections, for search and read_doc), `docstringrst` (what a docstring's reStructuredText makes: its object descriptions as entries, a module docstring's title), `includes` (the lines a
 `literalinclude` shows from another file), `modules` (a Python module of the
 folder by dotted name, for autodoc), `pysource` (Python source parsed whatever Python reads it), `pdftext` (a PDF's text, pages and outline), `utf8` (byte sizes and
 cuts), `embedview` (what the model reads of a chunk), `sections` (read_doc's section lookup),
