@@ -7,19 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import write
-from fake_embedder import FakeEmbedder
-from scree.config import load_config
-from scree.index.store import open_index
-from scree.index.sync import sync
-from scree.locate import index_location
 from scree.notes import formats, modapi
 from scree.notes.autodocpage import autodoc_chunks, docstring_excerpt
 from scree.notes.chunker import chunk_note
 from scree.notes.modapi import api_names
-from scree.notes.policy import NotesPolicy
-from scree.search.search import Query
-from scree.search.vocabsearch import search_with_names
+from sphinx_project import first_hit, synced_project
 
 MODULES = {
     # no `__all__`: what it defines and imports from its own package, never another package's names
@@ -72,13 +64,8 @@ def test_a_myst_automodapi_fence_is_read_the_same_way() -> None:
 
 
 def test_a_synced_project_finds_a_method_an_automodapi_line_shows(tmp_path: Path) -> None:
-    write(tmp_path, "pyproject.toml", '[project]\nname = "pkg"\nversion = "1.0"\n')
-    write(tmp_path, "docs/conf.py", "project = 'pkg'\n")
-    write(tmp_path, "docs/api.rst", "Reference/API\n=============\n\n.. automodapi:: pkg\n")
-    write(tmp_path, "docs/guide.rst", "Guide\n=====\n\nPick a site, then ask when the sun sets there.\n")
-    for path, source in MODULES.values():
-        write(tmp_path, path, source)
-    index = open_index(index_location(tmp_path, load_config()), tmp_path)
-    sync(index, NotesPolicy.load(tmp_path), FakeEmbedder())
-    hits = search_with_names(index, NotesPolicy.load(tmp_path), FakeEmbedder(), Query("Site.sunset", k=5)).hits
-    assert hits and hits[0].heading == "Reference/API > pkg.Site.sunset", hits
+    index = synced_project(tmp_path, {
+        "docs/api.rst": "Reference/API\n=============\n\n.. automodapi:: pkg\n",
+        "docs/guide.rst": "Guide\n=====\n\nPick a site, then ask when the sun sets there.\n",
+        **{path: source for path, source in MODULES.values()}})
+    assert first_hit(tmp_path, index, "Site.sunset") == ("docs/api.rst", "Reference/API > pkg.Site.sunset")

@@ -10,18 +10,12 @@ from pathlib import Path
 import pytest
 
 from conftest import write
-from fake_embedder import FakeEmbedder
-from scree.config import load_config
-from scree.index.store import open_index
-from scree.index.sync import sync
-from scree.locate import index_location
 from scree.notes import formats, rstblocks
 from scree.notes.autodocpage import autodoc_chunks, docstring_excerpt
 from scree.notes.chunker import chunk_note
 from scree.notes.modules import ModuleFiles
 from scree.notes.policy import NotesPolicy
-from scree.search.search import Query
-from scree.search.vocabsearch import search_with_names
+from sphinx_project import first_hit, synced_project
 
 BASE = ('class Base:\n    @property\n    def area(self):\n        """The area of each shape, in the units of its '
         'coordinates."""\n\n\n')
@@ -108,25 +102,13 @@ def test_read_doc_of_a_listed_names_entry_returns_its_docstring() -> None:
     assert found.start_line == PAGE.split("\n").index("   Series.buffer") + 1
 
 
-@pytest.fixture
-def project(tmp_path: Path):
-    write(tmp_path, "pyproject.toml", '[project]\nname = "pkg"\nversion = "1.0"\n')
-    write(tmp_path, "docs/conf.py", "project = 'pkg'\n")
-    write(tmp_path, "docs/reference/series.rst", PAGE)
-    write(tmp_path, "docs/guide.rst", "Guide\n=====\n\nShapes can be grown with a buffer of some distance.\n")
-    for path, source in MODULES.values():
-        write(tmp_path, path, source)
-    index = open_index(index_location(tmp_path, load_config()), tmp_path)
-    sync(index, NotesPolicy.load(tmp_path), FakeEmbedder())
-    return tmp_path, index
-
-
-def test_a_lookup_of_a_listed_name_finds_its_generated_entry_first(project) -> None:
-    root, index = project
+def test_a_lookup_of_a_listed_name_finds_its_generated_entry_first(tmp_path: Path) -> None:
+    index = synced_project(tmp_path, {
+        "docs/reference/series.rst": PAGE,
+        "docs/guide.rst": "Guide\n=====\n\nShapes can be grown with a buffer of some distance.\n",
+        **{path: source for path, source in MODULES.values()}})
     for query in ("Series.buffer", "what does cap_style do"):
-        hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(query, k=5)).hits
-        assert hits and hits[0].heading == "Series > Methods > pkg.Series.buffer", (query, hits)
-        assert hits[0].path == "docs/reference/series.rst"
+        assert first_hit(tmp_path, index, query) == ("docs/reference/series.rst", "Series > Methods > pkg.Series.buffer")
 
 
 CLASS_PAGE = """\
@@ -187,16 +169,11 @@ def test_the_class_template_is_read_from_the_pages_sphinx_folder(tmp_path: Path)
 
 
 def test_a_synced_project_whose_class_template_shows_members_finds_a_members_entry(tmp_path: Path) -> None:
-    write(tmp_path, "pyproject.toml", '[project]\nname = "pkg"\nversion = "1.0"\n')
-    write(tmp_path, "docs/conf.py", "project = 'pkg'\n")
-    write(tmp_path, "docs/_templates/autosummary/class.rst", ".. autoclass:: {{ objname }}\n   :members:\n")
-    write(tmp_path, "docs/api.rst", CLASS_PAGE.replace("   Series.buffer\n", ""))
-    for path, source in MODULES.values():
-        write(tmp_path, path, source)
-    index = open_index(index_location(tmp_path, load_config()), tmp_path)
-    sync(index, NotesPolicy.load(tmp_path), FakeEmbedder())
-    hits = search_with_names(index, NotesPolicy.load(tmp_path), FakeEmbedder(), Query("Series.buffer", k=5)).hits
-    assert hits and hits[0].heading == "API > pkg.Series.buffer", hits
+    index = synced_project(tmp_path, {
+        "docs/_templates/autosummary/class.rst": ".. autoclass:: {{ objname }}\n   :members:\n",
+        "docs/api.rst": CLASS_PAGE.replace("   Series.buffer\n", ""),
+        **{path: source for path, source in MODULES.values()}})
+    assert first_hit(tmp_path, index, "Series.buffer") == ("docs/api.rst", "API > pkg.Series.buffer")
 
 
 def test_a_listed_name_is_an_entry_below_a_title_that_names_it_too() -> None:
