@@ -33,6 +33,13 @@ def test_the_api_is_all_or_else_the_public_names_defined_and_imported_from_the_p
     assert api_names("pkg.tools", MODULES.get) == ["clip", "extra"]  # `__all__ +=` in a try block
     assert api_names("pkg", MODULES.get) == ["Site", "tonight", "clip", "helper"]
     assert api_names("nowhere", MODULES.get) == []
+    # modules that star-import each other: each is read once
+    cycle = {f"loop.m{i}": (f"loop/m{i}.py", "".join(f"from loop.m{j} import *\n" for j in range(12)) +
+                            f"def f{i}():\n    pass\n") for i in range(12)}
+    reads: list[str] = []
+    assert sorted(api_names("loop.m0", lambda name: reads.append(name) or cycle.get(name))) == sorted(
+        f"f{i}" for i in range(12))
+    assert len(reads) <= 2 * len(cycle)
 
 
 def test_an_automodapi_line_shows_the_module_docstring_then_each_object_with_its_members(monkeypatch) -> None:

@@ -46,8 +46,13 @@ def expanded(ref: AutodocRef, find: ModuleFinder) -> list[AutodocRef]:
     return out
 
 
-def api_names(module: str, find: ModuleFinder, depth: int = 0) -> list[str]:
-    """The names of the functions and classes `module` offers, in source order (`__all__`'s order when it has one)."""
+def api_names(module: str, find: ModuleFinder, depth: int = 0, seen: set[str] | None = None) -> list[str]:
+    """The names of the functions and classes `module` offers, in source order (`__all__`'s order when it has one).
+    Each module is read once (`seen`): modules that star-import each other end, and so does a fan of them."""
+    seen = set() if seen is None else seen
+    if module in seen:
+        return []
+    seen.add(module)
     tree = _tree(module, find)
     if tree is None:
         return []
@@ -66,7 +71,7 @@ def api_names(module: str, find: ModuleFinder, depth: int = 0) -> list[str]:
                 continue
             for alias in node.names:
                 if alias.name == "*":
-                    out.extend(api_names(source, find, depth + 1))
+                    out.extend(api_names(source, find, depth + 1, seen))
                 elif not (alias.asname or alias.name).startswith("_"):
                     out.append(alias.asname or alias.name)
     return list(dict.fromkeys(out))
