@@ -42,6 +42,13 @@ def test_the_api_is_all_or_else_the_public_names_defined_and_imported_from_the_p
     assert len(reads) <= 2 * len(cycle)
 
 
+def test_a_name_a_branch_adds_to_all_is_found_through_a_star_import() -> None:
+    # ccdproc's `block_replicate`: `__all__ += [...]` in a `try` block of the module a package star-imports
+    modules = {**MODULES, "star": ("star/__init__.py", "from pkg.tools import *\n")}
+    page = "API\n===\n\n.. autofunction:: star.extra\n"
+    assert [c.heading for c in autodoc_chunks(chunk_note(page, formats.RST), modules.get)] == ["API > star.extra"]
+
+
 def test_an_automodapi_line_shows_the_module_docstring_then_each_object_with_its_members(monkeypatch) -> None:
     page = "API\n===\n\n.. automodapi:: pkg\n   :skip: helper\n   :skip: clip\n\nAfter.\n"
     shown = autodoc_chunks(chunk_note(page, formats.RST), MODULES.get)

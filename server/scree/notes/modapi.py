@@ -56,7 +56,7 @@ def api_names(module: str, find: ModuleFinder, depth: int = 0, seen: set[str] | 
     tree = _tree(module, find)
     if tree is None:
         return []
-    exported = _exported(tree)
+    exported = all_list(tree)
     if exported is not None:
         return exported
     package = module if _is_package(module, find) else module.rpartition(".")[0]
@@ -75,26 +75,6 @@ def api_names(module: str, find: ModuleFinder, depth: int = 0, seen: set[str] | 
                 elif not (alias.asname or alias.name).startswith("_"):
                     out.append(alias.asname or alias.name)
     return list(dict.fromkeys(out))
-
-
-def _exported(tree: ast.Module) -> list[str] | None:
-    """A module's `__all__` with what its top level (branches too) adds to it: `__all__ += [...]` in a `try` block
-    (ccdproc's `block_replicate`), `.extend([...])`, `.append("x")`."""
-    names = all_list(tree)
-    if names is None:
-        return None
-    for node in statements(tree.body):
-        value: ast.expr | None = None
-        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == "__all__":
-            value = node.value
-        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
-                and isinstance(node.value.func, ast.Attribute) and isinstance(node.value.func.value, ast.Name) \
-                and node.value.func.value.id == "__all__" and node.value.args:
-            arg = node.value.args[0]
-            value = ast.List(elts=[arg], ctx=ast.Load()) if node.value.func.attr == "append" else arg
-        if isinstance(value, (ast.List, ast.Tuple)):
-            names += [e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
-    return names
 
 
 def _listed(value: str) -> list[str]:

@@ -45,9 +45,30 @@ def all_of(tree: ast.Module) -> set[str] | None:
 
 
 def all_list(tree: ast.Module) -> list[str] | None:
-    """A module's `__all__` in its order, when it is a literal list or tuple of strings."""
+    """A module's `__all__` in its order, when it is a literal list or tuple of strings, with the literal names its top
+    level (branches too) adds to it: `__all__ += [...]` in a `try` block (ccdproc's `block_replicate`, only when its
+    optional dependency imports), `.extend([...])`, `.append("x")`."""
+    names: list[str] | None = None
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
             if isinstance(node.value, (ast.List, ast.Tuple)):
-                return [e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
-    return None
+                names = _strings(node.value)
+                break
+    if names is None:
+        return None
+    for node in statements(tree.body):
+        value: ast.expr | None = None
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == "__all__":
+            value = node.value
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Attribute) and isinstance(node.value.func.value, ast.Name) \
+                and node.value.func.value.id == "__all__" and len(node.value.args) == 1:
+            arg = node.value.args[0]
+            value = ast.List(elts=[arg], ctx=ast.Load()) if node.value.func.attr == "append" else arg
+        if isinstance(value, (ast.List, ast.Tuple)):
+            names += _strings(value)
+    return names
+
+
+def _strings(node: ast.List | ast.Tuple) -> list[str]:
+    return [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
