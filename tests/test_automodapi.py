@@ -75,6 +75,9 @@ def test_a_myst_automodapi_fence_is_read_the_same_way() -> None:
     shown = autodoc_chunks(chunk_note(page, formats.MARKDOWN), MODULES.get)
     assert [c.heading for c in shown] == ["API > pkg.site.Site", "API > pkg.site.Site.sunset", "API > pkg.site.Site.to_table",
                                           "API > pkg.site.tonight"]
+    page = "# API\n\n```{automodapi} pkg\n:skip: Site\n:skip: clip\n:skip: helper\n```\n"
+    assert [c.heading for c in autodoc_chunks(chunk_note(page, formats.MARKDOWN), MODULES.get)] == [
+        "API > pkg", "API > pkg.tonight"]
 
 
 def test_a_synced_project_finds_a_method_an_automodapi_line_shows(tmp_path: Path) -> None:

@@ -53,7 +53,8 @@ def myst_directives(lines: list[str], verbatim: tuple[tuple[int, int], ...]) -> 
             option = _OPTION.match(line.strip())
             if option is None:
                 break
-            values[option.group(1).lower()] = option.group(2).strip()
+            name = option.group(1).lower()  # automodapi's `:skip:` may be given once per name, as in reStructuredText
+            values[name] = f"{values[name]}, {option.group(2).strip()}" if name in values else option.group(2).strip()
             body += 1
         if summary:
             if "toctree" in values:
