@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from . import pysource
+from . import pysource, rstblocks
 from .autodoc import ModuleFinder
 from .pymodule import all_list, from_module, statements
 from ..records import AutodocRef
@@ -34,8 +34,8 @@ def expanded(ref: AutodocRef, find: ModuleFinder) -> list[AutodocRef]:
     values = dict(ref.values)
     out = [] if "no-main-docstr" in ref.options else [replace(ref, directive="automodule", options=frozenset(),
                                                                 members=(), values=())]
-    skip = set(_listed(values.get("skip", "")))
-    include = set(_listed(values.get("include", "")))
+    skip = set(rstblocks.option_names(values.get("skip", "")))
+    include = set(rstblocks.option_names(values.get("include", "")))
     # its class template writes `.. automethod::` for every method: one without a docstring shows its signature
     members = frozenset({"members", "undoc-members"} | ({"inherited-members"} & ref.options))
     for name in api_names(module, find):
@@ -75,10 +75,6 @@ def api_names(module: str, find: ModuleFinder, depth: int = 0, seen: set[str] | 
                 elif not (alias.asname or alias.name).startswith("_"):
                     out.append(alias.asname or alias.name)
     return list(dict.fromkeys(out))
-
-
-def _listed(value: str) -> list[str]:
-    return [n for n in value.replace(",", " ").split() if n]
 
 
 def _tree(module: str, find: ModuleFinder) -> ast.Module | None:

@@ -369,10 +369,10 @@ def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open],
             stack.append(_Open(ind, "text", owned, _qualified(owned, module)))
             end = _options_end(lines, i + 1)
             values = _option_values(lines[i + 1:end])
-            if target and short != "autosummary":
+            if target and short != AUTOSUMMARY:
                 autodoc.append(AutodocRef(i, end, short, target, module, frozenset(values), listed_members(values),
                                           tuple(values.items())))
-            elif short == "autosummary" and AUTOSUMMARY_PAGES and "toctree" in values:
+            elif short == AUTOSUMMARY and AUTOSUMMARY_PAGES and "toctree" in values:
                 autodoc.extend(autosummary_items(lines, end, ind, module))
             return "text"
         stack.append(_Open(ind, "text"))
