@@ -82,6 +82,21 @@ def test_a_garbled_page_is_still_damage(module, tmp_path):
     assert invariants.quick_check(conn) is not None
 
 
+@pytest.mark.parametrize("module", MODULES)
+def test_a_page_garbled_after_a_check_read_it_is_found_by_the_next_check_on_the_same_connection(module, tmp_path):
+    # A live reader keeps one connection for hours, and SQLite keeps its cached pages while nothing
+    # commits: the check must read the file, not the copy it made before the damage.
+    db = tmp_path / "index.db"
+    conn = _vocabulary_index(module, db, rows=2000)
+    assert invariants.quick_check(conn) is None  # every page is now in this connection's cache
+    page = conn.execute("pragma page_size").fetchone()[0]
+    root = conn.execute("select rootpage from sqlite_master where name = 'names'").fetchone()[0]
+    with open(db, "r+b") as fh:
+        fh.seek((root - 1) * page)
+        fh.write(b"\xa5" * page)
+    assert invariants.quick_check(conn) is not None
+
+
 def _scree(driver: str, *args: str) -> subprocess.CompletedProcess[str]:
     """The CLI in a process of its own with `driver`: one process must never load sqlite-vec into two
     SQLite libraries (the extension keeps one global API table, so the first library's connections

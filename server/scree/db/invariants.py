@@ -247,6 +247,9 @@ def quick_check(conn: Any, seconds: float = 2.0) -> str | None:
     time: unknown is not damaged), else what SQLite found, each message once. Reads only; a damaged
     file may also raise while being read, which is reported the same way. A message the rows
     disprove (`_confirmed`) is not damage."""
+    # The connection's page cache outlives its read transactions while the WAL does not change, so a
+    # page damaged on disk after it was cached would pass for ever: drop the cache and read the file.
+    conn.execute("pragma shrink_memory")
     deadline = time.monotonic() + seconds
     conn.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 10_000)
     try:
