@@ -845,3 +845,23 @@ def test_a_pages_repeated_subsections_keep_the_title_of_the_page(tmp_path: Path)
 def test_a_heading_is_read_as_rendered_and_a_placeholder_without_its_brackets(trail: str, names: list[str],
                                                                               titled: bool) -> None:
     assert sectiontext.titled_by(trail, names) is titled
+
+
+def test_a_lookup_of_a_man_pages_command_answers_from_its_description_not_its_synopsis(tmp_path: Path,
+                                                                                       monkeypatch) -> None:
+    # cargo's and git's man pages: SYNOPSIS spells the command and every flag, DESCRIPTION says what it does
+    root = tmp_path / "book"
+    write(root, "commands/tool-sync.md",
+          "# tool-sync(1)\n\n## NAME\n\ntool-sync --- Sync the workspace\n\n## SYNOPSIS\n\n`tool sync` "
+          "[_options_]\n\n`tool sync --dry-run`\n\n## DESCRIPTION\n\nCopies every package of the workspace to the "
+          "mirror and records the revision it copied, so a later run copies only what changed since.\n\n"
+          "## OPTIONS\n\n`--dry-run`\n: Print what would be copied.\n\n## SEE ALSO\n\n[tool(1)](tool.md)\n")
+    write(root, "commands/tool.md", "# tool(1)\n\n## NAME\n\ntool --- The workspace tool\n\n## DESCRIPTION\n\n"
+                                    "Manages a workspace of packages.\n")
+    index = _index(root)
+    try:
+        assert _first(root, index, "tool sync") == ("commands/tool-sync.md", "tool-sync(1) > DESCRIPTION")
+        monkeypatch.setattr(search_module.ranking, "MAN_PAGE_DESCRIPTION_FIRST", False)
+        assert _first(root, index, "tool sync")[1] in {"tool-sync(1) > SYNOPSIS", "tool-sync(1) > NAME"}
+    finally:
+        index.close()

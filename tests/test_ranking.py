@@ -259,3 +259,29 @@ def test_a_reexported_copy_of_a_docstring_gives_way_to_its_other_copy(monkeypatc
     assert ranking.docstring_of(texts[1]) == "pkg.Schema"  # the note still names whose docstring it is
     monkeypatch.setattr(ranking, "REEXPORTS_GIVE_WAY", False)
     assert ranking.reexports_give_way(ranked, texts) == ranked
+
+
+def _man(page: str, section: str, path: str = "") -> tuple[str, str]:
+    return (path or f"docs/{page.split('(')[0]}.md", f"{page} > {section}")
+
+
+def test_a_man_pages_description_trades_places_with_its_first_ranked_stub(monkeypatch) -> None:
+    monkeypatch.setattr(ranking, "MAN_PAGE_DESCRIPTION_FIRST", True)
+    place = lambda item: item  # noqa: E731 - the items are (path, trail) themselves
+    ranked = [_man("tool-sync(1)", "SYNOPSIS"), _man("tool-sync(1)", "NAME"), _man("tool-add(1)", "OPTIONS"),
+              _man("tool-sync(1)", "DESCRIPTION")]
+    # the stub and the description trade places; nothing between them moves
+    assert ranking.man_description_first(ranked, place) == [
+        _man("tool-sync(1)", "DESCRIPTION"), _man("tool-sync(1)", "NAME"), _man("tool-add(1)", "OPTIONS"),
+        _man("tool-sync(1)", "SYNOPSIS")]
+    # a description already above its stubs, another page's description, a deeper section: nothing moves
+    for kept in ([_man("tool-sync(1)", "DESCRIPTION"), _man("tool-sync(1)", "SYNOPSIS")],
+                 [_man("tool-sync(1)", "NAME"), _man("tool-add(1)", "DESCRIPTION")],
+                 [_man("tool-sync(1)", "SEE ALSO"), _man("tool-sync(1)", "DESCRIPTION", path="docs/other.md")],
+                 [_man("tool-sync(1)", "SYNOPSIS"), _man("tool-sync(1)", "OPTIONS > DESCRIPTION")],
+                 [("docs/cli.md", "Tool > Synopsis"), ("docs/cli.md", "Tool > Description")]):
+        assert ranking.man_description_first(kept, place) == kept
+    assert ranking.man_page_part("git-rerere(1) > NAME") == ("git-rerere(1)", "NAME")
+    assert ranking.man_page_part("gitattributes(5) > EFFECTS > Generating diff text") is None
+    monkeypatch.setattr(ranking, "MAN_PAGE_DESCRIPTION_FIRST", False)
+    assert ranking.man_description_first(ranked, place) == ranked

@@ -477,3 +477,43 @@ def guides_before_mkdocstrings(ranked: Sequence[tuple[int, float]], texts: dict[
         return list(ranked)
     order = [item for item, g in zip(head, generated) if not g] + [item for item, g in zip(head, generated) if g]
     return [(cid, score) for (cid, _), (_, score) in zip(order, head)] + list(ranked[GUIDES_WINDOW:])
+
+
+# A man page (`git-rerere(1)`, `cargo-metadata(1)`) names itself in NAME (one line), lists its usage forms in SYNOPSIS
+# (which spell every subcommand and flag), points elsewhere in SEE ALSO, and explains itself in DESCRIPTION: a hit on
+# one of those stubs is a hit on the page, whose explanation is its DESCRIPTION. So the page's DESCRIPTION, when it
+# ranks below the page's first stub, trades places with that stub; no other section moves.
+MAN_PAGE_DESCRIPTION_FIRST = True
+_MAN_TITLE = re.compile(r"[\w.+-]+\(\d[a-z]*\)")
+_MAN_STUBS = {"NAME", "SYNOPSIS", "SEE ALSO"}
+
+
+def man_page_part(trail: str) -> tuple[str, str] | None:
+    """(the page's title, its section) when `trail` is a man page's top-level section ("git-rerere(1) > NAME"), else
+    None."""
+    parts = trail.split(TRAIL_SEPARATOR)
+    if len(parts) != 2 or not _MAN_TITLE.fullmatch(parts[0].strip()):
+        return None
+    return parts[0].strip(), parts[1].strip()
+
+
+def man_description_first(ranked: Sequence[T], place: Callable[[T], tuple[str, str]]) -> list[T]:
+    """`ranked` with each man page's DESCRIPTION in the place of its first-ranked stub (NAME, SYNOPSIS, SEE ALSO) and
+    that stub in the DESCRIPTION's, when the stub ranks above it; `place(item)` is the item's (path, trail)."""
+    if not MAN_PAGE_DESCRIPTION_FIRST:
+        return list(ranked)
+    items = list(ranked)
+    seen: set[tuple[str, str]] = set()  # pages whose first section met (a stub or the description) was handled
+    for i in range(len(items)):
+        path, trail = place(items[i])
+        part = man_page_part(trail)
+        if part is None or (path, part[0]) in seen or part[1] not in _MAN_STUBS | {"DESCRIPTION"}:
+            continue
+        seen.add((path, part[0]))
+        if part[1] == "DESCRIPTION":
+            continue
+        below = next((j for j in range(i + 1, len(items)) if place(items[j])[0] == path
+                      and man_page_part(place(items[j])[1]) == (part[0], "DESCRIPTION")), None)
+        if below is not None:  # the two trade places: no other section moves
+            items[i], items[below] = items[below], items[i]
+    return items
