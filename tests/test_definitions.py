@@ -13,6 +13,7 @@ The predicate directly; the ranking on real indexes (fake embedder: hashed words
 
 from __future__ import annotations
 
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -858,10 +859,7 @@ def test_a_lookup_of_a_man_pages_command_answers_from_its_description_not_its_sy
           "## OPTIONS\n\n`--dry-run`\n: Print what would be copied.\n\n## SEE ALSO\n\n[tool(1)](tool.md)\n")
     write(root, "commands/tool.md", "# tool(1)\n\n## NAME\n\ntool --- The workspace tool\n\n## DESCRIPTION\n\n"
                                     "Manages a workspace of packages.\n")
-    index = _index(root)
-    try:
+    with closing(_index(root)) as index:
         assert _first(root, index, "tool sync") == ("commands/tool-sync.md", "tool-sync(1) > DESCRIPTION")
         monkeypatch.setattr(search_module.ranking, "MAN_PAGE_DESCRIPTION_FIRST", False)
         assert _first(root, index, "tool sync")[1] in {"tool-sync(1) > SYNOPSIS", "tool-sync(1) > NAME"}
-    finally:
-        index.close()
