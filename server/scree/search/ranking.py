@@ -500,20 +500,20 @@ def man_page_part(trail: str) -> tuple[str, str] | None:
 def man_description_first(ranked: Sequence[T], place: Callable[[T], tuple[str, str]]) -> list[T]:
     """`ranked` with each man page's DESCRIPTION in the place of its first-ranked stub (NAME, SYNOPSIS, SEE ALSO) and
     that stub in the DESCRIPTION's, when the stub ranks above it; `place(item)` is the item's (path, trail)."""
-    if not MAN_PAGE_DESCRIPTION_FIRST:
-        return list(ranked)
     items = list(ranked)
-    seen: set[tuple[str, str]] = set()  # pages whose first section met (a stub or the description) was handled
-    for i in range(len(items)):
-        path, trail = place(items[i])
+    if not MAN_PAGE_DESCRIPTION_FIRST:
+        return items
+    stub: dict[tuple[str, str], int] = {}  # a page's first-ranked stub, by (path, title)
+    description: dict[tuple[str, str], int] = {}
+    for i, item in enumerate(items):
+        path, trail = place(item)
         part = man_page_part(trail)
-        if part is None or (path, part[0]) in seen or part[1] not in _MAN_STUBS | {"DESCRIPTION"}:
-            continue
-        seen.add((path, part[0]))
-        if part[1] == "DESCRIPTION":
-            continue
-        below = next((j for j in range(i + 1, len(items)) if place(items[j])[0] == path
-                      and man_page_part(place(items[j])[1]) == (part[0], "DESCRIPTION")), None)
-        if below is not None:  # the two trade places: no other section moves
-            items[i], items[below] = items[below], items[i]
+        if part is not None and part[1] in _MAN_STUBS:
+            stub.setdefault((path, part[0]), i)
+        elif part is not None and part[1] == "DESCRIPTION":
+            description.setdefault((path, part[0]), i)
+    for page, i in stub.items():
+        j = description.get(page)
+        if j is not None and j > i:  # the two trade places: no other section moves
+            items[i], items[j] = items[j], items[i]
     return items

@@ -476,9 +476,9 @@ class _Ranker:
         # then a parent below one of its subsections gives its place to another answer, not to a demoted release
         ranked = ranking.parents_deferred(ranked, section, ranking.PARENT_DEFER,
                                           lambda item: demoted and item[0] in history)
-        if ranking.MAN_PAGE_DESCRIPTION_FIRST:  # a man page's explanation before its NAME and SYNOPSIS stubs
-            ranked = ranking.man_description_first(
-                ranked, lambda item: (rows[item[0]].path, rows[item[0]].heading) if item[0] in rows else ("", ""))
+        # a man page's explanation before its NAME and SYNOPSIS stubs
+        ranked = ranking.man_description_first(
+            ranked, lambda item: (rows[item[0]].path, rows[item[0]].heading) if item[0] in rows else ("", ""))
         if self.guess:  # the guess reorders the sections the question's names pick: the name's own stays first
             heading = lambda item: rows[item[0]].heading if item[0] in rows else ""  # noqa: E731
             ranked = expansion.titled_first(ranked, heading, expansion.title_names(text))
