@@ -1,6 +1,6 @@
 """A reStructuredText page's `literalinclude` shows another file's lines (AnyIO keeps every example in
 `docs/snippets/`): those lines are its section's text for search, chosen by the directive's options as Sphinx chooses
-them, only from code files inside the notes folder, and an edit of the file reaches the page at the next sync. Pure
+them, from any file of the notes folder the policy admits, and an edit of the file reaches the page at the next sync. Pure
 parts directly; the sync with real `scree` processes and a real index."""
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import pytest
 from conftest import write
 from fake_embedder import FakeEmbedder
 from scree.config import load_config
+from scree.db import queries
+from scree.db.queries import INCLUDED_KIND
 from scree.index.store import open_index
 from scree.index.sync import sync
 from scree.locate import index_location
@@ -86,20 +88,22 @@ def test_paths_resolve_from_the_page_and_never_leave_the_folder() -> None:
     assert candidates("threads.rst", "../x.py") == []
 
 
-def test_only_watched_files_are_read_and_each_chunk_says_where_it_came_from() -> None:
-    page = "Threads\n=======\n\n.. literalinclude:: snippets/run.py\n\n.. literalinclude:: snippets/notes.txt\n"
-    files = {"docs/snippets/run.py": SNIPPET, "docs/snippets/notes.txt": "plain text"}
+def test_a_file_of_any_kind_is_shown_and_each_chunk_says_where_it_came_from() -> None:
+    page = ("Threads\n=======\n\n.. literalinclude:: snippets/run.py\n\n.. literalinclude:: snippets/defaults.yml\n\n"
+            ".. literalinclude:: snippets/missing.txt\n")
+    files = {"docs/snippets/run.py": SNIPPET, "docs/snippets/defaults.yml": "# The page's title\ntitle: My book\n"}
     read: list[str] = []
 
     def reader(rel: str) -> str | None:
         read.append(rel)
         return files.get(rel)
 
-    chunks = included_chunks(chunk_note(page, formats.RST), "docs/threads.rst", reader, lambda p: p.endswith(".py"))
-    assert read == ["docs/snippets/run.py"]  # the text file is not watched: not read, not shown
-    assert chunks and all(c.heading == "Threads" and c.start_line == 4 for c in chunks)
-    assert chunks[-1].text.endswith("(included from docs/snippets/run.py)")
-    assert "anyio.to_thread.run_sync(helper)" in "\n".join(c.text for c in chunks)
+    chunks = included_chunks(chunk_note(page, formats.RST), "docs/threads.rst", reader)
+    assert read == ["docs/snippets/run.py", "docs/snippets/defaults.yml", "docs/snippets/missing.txt"]
+    assert [c.text.rpartition("\n")[2] for c in chunks] == ["(included from docs/snippets/run.py)",
+                                                             "(included from docs/snippets/defaults.yml)"]
+    assert all(c.heading == "Threads" for c in chunks) and [c.start_line for c in chunks] == [4, 6]
+    assert "anyio.to_thread.run_sync(helper)" in chunks[0].text and "# The page's title" in chunks[1].text
 
 
 def scree(*args: str) -> subprocess.CompletedProcess[str]:
@@ -156,6 +160,100 @@ def test_a_myst_literalinclude_fence_shows_its_file_and_an_example_of_one_does_n
     note = chunk_note(page, formats.MARKDOWN)
     assert [(r.target, dict(r.values)) for r in note.autodoc] == [("snippets/run.py", {"pyobject": "main",
                                                                                       "language": "python"})]
-    chunks = included_chunks(note, "docs/threads.md", {"docs/snippets/run.py": SNIPPET}.get, lambda p: True)
+    chunks = included_chunks(note, "docs/threads.md", {"docs/snippets/run.py": SNIPPET}.get)
     assert {c.heading for c in chunks} == {"Threads > Worker"} and chunks[0].start_line == 5
     assert "anyio.to_thread.run_sync(helper)" in chunks[0].text and "class Engine" not in chunks[0].text
+
+
+CONFIG_PAGE = "Configuration\n=============\n\nThe defaults:\n\n.. literalinclude:: default_config.yml\n"
+
+
+def keyword_headings(index, root: Path, query: str) -> list[str]:
+    hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(query, k=5, mode="keyword")).hits
+    return [h.heading for h in hits]
+
+
+def full_sync(index, root: Path):
+    return sync(index, NotesPolicy.load(root), FakeEmbedder())
+
+
+def test_a_yaml_file_a_page_shows_is_searchable_and_its_edits_and_its_going_reach_the_page(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root, "docs/conf.py", "")
+    write(root, "docs/config.rst", CONFIG_PAGE)
+    write(root, "docs/default_config.yml", "# zephyrine: the colour of the theme\ntheme: dark\n")
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        full_sync(index, root)
+        assert keyword_headings(index, root, "zephyrine") == ["Configuration"]
+        row = queries.stored_code_files(index.conn)["docs/default_config.yml"]
+        assert row.kind == INCLUDED_KIND and queries.name_counts(index.conn).files == 1  # conf.py alone is code
+        assert full_sync(index, root).updated == []  # an unchanged file costs the page nothing
+        write(root, "docs/default_config.yml", "# plasmatic: the colour of the theme\ntheme: dark\n")
+        assert full_sync(index, root).updated == ["docs/config.rst"]
+        assert keyword_headings(index, root, "plasmatic") == ["Configuration"]
+        assert keyword_headings(index, root, "zephyrine") == []
+        (root / "docs" / "default_config.yml").unlink()
+        assert full_sync(index, root).updated == ["docs/config.rst"]
+        assert keyword_headings(index, root, "plasmatic") == [] and keyword_headings(index, root, "defaults")
+        assert "docs/default_config.yml" not in queries.stored_code_files(index.conn)
+    finally:
+        index.close()
+
+
+def test_an_include_a_one_note_sync_indexed_is_watched_by_the_next_full_sync(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root, "docs/conf.py", "")
+    write(root, "docs/config.rst", "Configuration\n=============\n\nNothing yet.\n")
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        full_sync(index, root)
+        write(root, "docs/config.rst", CONFIG_PAGE)  # as a watcher sees it: that page alone
+        write(root, "docs/default_config.yml", "# zephyrine: the colour of the theme\ntheme: dark\n")
+        assert sync(index, NotesPolicy.load(root), FakeEmbedder(), only=["docs/config.rst"]).updated \
+            == ["docs/config.rst"]
+        assert keyword_headings(index, root, "zephyrine") == ["Configuration"]
+        full_sync(index, root)
+        write(root, "docs/default_config.yml", "# plasmatic: the colour of the theme\ntheme: dark\n")
+        assert full_sync(index, root).updated == ["docs/config.rst"]
+        assert keyword_headings(index, root, "plasmatic") == ["Configuration"]
+    finally:
+        index.close()
+
+
+def test_a_hidden_or_ignored_file_is_never_shown(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root, ".gitignore", "secrets.yml\n")
+    write(root, "docs/conf.py", "")
+    write(root, "docs/config.rst", "Configuration\n=============\n\nKeep this quasarflux paragraph.\n\n"
+                                   ".. literalinclude:: secrets.yml\n\n.. literalinclude:: .env.yml\n")
+    write(root, "docs/secrets.yml", "token: IGNORED_TOKEN_VALUE\n")
+    write(root, "docs/.env.yml", "token: HIDDEN_TOKEN_VALUE\n")
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        full_sync(index, root)
+        assert keyword_headings(index, root, "quasarflux") == ["Configuration"]
+        for secret in ("IGNORED_TOKEN_VALUE", "HIDDEN_TOKEN_VALUE"):
+            assert keyword_headings(index, root, secret) == []
+        assert not set(queries.stored_code_files(index.conn)) & {"docs/secrets.yml", "docs/.env.yml"}
+    finally:
+        index.close()
+
+
+def test_a_file_no_page_shows_any_more_is_forgotten_and_its_edits_cost_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root, "docs/conf.py", "")
+    write(root, "docs/config.rst", CONFIG_PAGE)
+    write(root, "docs/default_config.yml", "# zephyrine: the colour of the theme\ntheme: dark\n")
+    index = open_index(index_location(root, load_config()), root)
+    try:
+        full_sync(index, root)
+        assert "docs/default_config.yml" in queries.stored_code_files(index.conn)
+        write(root, "docs/config.rst", "Configuration\n=============\n\nNo defaults shown.\n")
+        full_sync(index, root)
+        assert "docs/default_config.yml" not in queries.stored_code_files(index.conn)
+        write(root, "docs/default_config.yml", "# plasmatic: the colour of the theme\ntheme: dark\n")
+        assert full_sync(index, root).updated == []
+        assert keyword_headings(index, root, "plasmatic") == []
+    finally:
+        index.close()

@@ -498,6 +498,13 @@ def files_citing(conn: Any, sources: Sequence[str]) -> list[str]:
     return sorted(found)
 
 
+def included_sources(conn: Any) -> set[str]:
+    """Every file some note's chunk shows lines of (`(included from PATH)`, notes/includes.py): one pass over the
+    chunks that name one (36 ms at 100,000 chunks: docs/benchmarks.md)."""
+    rows = conn.execute("select c.text from chunks c where c.text like '%(included from %'")
+    return {m.group(2) for (text,) in rows if (m := _CITED.search(text)) and m.group(2)}
+
+
 _CITED = re.compile(r"\((?:docstring of [^\n:]+: (.+), line \d+|included from ([^\n]+))\)$")
 
 
@@ -513,18 +520,22 @@ def chunks_of_file(conn: Any, path: str) -> list[ChunkRow]:
 # ----- the vocabulary ---------------------------------------------------------------------------------
 
 
+INCLUDED_KIND = "included"  # a code_files row for a file a page shows (literalinclude) that is no code: no names
+
+
 @dataclass(frozen=True)
 class StoredCodeFile:
     path: str
     sha256: str | None
     mtime_ns: int
     size: int
+    kind: str = ""
 
 
 def stored_code_files(conn: Any) -> dict[str, StoredCodeFile]:
     """Every code file or manifest read for names, by path."""
-    rows = conn.execute("select path, sha256, mtime_ns, size from code_files").fetchall()
-    return {r[0]: StoredCodeFile(r[0], r[1], int(r[2]), int(r[3])) for r in rows}
+    rows = conn.execute("select path, sha256, mtime_ns, size, kind from code_files").fetchall()
+    return {r[0]: StoredCodeFile(r[0], r[1], int(r[2]), int(r[3]), str(r[4])) for r in rows}
 
 
 def names_among(conn: Any, words: Sequence[str]) -> dict[str, bool]:
@@ -550,7 +561,7 @@ def name_counts(conn: Any) -> NameCounts:
         "select count(distinct case when source = 'manifest' then name end), "
         "count(distinct case when source = 'code' then name end), count(distinct name) from names"
     ).fetchone()
-    (files,) = conn.execute("select count(*) from code_files").fetchone()
+    (files,) = conn.execute("select count(*) from code_files where kind != ?", (INCLUDED_KIND,)).fetchone()
     return NameCounts(int(manifest), int(code), int(total), int(files))
 
 

@@ -28,7 +28,6 @@ from ..notes.reader import hash_note, read_note
 from ..records import Chunk, ChunkedNote, Skipped
 from .space import give_space_back
 from .store import Index, ensure_chunker, ensure_embedder
-from .vocab import CODE_KINDS, file_kind
 from .vocabsync import sync_vocabulary
 from ..notes.walk import walk_notes
 
@@ -243,7 +242,10 @@ def sync(
     if only_list is None:
         # The repo's names, from its code and manifests (vocabsync.py), within the caller's budget: reading
         # 1,790 Python files took a first search 14.9 s past its own (issue 36, item 2).
-        vocab = sync_vocabulary(index, policy, should_stop)
+        # The files pages show that are no code (a YAML file of defaults) are watched with the code, as they stand
+        # in the index now: a page made by a watcher's one-note sync counts too, and a file no page shows any
+        # longer is forgotten.
+        vocab = sync_vocabulary(index, policy, should_stop, included=queries.included_sources(index.conn))
         report.names_left = vocab is not None and vocab.stopped
         if completed and vocab is not None and vocab.changed:
             _refresh_docstrings(index, policy, embedder, vocab.changed, plan, report, max_file_bytes, should_stop)
@@ -414,13 +416,12 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
 
 def _with_docstrings(chunked: ChunkedNote, modules: ModuleFiles, path: str) -> list[Chunk]:
     """A page's chunks with the docstrings its autodoc directives show (`notes/autodocpage.py`) and the lines its
-    literalinclude directives show (`notes/includes.py`: code files only, which the vocabulary walk watches), each
+    literalinclude directives show (`notes/includes.py`: any file the policy admits; vocabsync.py watches it), each
     after the chunk holding its directive."""
     if not chunked.autodoc:
         return list(chunked.chunks)
-    watched = lambda rel: file_kind(rel.rsplit("/", 1)[-1]) in CODE_KINDS  # noqa: E731
-    extra = autodoc_chunks(chunked, modules, modules.summary_members(path)) \
-        + included_chunks(chunked, path, modules.text, watched)
+    extra = autodoc_chunks(chunked, modules, modules.summary_members(path)) + included_chunks(chunked, path,
+                                                                                             modules.text)
     # Stable: a docstring chunk points at its directive's line, inside the section chunk that precedes it.
     return sorted([*chunked.chunks, *extra], key=lambda c: c.start_line)
 

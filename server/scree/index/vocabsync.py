@@ -12,13 +12,14 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..db import queries, writes
 from ..errors import FileSkipped, ScreeError
-from ..notes.policy import NotesPolicy
+from ..notes.policy import NotesPolicy, Verdict
 from ..notes.reader import read_admitted
 from ..records import Skipped
 from .store import Index
@@ -28,6 +29,7 @@ from ..notes.walk import walk_code
 log = logging.getLogger(__name__)
 
 MAX_CODE_BYTES = 1024 * 1024
+INCLUDED_KIND = queries.INCLUDED_KIND  # a file a page shows (literalinclude) that is no code: kept for its changes
 MAX_CODE_FILES = 20_000
 COMMIT_BATCH = 500  # files per transaction: one commit per file would cost more than the reading
 
@@ -70,19 +72,22 @@ def common_words(path: Path = _WORDPIECE_VOCAB) -> frozenset[str]:
 
 
 def collect_vocabulary(index: Index, policy: NotesPolicy, *, max_bytes: int = MAX_CODE_BYTES,
-                       max_files: int = MAX_CODE_FILES,
+                       max_files: int = MAX_CODE_FILES, included: Iterable[str] = (),
                        should_stop: Callable[[], bool] = lambda: False) -> VocabReport:
     """Bring the index's names in line with the folder's code files and manifests. `should_stop` (a
     search's first-answer budget) ends it early: what was read is kept, nothing is forgotten, and the next
-    full sync reads the rest (`report.stopped`)."""
+    full sync reads the rest (`report.stopped`).
+
+    `included` names files pages show through a `literalinclude` (notes/includes.py) that are no code file: they
+    are kept in the same table, as kind INCLUDED_KIND and without names, so that a change to one, or its going,
+    is reported in `changed` like a code file's. One kept before that `included` no longer names is forgotten."""
     t0 = time.perf_counter()
     report = VocabReport()
     conn = index.conn
     stored = queries.stored_code_files(conn)
     seen: set[str] = set()
     kept_dirs: list[str] = []
-    batch: list[writes.CodeFileVersion] = []
-    words: frozenset[str] | None = None  # loaded at the first file that must be read
+    reader = _Reader(conn, stored, report, max_bytes)
     for item in walk_code(policy, lambda name: file_kind(name) is not None):
         if should_stop():
             report.stopped = True
@@ -90,8 +95,7 @@ def collect_vocabulary(index: Index, policy: NotesPolicy, *, max_bytes: int = MA
         if isinstance(item, Skipped):  # a folder that cannot be listed: keep what we knew under it
             kept_dirs.append(item.rel_path.rstrip("/") + "/")
             continue
-        verdict, rel = item, item.rel_path
-        st = verdict.stat
+        st = item.stat
         if st is None:
             continue
         if st.st_size > max_bytes:
@@ -101,37 +105,18 @@ def collect_vocabulary(index: Index, policy: NotesPolicy, *, max_bytes: int = MA
             report.skipped_cap += 1
             continue
         report.files += 1
-        seen.add(rel)
-        have = stored.get(rel)
-        if have is not None and have.sha256 is not None and (have.mtime_ns, have.size) == (st.st_mtime_ns,
-                                                                                          st.st_size):
-            continue
-        try:
-            data, st = read_admitted(verdict, max_bytes=max_bytes)
-        except FileSkipped:
-            report.unreadable += 1
-            seen.discard(rel)
-            continue
-        report.read += 1
-        sha = hashlib.sha256(data).hexdigest()
-        if have is not None and have.sha256 == sha:
-            writes.touch_code_file(conn, rel, st.st_mtime_ns, st.st_size)
-            continue
-        if have is not None:
-            report.changed.append(rel)
-        kind = file_kind(rel.rsplit("/", 1)[-1]) or ""
-        # Binary data (a NUL byte) declares nothing; the file is still recorded so it is not re-read.
-        if words is None:
-            words = common_words()
-        names = frozenset() if b"\0" in data else frozenset(
-            extract_names(kind, data.decode("utf-8", "replace"), words))
-        del data
-        batch.append(writes.CodeFileVersion(rel, kind, source_of(kind), sha, st.st_mtime_ns, st.st_size, names,
-                                            names & words))
-        if len(batch) >= COMMIT_BATCH:
-            writes.replace_code_files(conn, batch)
-            batch = []
-    writes.replace_code_files(conn, batch)
+        if reader.read(item, file_kind(item.rel_path.rsplit("/", 1)[-1]) or ""):
+            seen.add(item.rel_path)
+    if not report.stopped:
+        # A file kept before that no page shows any more is not seen: forgotten below, as a code file gone is.
+        for rel in sorted(set(included) - seen):
+            verdict = policy.inspect(rel, any_name=True)
+            # Gone, refused now, or grown past the cap: the pages that showed it are read again (`changed`).
+            if verdict.admitted and verdict.stat is not None and verdict.stat.st_size <= max_bytes \
+                    and file_kind(verdict.rel_path.rsplit("/", 1)[-1]) is None \
+                    and reader.read(verdict, INCLUDED_KIND):
+                seen.add(verdict.rel_path)
+    reader.flush()
     if report.stopped:  # not every file was seen: none may be taken for gone
         report.seconds = time.perf_counter() - t0
         return report
@@ -148,11 +133,58 @@ def collect_vocabulary(index: Index, policy: NotesPolicy, *, max_bytes: int = MA
     return report
 
 
-def sync_vocabulary(index: Index, policy: NotesPolicy,
-                    should_stop: Callable[[], bool] = lambda: False) -> VocabReport | None:
+class _Reader:
+    """Reads one admitted file when its mtime or size differ from the index's, and batches what it found."""
+
+    def __init__(self, conn: Any, stored: dict[str, queries.StoredCodeFile], report: VocabReport,
+                 max_bytes: int) -> None:
+        self._conn, self._stored, self._report, self._max_bytes = conn, stored, report, max_bytes
+        self._batch: list[writes.CodeFileVersion] = []
+        self._words: frozenset[str] | None = None  # loaded at the first code file that must be read
+
+    def read(self, verdict: Verdict, kind: str) -> bool:
+        """False when the file could not be read now (it is then not seen: gone, if it was kept)."""
+        rel, st = verdict.rel_path, verdict.stat
+        assert st is not None
+        have = self._stored.get(rel)
+        if have is not None and have.sha256 is not None and have.kind == kind \
+                and (have.mtime_ns, have.size) == (st.st_mtime_ns, st.st_size):
+            return True
+        try:
+            data, st = read_admitted(verdict, max_bytes=self._max_bytes)
+        except FileSkipped:
+            self._report.unreadable += 1
+            return False
+        self._report.read += 1
+        sha = hashlib.sha256(data).hexdigest()
+        if have is not None and have.sha256 == sha and have.kind == kind:
+            writes.touch_code_file(self._conn, rel, st.st_mtime_ns, st.st_size)
+            return True
+        if have is not None:
+            self._report.changed.append(rel)
+        names: frozenset[str] = frozenset()
+        # Binary data (a NUL byte) declares nothing; the file is still recorded so it is not re-read.
+        if kind != INCLUDED_KIND and b"\0" not in data:
+            if self._words is None:
+                self._words = common_words()
+            names = frozenset(extract_names(kind, data.decode("utf-8", "replace"), self._words))
+        del data
+        self._batch.append(writes.CodeFileVersion(rel, kind, source_of(kind), sha, st.st_mtime_ns, st.st_size,
+                                                  names, names & (self._words or frozenset())))
+        if len(self._batch) >= COMMIT_BATCH:
+            self.flush()
+        return True
+
+    def flush(self) -> None:
+        writes.replace_code_files(self._conn, self._batch)
+        self._batch = []
+
+
+def sync_vocabulary(index: Index, policy: NotesPolicy, should_stop: Callable[[], bool] = lambda: False,
+                    included: Iterable[str] = ()) -> VocabReport | None:
     """`collect_vocabulary` for a sync: a failure costs the vocabulary's freshness, never the notes."""
     try:
-        return collect_vocabulary(index, policy, should_stop=should_stop)
+        return collect_vocabulary(index, policy, should_stop=should_stop, included=included)
     except (ScreeError, OSError) as exc:
         log.warning("the names of the code were not collected: %s", exc)
         return None

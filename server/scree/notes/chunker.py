@@ -91,9 +91,11 @@ log = logging.getLogger(__name__)
 # 27 (issue 38): each name an `autosummary` with `:toctree:` lists shows its docstring as an entry
 # (`rstblocks.AUTOSUMMARY_PAGES`), as the page Sphinx generates for it does; an `automodapi` line shows its module's
 # API (`notes/modapi.py`).
-# `formats.MKDOCSTRINGS_DIRECTIVES` is off, and with it off the chunks are 27's; turning it on (a Markdown page's
+# 28 (issue 38): a `literalinclude` shows any file the policy admits, not only code (`notes/includes.py`): a YAML file
+# of defaults whose comments are the only words on each key.
+# `formats.MKDOCSTRINGS_DIRECTIVES` is off, and with it off the chunks are 28's; turning it on (a Markdown page's
 # mkdocstrings directives, `::: griffe.GriffeLoader`, show their docstrings) sets the next version here.
-CHUNKER_VERSION = "27"
+CHUNKER_VERSION = "28"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from

@@ -7,8 +7,11 @@ holds only the directive, so the example an agent most needs lives elsewhere (An
 directive's lines and ending with where they came from, `(included from docs/snippets/threads/run_sync.py)`: a
 sync that sees that file change indexes the page again (`db.queries.files_citing`), as it does for docstrings.
 
-Only files the caller watches are included (`watched`: the sync passes the code files its vocabulary walk reads, so
-an included file cannot change unseen); any other stays the directive's line, as before. Paths resolve as Sphinx
+Any file the notes policy admits is included, whatever its kind: a YAML file of defaults whose comments are the only
+words on each key (Jupyter Book's `default_config.yml`), a shell session's output, a licence. What `read` refuses
+(hidden, ignored, a link, binary, over its cap, outside the folder) stays the directive's line. The sync keeps each
+included file that is no code file in its vocabulary's table (`index/vocabsync.py`, kind `included`), so an edit of
+it reaches the page at the next full sync as a code file's does. Paths resolve as Sphinx
 resolves them: relative to the page, or, written with a leading `/`, to the source folder (here each folder above the
 page, nearest first). The options that choose lines are read in Sphinx's order: `:pyobject:`, `:lines:`, then
 `:start-at:`/`:start-after:` and `:end-at:`/`:end-before:`. Pure but for `read`.
@@ -26,28 +29,26 @@ from .chunker import chunk_lines
 from ..records import Chunk, ChunkedNote
 
 INCLUDE = "literalinclude"  # `AutodocRef.directive` of such a directive (`rstblocks` reports it with autodoc's)
+_FROM = "(included from "  # an included chunk's last line: `(included from docs/snippets/run.py)`
 MAX_INCLUDED_LINES = 2000  # lines of one included file indexed (a page that includes a generated file)
 
 # A path relative to the notes folder to that file's text, or None when it is not there or not admitted.
 FileReader = Callable[[str], "str | None"]
 
 
-def included_chunks(note: ChunkedNote, note_path: str, read: FileReader,
-                    watched: Callable[[str], bool]) -> list[Chunk]:
+def included_chunks(note: ChunkedNote, note_path: str, read: FileReader) -> list[Chunk]:
     """The chunks of the lines every `literalinclude` directive of `note` (at `note_path`) shows, in order."""
     out: list[Chunk] = []
     for ref, trail in zip(note.autodoc, note.autodoc_trails):
         if ref.directive != INCLUDE:
             continue
         for rel in candidates(note_path, ref.target):
-            if not watched(rel):
-                continue
             text = read(rel)
             if text is None:
                 continue
             lines = select(text.splitlines(), dict(ref.values))[:MAX_INCLUDED_LINES]
             if any(line.strip() for line in lines):
-                note_line = f"(included from {rel})"
+                note_line = f"{_FROM}{rel})"
                 chunks = chunk_lines(lines, trail, ref.line + 1, max(ref.end, ref.line + 1))
                 out.extend(replace(c, text=f"{c.text}\n\n{note_line}") for c in chunks)
             break
