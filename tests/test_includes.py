@@ -23,7 +23,9 @@ from scree.index.sync import sync
 from scree.locate import index_location
 from scree.notes import formats
 from scree.notes.chunker import chunk_note
-from scree.notes.includes import candidates, included_chunks, select
+from scree.mcpserver import read_output
+from scree.notes.includes import candidates, included_chunks, select, with_included_lines
+from scree.notes.sections import excerpt
 from scree.notes.policy import NotesPolicy
 from scree.search.search import Query
 from scree.search.vocabsearch import search_with_names
@@ -257,3 +259,41 @@ def test_a_file_no_page_shows_any_more_is_forgotten_and_its_edits_cost_nothing(t
         assert keyword_headings(index, root, "plasmatic") == []
     finally:
         index.close()
+
+
+TWO_SECTIONS = ("Threads\n=======\n\nWorker\n------\n\n.. literalinclude:: snippets/run.py\n   :pyobject: main\n\n"
+                "Defaults\n--------\n\n.. literalinclude:: snippets/defaults.yml\n")
+SNIPPETS = {"docs/snippets/run.py": SNIPPET, "docs/snippets/defaults.yml": "# zephyrine: the theme\ntheme: dark\n"}
+
+
+def test_read_doc_of_a_section_shows_the_lines_its_directive_shows_after_its_own() -> None:
+    ex = excerpt(TWO_SECTIONS, heading="Worker", kind=formats.RST)
+    shown = with_included_lines(ex, TWO_SECTIONS, formats.RST, "docs/threads.rst", SNIPPETS.get, 100_000)
+    assert shown.text.startswith(ex.text.rstrip("\n")) and "@anyio.run" in shown.text
+    assert shown.text.endswith("(included from docs/snippets/run.py)") and "zephyrine" not in shown.text
+    assert "class Engine" not in shown.text  # only what `:pyobject:` chooses
+    assert shown.note == "after the lines, the lines its literalinclude directives show"
+    whole = with_included_lines(excerpt(TWO_SECTIONS, kind=formats.RST), TWO_SECTIONS, formats.RST,
+                                "docs/threads.rst", SNIPPETS.get, 100_000)
+    assert whole.text.index("@anyio.run") < whole.text.index("zephyrine")  # each directive's lines, in order
+    cut = with_included_lines(ex, TWO_SECTIONS, formats.RST, "docs/threads.rst", SNIPPETS.get, 120)
+    assert len(cut.text.encode()) <= 120 and cut.note is not None
+    assert cut.note.endswith("cut at 0 KB: the rest is in docs/snippets/run.py")
+    plain = excerpt("Threads\n=======\n\nNo directive.\n", heading="Threads", kind=formats.RST)
+    assert with_included_lines(plain, "Threads\n=======\n\nNo directive.\n", formats.RST, "docs/threads.rst",
+                               SNIPPETS.get, 100_000) is plain
+
+
+def test_read_doc_reads_the_included_file_under_the_folder_s_rules(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root, "docs/conf.py", "")
+    write(root, "docs/threads.rst", TWO_SECTIONS)
+    for rel, text in SNIPPETS.items():
+        write(root, rel, text)
+    out = read_output(root, "docs/threads.rst", heading="Defaults", start_line=None, end_line=None,
+                      max_file_bytes=1 << 20, max_bytes=100_000)
+    assert out.text.endswith("# zephyrine: the theme\ntheme: dark\n\n(included from docs/snippets/defaults.yml)")
+    write(root, ".gitignore", "defaults.yml\n")  # ignored now: its lines are not shown
+    out = read_output(root, "docs/threads.rst", heading="Defaults", start_line=None, end_line=None,
+                      max_file_bytes=1 << 20, max_bytes=100_000)
+    assert "zephyrine" not in out.text and out.note is None

@@ -370,6 +370,7 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
     from .notes.policy import NotesPolicy
     from .notes.reader import read_note
     from .notes.autodocpage import docstring_excerpt, with_own_docstrings
+    from .notes.includes import with_included_lines
     from .notes.modules import ModuleFiles
     from .notes.sections import excerpt
     from .notes.walk import walk_notes
@@ -400,9 +401,10 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
         kind = policy.note_kind(rel)
         ex = excerpt(note.text, heading=heading, start_line=start_line, end_line=end_line, max_bytes=max_bytes,
                      kind=kind)
+        modules = ModuleFiles(policy)
         if heading:
-            modules = ModuleFiles(policy)
             ex = with_own_docstrings(ex, note.text, kind, modules, max_bytes, modules.summary_members(rel))
+        ex = with_included_lines(ex, note.text, kind, rel, modules.text, max_bytes)
     except ScreeError as exc:
         modules = ModuleFiles(policy)
         shown = docstring_excerpt(note.text, kind, heading, modules, max_bytes,

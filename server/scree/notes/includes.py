@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import ast
 import posixpath
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from . import pysource
 from .chunker import chunk_lines
-from ..records import Chunk, ChunkedNote
+from .sections import Excerpt
+from .utf8 import cut_utf8
+from ..records import AutodocRef, Chunk, ChunkedNote
 
 INCLUDE = "literalinclude"  # `AutodocRef.directive` of such a directive (`rstblocks` reports it with autodoc's)
 _FROM = "(included from "  # an included chunk's last line: `(included from docs/snippets/run.py)`
@@ -39,6 +41,36 @@ FileReader = Callable[[str], "str | None"]
 def included_chunks(note: ChunkedNote, note_path: str, read: FileReader) -> list[Chunk]:
     """The chunks of the lines every `literalinclude` directive of `note` (at `note_path`) shows, in order."""
     out: list[Chunk] = []
+    for ref, trail, rel, lines in _shown(note, note_path, read):
+        chunks = chunk_lines(lines, trail, ref.line + 1, max(ref.end, ref.line + 1))
+        out.extend(replace(c, text=f"{c.text}\n\n{_FROM}{rel})") for c in chunks)
+    return out
+
+
+def with_included_lines(ex: Excerpt, text: str, kind: str, note_path: str, read: FileReader,
+                        max_bytes: int) -> Excerpt:
+    """read_doc of a part of a page holding `literalinclude` directives: its lines, then the lines each directive in
+    it shows, each ending with where they came from, as search showed them. Any other excerpt is returned as it is."""
+    from .chunker import chunk_note  # the chunker imports nothing of this module; kept local to say so
+
+    if INCLUDE not in ex.text:
+        return ex
+    shown = [(rel, f"{chr(10).join(lines)}\n\n{_FROM}{rel})") for ref, _, rel, lines in
+             _shown(chunk_note(text, kind), note_path, read) if ex.start_line <= ref.line + 1 <= ex.end_line]
+    if not shown:
+        return ex
+    whole = "\n\n".join([ex.text.rstrip("\n"), *(lines for _, lines in shown)])
+    body = cut_utf8(whole, max_bytes)
+    remarks = [ex.note] if ex.note else []
+    remarks.append("after the lines, the lines its literalinclude directives show")
+    if len(body) < len(whole):
+        remarks.append(f"cut at {max_bytes // 1000} KB: the rest is in {', '.join(rel for rel, _ in shown)}")
+    return replace(ex, text=body, note="; ".join(remarks))
+
+
+def _shown(note: ChunkedNote, note_path: str, read: FileReader) -> Iterator[tuple[AutodocRef, str, str, list[str]]]:
+    """Each `literalinclude` directive of `note` that shows lines: the directive, its section's trail, the file's
+    path and the lines its options choose."""
     for ref, trail in zip(note.autodoc, note.autodoc_trails):
         if ref.directive != INCLUDE:
             continue
@@ -48,11 +80,8 @@ def included_chunks(note: ChunkedNote, note_path: str, read: FileReader) -> list
                 continue
             lines = select(text.splitlines(), dict(ref.values))[:MAX_INCLUDED_LINES]
             if any(line.strip() for line in lines):
-                note_line = f"{_FROM}{rel})"
-                chunks = chunk_lines(lines, trail, ref.line + 1, max(ref.end, ref.line + 1))
-                out.extend(replace(c, text=f"{c.text}\n\n{note_line}") for c in chunks)
+                yield ref, trail, rel, lines
             break
-    return out
 
 
 def candidates(note_path: str, target: str) -> list[str]:
