@@ -1,7 +1,8 @@
-"""A reStructuredText page's `literalinclude` shows another file's lines (AnyIO keeps every example in
-`docs/snippets/`): those lines are its section's text for search, chosen by the directive's options as Sphinx chooses
-them, from any file of the notes folder the policy admits, and an edit of the file reaches the page at the next sync. Pure
-parts directly; the sync with real `scree` processes and a real index."""
+"""A reStructuredText page's `literalinclude` (and an `include` of a file that is no note) shows another file's
+lines (AnyIO keeps every example in `docs/snippets/`): those lines are its section's text for search, chosen by the
+directive's options as Sphinx chooses them, from any file of the notes folder the policy admits, and an edit of the
+file reaches the page at the next sync; read_doc shows them too. Pure parts directly; the sync with real `scree`
+processes and a real index."""
 
 from __future__ import annotations
 
@@ -297,3 +298,34 @@ def test_read_doc_reads_the_included_file_under_the_folder_s_rules(tmp_path: Pat
     out = read_output(root, "docs/threads.rst", heading="Defaults", start_line=None, end_line=None,
                       max_file_bytes=1 << 20, max_bytes=100_000)
     assert "zephyrine" not in out.text and out.note is None
+
+
+def test_an_include_of_a_file_that_is_no_note_shows_its_text_and_one_of_a_note_does_not() -> None:
+    page = ("Welcome\n=======\n\n.. include:: about.rst.inc\n\nChanges\n-------\n\n.. include:: ../CHANGES.rst\n\n"
+            "Example\n-------\n\n.. include:: example/conftest.py\n   :literal:\n\n"
+            "Part\n----\n\n.. include:: part.inc\n   :start-line: 1\n   :end-line: -1\n")
+    files = {"docs/about.rst.inc": "About\n-----\n\nquasarflux is a tool.\n", "CHANGES.rst": "Changes\n=======\n",
+             "docs/example/conftest.py": "def pytest_collect_file(parent, file_path):\n    return None\n",
+             "docs/part.inc": "first\nsecond\nthird\n"}
+    note = chunk_note(page, formats.RST)
+    assert [(r.directive, r.target) for r in note.autodoc] == [
+        ("include", "about.rst.inc"), ("include", "../CHANGES.rst"), ("literalinclude", "example/conftest.py"),
+        ("include", "part.inc")]
+    chunks = included_chunks(note, "docs/index.rst", files.get)
+    assert [(c.heading, c.text.rpartition("\n")[2]) for c in chunks] == [
+        ("Welcome", "(included from docs/about.rst.inc)"),
+        ("Welcome > Example", "(included from docs/example/conftest.py)"),
+        ("Welcome > Part", "(included from docs/part.inc)")]
+    assert "quasarflux is a tool." in chunks[0].text and "def pytest_collect_file" in chunks[1].text
+    assert chunks[2].text.startswith("second") and "first" not in chunks[2].text and "third" not in chunks[2].text
+
+
+def test_a_myst_include_fence_of_a_file_that_is_no_note_shows_it() -> None:
+    page = ("# Guide\n\n## About\n\n```{include} snippets/about.inc\n```\n\n"
+            "## Readme\n\n```{include} ../README.md\n```\n\n## Code\n\n```{include} snippets/run.py\n:literal:\n```\n")
+    files = {"docs/snippets/about.inc": "quasarflux is a tool.\n", "README.md": "# Readme\n",
+             "docs/snippets/run.py": SNIPPET}
+    note = chunk_note(page, formats.MARKDOWN)
+    assert [r.directive for r in note.autodoc] == ["include", "include", "literalinclude"]
+    chunks = included_chunks(note, "docs/guide.md", files.get)
+    assert [c.heading for c in chunks] == ["Guide > About", "Guide > Code"]

@@ -93,9 +93,11 @@ log = logging.getLogger(__name__)
 # API (`notes/modapi.py`).
 # 28 (issue 38): a `literalinclude` shows any file the policy admits, not only code (`notes/includes.py`): a YAML file
 # of defaults whose comments are the only words on each key.
-# `formats.MKDOCSTRINGS_DIRECTIVES` is off, and with it off the chunks are 28's; turning it on (a Markdown page's
+# 29 (issue 38): an `include` directive of a file that is no note shows its text, as a literalinclude does; one with
+# `:literal:` or `:code:` is a literalinclude (`notes/includes.py`).
+# `formats.MKDOCSTRINGS_DIRECTIVES` is off, and with it off the chunks are 29's; turning it on (a Markdown page's
 # mkdocstrings directives, `::: griffe.GriffeLoader`, show their docstrings) sets the next version here.
-CHUNKER_VERSION = "28"
+CHUNKER_VERSION = "29"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from

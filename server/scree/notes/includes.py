@@ -26,11 +26,18 @@ from dataclasses import replace
 
 from . import pysource
 from .chunker import chunk_lines
+from .formats import DEFAULT_SUFFIXES, SPHINX_TEXT_SUFFIX
 from .sections import Excerpt
 from .utf8 import cut_utf8
 from ..records import AutodocRef, Chunk, ChunkedNote
 
 INCLUDE = "literalinclude"  # `AutodocRef.directive` of such a directive (`rstblocks` reports it with autodoc's)
+# A plain `.. include::` (MyST's `{include}`) of a file that is no note: its text is the page's (marshmallow's
+# `about.rst.inc`). One with `:literal:` or `:code:` is reported as a literalinclude; one of a note shows that note,
+# which is indexed as itself, so it is not shown twice.
+TEXT_INCLUDE = "include"
+FILE_DIRECTIVES = frozenset({INCLUDE, TEXT_INCLUDE})
+NOTE_SUFFIXES = (*DEFAULT_SUFFIXES, SPHINX_TEXT_SUFFIX)
 _FROM = "(included from "  # an included chunk's last line: `(included from docs/snippets/run.py)`
 MAX_INCLUDED_LINES = 2000  # lines of one included file indexed (a page that includes a generated file)
 
@@ -53,7 +60,7 @@ def with_included_lines(ex: Excerpt, text: str, kind: str, note_path: str, read:
     it shows, each ending with where they came from, as search showed them. Any other excerpt is returned as it is."""
     from .chunker import chunk_note  # the chunker imports nothing of this module; kept local to say so
 
-    if INCLUDE not in ex.text:
+    if TEXT_INCLUDE not in ex.text:  # the word of both directives
         return ex
     shown = [(rel, f"{chr(10).join(lines)}\n\n{_FROM}{rel})") for ref, _, rel, lines in
              _shown(chunk_note(text, kind), note_path, read) if ex.start_line <= ref.line + 1 <= ex.end_line]
@@ -72,7 +79,9 @@ def _shown(note: ChunkedNote, note_path: str, read: FileReader) -> Iterator[tupl
     """Each `literalinclude` directive of `note` that shows lines: the directive, its section's trail, the file's
     path and the lines its options choose."""
     for ref, trail in zip(note.autodoc, note.autodoc_trails):
-        if ref.directive != INCLUDE:
+        if ref.directive not in FILE_DIRECTIVES:
+            continue
+        if ref.directive == TEXT_INCLUDE and ref.target.strip().lower().endswith(NOTE_SUFFIXES):
             continue
         for rel in candidates(note_path, ref.target):
             text = read(rel)
@@ -115,6 +124,8 @@ def select(lines: list[str], options: dict[str, str]) -> list[str]:
         lines = _pyobject(lines, options["pyobject"])
     if options.get("lines"):
         lines = _numbered(lines, options["lines"])
+    if options.get("start-line") or options.get("end-line"):  # an include's, 0-based, negative from the end
+        lines = lines[_index(options.get("start-line")):_index(options.get("end-line"))]
     for start, keep in (("start-at", True), ("start-after", False)):
         marker = options.get(start)
         if marker:
@@ -126,6 +137,14 @@ def select(lines: list[str], options: dict[str, str]) -> list[str]:
             at = next((i for i, line in enumerate(lines) if marker in line), None)
             lines = lines if at is None else lines[:at + 1 if keep else at]
     return lines
+
+
+def _index(value: str | None) -> int | None:
+    """An include's `:start-line:` or `:end-line:` as a slice bound (None when absent or no integer)."""
+    try:
+        return int(value) if value else None
+    except ValueError:
+        return None
 
 
 def _numbered(lines: list[str], spec: str) -> list[str]:

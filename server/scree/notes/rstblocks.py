@@ -340,6 +340,12 @@ def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open],
         short = name.split(":", 1)[1] if name.startswith(("py:", "rst:")) and name not in INERT_DIRECTIVES else name
         if rest.startswith("|") or name in INERT_DIRECTIVES:
             inert.append(i)
+            target = (d.group(2) or "").strip()
+            if name == "include" and target and not rest.startswith("|"):  # its file's text (`notes/includes.py`)
+                end = _options_end(lines, i + 1)
+                values = _option_values(lines[i + 1:end])
+                shown = "literalinclude" if "literal" in values or "code" in values else name
+                autodoc.append(AutodocRef(i, end, shown, target, "", frozenset(values), (), tuple(values.items())))
             # `only`'s body is the page's text, shown in some builds: only its marker is markup.
             kind = "text" if name in ("only", "ifconfig", "rst-class") else "inert"
             stack.append(_Open(ind, kind))
