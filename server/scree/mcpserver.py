@@ -403,12 +403,13 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
                      kind=kind)
         modules = ModuleFiles(policy)
         if heading:
-            ex = with_own_docstrings(ex, note.text, kind, modules, max_bytes, modules.summary_members(rel))
+            ex = with_own_docstrings(ex, note.text, kind, modules, max_bytes, modules.summary_members(rel),
+                                     modules.autodoc_defaults(rel))
         ex = with_included_lines(ex, note.text, kind, rel, modules.text, max_bytes)
     except ScreeError as exc:
         modules = ModuleFiles(policy)
-        shown = docstring_excerpt(note.text, kind, heading, modules, max_bytes,
-                                  modules.summary_members(rel)) if heading else None
+        shown = docstring_excerpt(note.text, kind, heading, modules, max_bytes, modules.summary_members(rel),
+                                  modules.autodoc_defaults(rel)) if heading else None
         if shown is None:
             raise ToolError(f"{rel}: {exc}") from None
         ex = shown

@@ -420,8 +420,8 @@ def _with_docstrings(chunked: ChunkedNote, modules: ModuleFiles, path: str) -> l
     after the chunk holding its directive."""
     if not chunked.autodoc:
         return list(chunked.chunks)
-    extra = autodoc_chunks(chunked, modules, modules.summary_members(path)) + included_chunks(chunked, path,
-                                                                                             modules.text)
+    extra = autodoc_chunks(chunked, modules, modules.summary_members(path), modules.autodoc_defaults(path)) \
+        + included_chunks(chunked, path, modules.text)
     # Stable: a docstring chunk points at its directive's line, inside the section chunk that precedes it.
     return sorted([*chunked.chunks, *extra], key=lambda c: c.start_line)
 

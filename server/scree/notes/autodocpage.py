@@ -6,10 +6,12 @@ shows is `notes/autodoc.py`'s; how a docstring's reStructuredText divides it, `n
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import replace
 
 from . import docstringrst, modapi, rstblocks
-from .autodoc import MAX_OBJECTS_PER_PAGE, MKDOCSTRINGS, Documented, ModuleFinder, Resolver, summary_name
+from .autodoc import (MAX_OBJECTS_PER_PAGE, MKDOCSTRINGS, Documented, ModuleFinder, Resolver, summary_name,
+                      with_defaults)
 from .chunker import TRAIL_SEPARATOR, chunk_lines
 from .docstringrst import docstring_sections, opening_title
 from .sectiontext import HEADING_DIRECTIVE, MKDOCSTRINGS_MARK
@@ -20,9 +22,11 @@ from .utf8 import cut_utf8
 log = logging.getLogger(__name__)
 
 
-def autodoc_chunks(note: ChunkedNote, find: ModuleFinder, summary_members: bool = False) -> list[Chunk]:
+def autodoc_chunks(note: ChunkedNote, find: ModuleFinder, summary_members: bool = False,
+                   defaults: Mapping[str, str] | None = None) -> list[Chunk]:
     """The chunks of every docstring `note`'s autodoc directives show, in the directives' order (`summary_members`:
-    the project's autosummary template shows a listed class's members, `ModuleFiles.summary_members`)."""
+    the project's autosummary template shows a listed class's members, `ModuleFiles.summary_members`; `defaults`: its
+    conf.py's `autodoc_default_options`, `ModuleFiles.autodoc_defaults`)."""
     if not note.autodoc:
         return []
     resolver = Resolver(find, summary_members=summary_members)
@@ -30,7 +34,7 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder, summary_members: bool 
     budget = [MAX_OBJECTS_PER_PAGE]  # objects still shown on this page
     # a member the page also lists by name has its own entry there: not shown twice
     listed = {summary_name(ref) for ref in note.autodoc if ref.directive == rstblocks.AUTOSUMMARY}
-    pairs = ((one, trail) for ref, trail in zip(note.autodoc, note.autodoc_trails)
+    pairs = ((with_defaults(one, defaults or {}), trail) for ref, trail in zip(note.autodoc, note.autodoc_trails)
              for one in (modapi.expanded(ref, find) if ref.directive == modapi.DIRECTIVE else (ref,)))
     for ref, trail in pairs:
         if ref.directive in ("literalinclude", "include"):  # a file's lines, not a docstring (`notes/includes.py`)
@@ -108,7 +112,7 @@ def docstring_note(obj: Documented, generated: bool = False) -> str:
 
 
 def docstring_excerpt(text: str, kind: str, heading: str, find: ModuleFinder, max_bytes: int,
-                      summary_members: bool = False) -> Excerpt | None:
+                      summary_members: bool = False, defaults: Mapping[str, str] | None = None) -> Excerpt | None:
     """read_doc of a section that only an autodoc directive makes (`API > flask.Flask`): the docstring, as
     search showed it, with the directive's lines. None when no directive of the page shows that heading."""
     from .chunker import chunk_note  # the chunker imports nothing of this module; kept local to say so
@@ -116,7 +120,7 @@ def docstring_excerpt(text: str, kind: str, heading: str, find: ModuleFinder, ma
     note = chunk_note(text, kind)
     if not note.autodoc:
         return None
-    chunks = autodoc_chunks(note, find, summary_members)
+    chunks = autodoc_chunks(note, find, summary_members, defaults)
     lookup = match_sections([Section(c.heading, 0, c.start_line, c.end_line) for c in chunks], heading)
     if not lookup.matches:
         return None
@@ -135,7 +139,7 @@ def _joined(parts: list[Chunk]) -> str:
 
 
 def with_own_docstrings(ex: Excerpt, text: str, kind: str, find: ModuleFinder, max_bytes: int,
-                        summary_members: bool = False) -> Excerpt:
+                        summary_members: bool = False, defaults: Mapping[str, str] | None = None) -> Excerpt:
     """read_doc of a section titled by the object an autodoc directive in it shows (`capteesys` holding
     `.. autofunction:: _pytest.capture.capteesys`): its lines, then that docstring, as search showed them
     under the section's own trail (`rstblocks.same_subject`). Any other excerpt is returned as it is."""
@@ -144,7 +148,7 @@ def with_own_docstrings(ex: Excerpt, text: str, kind: str, find: ModuleFinder, m
     if ex.heading is None or (".. auto" not in ex.text and "::: " not in ex.text):
         return ex
     note = chunk_note(text, kind)
-    own = [c for c in autodoc_chunks(note, find, summary_members) if c.heading == ex.heading]
+    own = [c for c in autodoc_chunks(note, find, summary_members, defaults) if c.heading == ex.heading]
     if not own:
         return ex
     head = ex.text.rstrip("\n")

@@ -9,7 +9,9 @@ symbolic link followed), through the same checked open as a note, capped in size
 
 from __future__ import annotations
 
-from . import rstblocks
+import ast
+
+from . import pysource, rstblocks
 from .formats import SPHINX_CONF
 from .mkdocsdirectives import mkdocs_source_roots
 from .policy import NotesPolicy
@@ -30,6 +32,7 @@ class ModuleFiles:
         self._seen: dict[str, tuple[str, str] | None] = {}
         self._roots: tuple[str, ...] | None = None  # read on first use
         self._members: dict[str, bool | None] = {}  # folder -> `summary_members`' answer there (None: no conf.py)
+        self._defaults: dict[str, dict[str, str] | None] = {}  # folder -> its conf.py's autodoc defaults (None: none)
 
     def __call__(self, dotted: str) -> tuple[str, str] | None:
         if dotted not in self._seen:
@@ -54,6 +57,24 @@ class ModuleFiles:
             if not folder:
                 return False
             folder = folder.rpartition("/")[0]
+
+    def autodoc_defaults(self, page: str) -> dict[str, str]:
+        """The `autodoc_default_options` of the page's Sphinx project (the nearest folder above it holding a
+        `conf.py`): option to value, "" for a flag (`notes/autodoc.with_defaults`); none when no conf.py sets them."""
+        folder = page.rpartition("/")[0]
+        while True:
+            if folder not in self._defaults:
+                self._defaults[folder] = self._conf_defaults(folder)
+            if self._defaults[folder] is not None:
+                return dict(self._defaults[folder] or {})
+            if not folder:
+                return {}
+            folder = folder.rpartition("/")[0]
+
+    def _conf_defaults(self, folder: str) -> dict[str, str] | None:
+        """None when `folder` holds no conf.py; else the options its `autodoc_default_options` sets."""
+        found = self._admitted(f"{folder}/{SPHINX_CONF}" if folder else SPHINX_CONF)
+        return None if found is None else default_options(found[1])
 
     def _template_members(self, folder: str) -> bool | None:
         """None when `folder` is no Sphinx source folder; else whether its class template shows members."""
@@ -93,3 +114,26 @@ class ModuleFiles:
         except FileSkipped:
             return None
         return None if b"\0" in data else (verdict.rel_path, data.decode("utf-8", "replace"))
+
+
+def default_options(conf: str) -> dict[str, str]:
+    """The options a conf.py's `autodoc_default_options` dict literal sets (True or None: a flag, ""; a string: its
+    value; False: not set), or its older `autodoc_default_flags` list; read, never run."""
+    tree = pysource.parse(conf)
+    out: dict[str, str] = {}
+    for node in tree.body if tree is not None else []:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        name, value = node.targets[0].id, node.value
+        if name == "autodoc_default_options" and isinstance(value, ast.Dict):
+            out = {}
+            for key, val in zip(value.keys, value.values):
+                if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(val, ast.Constant)):
+                    continue
+                if val.value is None or val.value is True:
+                    out[key.value] = ""
+                elif isinstance(val.value, str):
+                    out[key.value] = val.value
+        elif name == "autodoc_default_flags" and isinstance(value, (ast.List, ast.Tuple)) and not out:
+            out = {e.value: "" for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+    return out

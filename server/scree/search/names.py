@@ -63,6 +63,39 @@ def spelled_in_table(text: str, name: str) -> bool:
     return False
 
 
+# YAML spells a dotted key by nesting: `html.baseurl` by a line "html:" and, indented under it, "baseurl: ''", as a
+# `_config.yml` or `mkdocs.yml` example (or the project's file of defaults a page includes) writes it. Each enclosing
+# key must end its line, as a block mapping's does: JavaScript's `optimizeDeps: {` is not one. Measured
+# (docs/benchmarks.md): YAML_KEYS.
+YAML_KEYS = True
+_YAML_KEY = re.compile(r"([\w.-]+)\s*:(?:\s+(.*))?$")
+
+
+def spelled_in_yaml(text: str, name: str) -> bool:
+    """True when `text` (case-folded) sets the dotted key `name` by YAML nesting: a line setting the name's last part,
+    indented under lines that open the keys of its head, the nearest enclosing ones last (`html:` for `html`; a
+    longer path ending with the head counts too, as a TOML table's does)."""
+    head, _, key = name.rpartition(".")
+    parts = head.split(".")
+    path: list[tuple[int, str]] = []  # the enclosing keys that opened a mapping: (indent, key)
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        while path and path[-1][0] >= indent:
+            path.pop()
+        match = _YAML_KEY.match(stripped)
+        if match is None:
+            continue
+        rest = (match.group(2) or "").strip()
+        if match.group(1) == key and [k for _, k in path[-len(parts):]] == parts:
+            return True
+        if not rest or rest.startswith("#"):
+            path.append((indent, match.group(1)))
+    return False
+
+
 def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
     """A function counting how many of `names` (case-folded) a text spells verbatim."""
     # Each name's regex is compiled on its first substring hit: a long query names hundreds of words
@@ -82,7 +115,9 @@ def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
         # The substring test first: most chunks lack the name, and the bounded regex is 10x slower.
         found = {n for n, first in heads if first in hay and verbatim(n).search(hay)}
         return len(found) + sum(1 for n, key in tabled
-                                if n not in found and key in hay and "[" in hay and spelled_in_table(hay, n))
+                                if n not in found and key in hay and (("[" in hay and spelled_in_table(hay, n))
+                                                                      or (YAML_KEYS and ":" in hay
+                                                                          and spelled_in_yaml(hay, n))))
 
     return spelled
 
