@@ -370,6 +370,7 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
     from .notes.policy import NotesPolicy
     from .notes.reader import read_note
     from .notes.autodocpage import docstring_excerpt, with_own_docstrings
+    from .notes.argparsepage import with_cli_options
     from .notes.includes import with_included_lines
     from .notes.modules import ModuleFiles
     from .notes.sections import excerpt
@@ -406,6 +407,7 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
             ex = with_own_docstrings(ex, note.text, kind, modules, max_bytes, modules.summary_members(rel),
                                      modules.autodoc_defaults(rel))
         ex = with_included_lines(ex, note.text, kind, rel, modules.text, max_bytes)
+        ex = with_cli_options(ex, note.text, kind, modules, max_bytes)
     except ScreeError as exc:
         modules = ModuleFiles(policy)
         shown = docstring_excerpt(note.text, kind, heading, modules, max_bytes, modules.summary_members(rel),

@@ -485,12 +485,14 @@ def chunk_rows(conn: Any, ids: Sequence[int]) -> dict[int, ChunkRow]:
 
 def files_citing(conn: Any, sources: Sequence[str]) -> list[str]:
     """The notes holding a docstring or lines read from one of `sources` (code files' paths): an autodoc chunk ends
-    with `(docstring of NAME: PATH, line N)` (notes/autodocpage.py), an included file's with `(included from PATH)`
+    with `(docstring of NAME: PATH, line N)` (notes/autodocpage.py), a parser's options with `(options of NAME: PATH,
+    line N)` (notes/argparsepage.py), an included file's with `(included from PATH)`
     (notes/includes.py). One pass over the chunks that hold one."""
     wanted = set(sources)
     found: set[str] = set()
     rows = conn.execute("select f.path, c.text from chunks c join files f on f.id = c.file_id "
-                        "where c.text like '%(docstring of %' or c.text like '%(included from %'")
+                        "where c.text like '%(docstring of %' or c.text like '%(included from %' "
+                        "or c.text like '%(options of %'")
     for path, text in rows:
         m = _CITED.search(text)
         if m and (m.group(1) or m.group(2)) in wanted:
@@ -505,7 +507,7 @@ def included_sources(conn: Any) -> set[str]:
     return {m.group(2) for (text,) in rows if (m := _CITED.search(text)) and m.group(2)}
 
 
-_CITED = re.compile(r"\((?:docstring of [^\n:]+: (.+), line \d+|included from ([^\n]+))\)$")
+_CITED = re.compile(r"\((?:(?:docstring|options) of [^\n:]+: (.+), line \d+|included from ([^\n]+))\)$")
 
 
 def chunks_of_file(conn: Any, path: str) -> list[ChunkRow]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
 from ..notes.autodocpage import autodoc_chunks
+from ..notes.argparsepage import cli_chunks
 from ..notes.includes import included_chunks
 from ..notes.chunker import CHUNKER_VERSION, chunk_note, note_names
 from ..notes.modules import ModuleFiles
@@ -421,7 +422,7 @@ def _with_docstrings(chunked: ChunkedNote, modules: ModuleFiles, path: str) -> l
     if not chunked.autodoc:
         return list(chunked.chunks)
     extra = autodoc_chunks(chunked, modules, modules.summary_members(path), modules.autodoc_defaults(path)) \
-        + included_chunks(chunked, path, modules.text)
+        + included_chunks(chunked, path, modules.text) + cli_chunks(chunked, modules)
     # Stable: a docstring chunk points at its directive's line, inside the section chunk that precedes it.
     return sorted([*chunked.chunks, *extra], key=lambda c: c.start_line)
 

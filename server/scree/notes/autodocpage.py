@@ -37,7 +37,8 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder, summary_members: bool 
     pairs = ((with_defaults(one, defaults or {}), trail) for ref, trail in zip(note.autodoc, note.autodoc_trails)
              for one in (modapi.expanded(ref, find) if ref.directive == modapi.DIRECTIVE else (ref,)))
     for ref, trail in pairs:
-        if ref.directive in ("literalinclude", "include"):  # a file's lines, not a docstring (`notes/includes.py`)
+        if ref.directive in ("literalinclude", "include") or ref.directive in rstblocks.ARGPARSE_DIRECTIVES:
+            # a file's lines (`notes/includes.py`) or a parser's options (`notes/argparsepage.py`), not a docstring
             continue
         shown = resolver.documented(ref)
         if ref.directive == rstblocks.AUTOSUMMARY:
@@ -67,7 +68,7 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder, summary_members: bool 
             if INNER_DIRECTIVES and own and obj is shown[0]:
                 # the autodoc directives the module's docstring holds, read in that module (werkzeug's middleware)
                 for inner in rstblocks.parse_rst(split_lines(obj.doc)).autodoc:
-                    if inner.directive in ("literalinclude", "include", "automodule"):
+                    if inner.directive in ("literalinclude", "include", "automodule", *rstblocks.ARGPARSE_DIRECTIVES):
                         continue
                     inner = replace(inner, line=ref.line, end=ref.end, module=inner.module or obj.name)
                     for member in resolver.documented(inner):

@@ -381,6 +381,12 @@ def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open],
             elif short == AUTOSUMMARY and AUTOSUMMARY_PAGES and "toctree" in values:
                 autodoc.extend(autosummary_items(lines, end, ind, module))
             return "text"
+        if short in ARGPARSE_DIRECTIVES:  # the CLI reference it renders is read from the code (`notes/argparsepage.py`)
+            end = _options_end(lines, i + 1)
+            values = _option_values(lines[i + 1:end])
+            target = (values.get("ref") or values.get("module") or "").strip()
+            if target:
+                autodoc.append(AutodocRef(i, end, short, target, "", frozenset(values), (), tuple(values.items())))
         stack.append(_Open(ind, "text"))
         return "text"
     if _TARGET.match(rest) or rest.startswith("__ "):
@@ -410,6 +416,8 @@ _OPTION = re.compile(r"^([ \t]+):([\w-]+):(.*)$")
 # AUTOSUMMARY_PAGES.
 AUTOSUMMARY_PAGES = True
 AUTOSUMMARY = "autosummary"
+# sphinx-argparse's and sphinx-argparse-cli's directives: a CLI reference rendered from a parser in the code.
+ARGPARSE_DIRECTIVES = frozenset({"argparse", "sphinx_argparse_cli"})
 _ITEM = re.compile(r"^~?[A-Za-z_][\w.]*(?:\(.*\))?$")
 
 

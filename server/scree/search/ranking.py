@@ -150,7 +150,7 @@ DEFINED_FIRST = True
 # The note ends the chunk's text; in a ranked text the note's page's other names (its front-matter title and
 # aliases, one a line: `db.queries.chunk_texts`) may follow it: textual's API pages are titled `textual.screen`.
 _DOCSTRING_NOTE = re.compile(
-    r"\(docstring of ([\w.]+)(?:, a member of [\w.]+)?(, re-exported by [\w.]+)?(?:" + re.escape(MKDOCSTRINGS_MARK)
+    r"\((?:docstring|options) of ([\w.]+)(?:, a member of [\w.]+)?(, re-exported by [\w.]+)?(?:" + re.escape(MKDOCSTRINGS_MARK)
     + r")?: ([^\n]*, line \d+)\)\s*(?:\n[^\n()]*){0,8}$")
 
 
