@@ -6,24 +6,16 @@ nothing while off. Pure parts directly; the sync and read_doc with real files.""
 
 from __future__ import annotations
 
-from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from conftest import write
-from fake_embedder import FakeEmbedder
-from scree.config import load_config
-from scree.index.store import open_index
-from scree.index.sync import sync
-from scree.locate import index_location
+from synced import full_sync, keyword_hits, synced_index
 from scree.mcpserver import read_output
 from scree.notes import argparsepage, formats
 from scree.notes.argparsepage import cli_chunks
 from scree.notes.chunker import chunk_note
-from scree.notes.policy import NotesPolicy
-from scree.search.search import Query
-from scree.search.vocabsearch import search_with_names
 
 CLI = '''\
 import argparse
@@ -95,20 +87,14 @@ def test_a_directive_whose_parser_cannot_be_read_shows_nothing(reader_on: None) 
 
 def test_a_synced_cli_page_answers_a_flag_and_read_doc_shows_its_options(tmp_path: Path, reader_on: None) -> None:
     root = tmp_path / "proj"
-    write(root, "doc/source/conf.py", "extensions = ['sphinxarg.ext']\n")
-    write(root, "doc/source/cli.rst", PAGE)
-    write(root, "cumin/__init__.py", "")
-    write(root, "cumin/cli.py", CLI)
-    with closing(open_index(index_location(root, load_config()), root)) as index:
-        sync(index, NotesPolicy.load(root), FakeEmbedder())
-        hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(),
-                                 Query("zephyrine", k=5, mode="keyword")).hits
-        assert [(h.path, h.heading) for h in hits] == [("doc/source/cli.rst", "Cumin CLI")]
+    files = {"doc/source/conf.py": "extensions = ['sphinxarg.ext']\n", "doc/source/cli.rst": PAGE,
+             "cumin/__init__.py": "", "cumin/cli.py": CLI}
+    with synced_index(root, files) as index:
+        assert [(h.path, h.heading) for h in keyword_hits(index, root, "zephyrine")] == [("doc/source/cli.rst",
+                                                                                        "Cumin CLI")]
         write(root, "cumin/cli.py", CLI.replace("zephyrine", "quasarflux"))  # the code changes, the page does not
-        assert sync(index, NotesPolicy.load(root), FakeEmbedder()).updated == ["doc/source/cli.rst"]
-        hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(),
-                                 Query("quasarflux", k=5, mode="keyword")).hits
-        assert [h.heading for h in hits] == ["Cumin CLI"]
+        assert full_sync(index, root).updated == ["doc/source/cli.rst"]
+        assert [h.heading for h in keyword_hits(index, root, "quasarflux")] == ["Cumin CLI"]
     out = read_output(root, "doc/source/cli.rst", heading="Cumin CLI", start_line=None, end_line=None,
                       max_file_bytes=1 << 20, max_bytes=100_000)
     assert "--batch-sleep: Sleep in seconds" in out.text and "cumin install" in out.text

@@ -5,26 +5,17 @@ check it does nothing while off. Pure parts directly; the sync with a real index
 
 from __future__ import annotations
 
-from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from conftest import write
-from fake_embedder import FakeEmbedder
-from scree.config import load_config
-from scree.index.store import open_index
-from scree.index.sync import sync
-from scree.locate import index_location
+from synced import keyword_hits, synced_index
 from scree.notes import autodoc, formats
 from scree.notes.autodoc import with_defaults
 from scree.notes.autodocpage import autodoc_chunks
 from scree.notes.chunker import chunk_note
 from scree.notes.modules import default_options
-from scree.notes.policy import NotesPolicy
 from scree.records import AutodocRef
-from scree.search.search import Query
-from scree.search.vocabsearch import search_with_names
 
 CONF = '''\
 extensions = ["sphinx.ext.autodoc"]
@@ -90,13 +81,8 @@ def test_an_automodule_line_shows_the_members_the_conf_defaults_ask_for(rule_on:
 
 
 def test_a_synced_page_finds_a_member_only_the_conf_defaults_show(tmp_path: Path, rule_on: None) -> None:
-    root = tmp_path / "proj"
-    write(root, "doc/source/conf.py", CONF)
-    write(root, "doc/source/api/puppetdb.rst", PAGE)
-    write(root, "pkg/__init__.py", "")
-    write(root, "pkg/puppetdb.py", SOURCE)
-    with closing(open_index(index_location(root, load_config()), root)) as index:
-        sync(index, NotesPolicy.load(root), FakeEmbedder())
-        hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(),
-                                 Query("zephyrine", k=5, mode="keyword")).hits
-        assert [h.heading for h in hits] == ["PuppetDB > pkg.puppetdb.PuppetDBQuery.execute"]
+    files = {"doc/source/conf.py": CONF, "doc/source/api/puppetdb.rst": PAGE, "pkg/__init__.py": "",
+             "pkg/puppetdb.py": SOURCE}
+    with synced_index(tmp_path / "proj", files) as index:
+        assert [h.heading for h in keyword_hits(index, tmp_path / "proj", "zephyrine")] == [
+            "PuppetDB > pkg.puppetdb.PuppetDBQuery.execute"]

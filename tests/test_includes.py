@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import write
+from synced import full_sync, keyword_hits, synced_index
 from fake_embedder import FakeEmbedder
 from scree.config import load_config
 from scree.db import queries
@@ -169,25 +170,17 @@ def test_a_myst_literalinclude_fence_shows_its_file_and_an_example_of_one_does_n
 
 
 CONFIG_PAGE = "Configuration\n=============\n\nThe defaults:\n\n.. literalinclude:: default_config.yml\n"
+CONFIG_FILES = {"docs/conf.py": "", "docs/config.rst": CONFIG_PAGE,
+                "docs/default_config.yml": "# zephyrine: the colour of the theme\ntheme: dark\n"}
 
 
 def keyword_headings(index, root: Path, query: str) -> list[str]:
-    hits = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query(query, k=5, mode="keyword")).hits
-    return [h.heading for h in hits]
-
-
-def full_sync(index, root: Path):
-    return sync(index, NotesPolicy.load(root), FakeEmbedder())
+    return [h.heading for h in keyword_hits(index, root, query)]
 
 
 def test_a_yaml_file_a_page_shows_is_searchable_and_its_edits_and_its_going_reach_the_page(tmp_path: Path) -> None:
     root = tmp_path / "proj"
-    write(root, "docs/conf.py", "")
-    write(root, "docs/config.rst", CONFIG_PAGE)
-    write(root, "docs/default_config.yml", "# zephyrine: the colour of the theme\ntheme: dark\n")
-    index = open_index(index_location(root, load_config()), root)
-    try:
-        full_sync(index, root)
+    with synced_index(root, CONFIG_FILES) as index:
         assert keyword_headings(index, root, "zephyrine") == ["Configuration"]
         row = queries.stored_code_files(index.conn)["docs/default_config.yml"]
         assert row.kind == INCLUDED_KIND and queries.name_counts(index.conn).files == 1  # conf.py alone is code
@@ -200,17 +193,12 @@ def test_a_yaml_file_a_page_shows_is_searchable_and_its_edits_and_its_going_reac
         assert full_sync(index, root).updated == ["docs/config.rst"]
         assert keyword_headings(index, root, "plasmatic") == [] and keyword_headings(index, root, "defaults")
         assert "docs/default_config.yml" not in queries.stored_code_files(index.conn)
-    finally:
-        index.close()
 
 
 def test_an_include_a_one_note_sync_indexed_is_watched_by_the_next_full_sync(tmp_path: Path) -> None:
     root = tmp_path / "proj"
-    write(root, "docs/conf.py", "")
-    write(root, "docs/config.rst", "Configuration\n=============\n\nNothing yet.\n")
-    index = open_index(index_location(root, load_config()), root)
-    try:
-        full_sync(index, root)
+    files = {"docs/conf.py": "", "docs/config.rst": "Configuration\n=============\n\nNothing yet.\n"}
+    with synced_index(root, files) as index:
         write(root, "docs/config.rst", CONFIG_PAGE)  # as a watcher sees it: that page alone
         write(root, "docs/default_config.yml", "# zephyrine: the colour of the theme\ntheme: dark\n")
         assert sync(index, NotesPolicy.load(root), FakeEmbedder(), only=["docs/config.rst"]).updated \
@@ -220,37 +208,24 @@ def test_an_include_a_one_note_sync_indexed_is_watched_by_the_next_full_sync(tmp
         write(root, "docs/default_config.yml", "# plasmatic: the colour of the theme\ntheme: dark\n")
         assert full_sync(index, root).updated == ["docs/config.rst"]
         assert keyword_headings(index, root, "plasmatic") == ["Configuration"]
-    finally:
-        index.close()
 
 
 def test_a_hidden_or_ignored_file_is_never_shown(tmp_path: Path) -> None:
     root = tmp_path / "proj"
-    write(root, ".gitignore", "secrets.yml\n")
-    write(root, "docs/conf.py", "")
-    write(root, "docs/config.rst", "Configuration\n=============\n\nKeep this quasarflux paragraph.\n\n"
-                                   ".. literalinclude:: secrets.yml\n\n.. literalinclude:: .env.yml\n")
-    write(root, "docs/secrets.yml", "token: IGNORED_TOKEN_VALUE\n")
-    write(root, "docs/.env.yml", "token: HIDDEN_TOKEN_VALUE\n")
-    index = open_index(index_location(root, load_config()), root)
-    try:
-        full_sync(index, root)
+    files = {".gitignore": "secrets.yml\n", "docs/conf.py": "",
+             "docs/config.rst": "Configuration\n=============\n\nKeep this quasarflux paragraph.\n\n"
+                                ".. literalinclude:: secrets.yml\n\n.. literalinclude:: .env.yml\n",
+             "docs/secrets.yml": "token: IGNORED_TOKEN_VALUE\n", "docs/.env.yml": "token: HIDDEN_TOKEN_VALUE\n"}
+    with synced_index(root, files) as index:
         assert keyword_headings(index, root, "quasarflux") == ["Configuration"]
         for secret in ("IGNORED_TOKEN_VALUE", "HIDDEN_TOKEN_VALUE"):
             assert keyword_headings(index, root, secret) == []
         assert not set(queries.stored_code_files(index.conn)) & {"docs/secrets.yml", "docs/.env.yml"}
-    finally:
-        index.close()
 
 
 def test_a_file_no_page_shows_any_more_is_forgotten_and_its_edits_cost_nothing(tmp_path: Path) -> None:
     root = tmp_path / "proj"
-    write(root, "docs/conf.py", "")
-    write(root, "docs/config.rst", CONFIG_PAGE)
-    write(root, "docs/default_config.yml", "# zephyrine: the colour of the theme\ntheme: dark\n")
-    index = open_index(index_location(root, load_config()), root)
-    try:
-        full_sync(index, root)
+    with synced_index(root, CONFIG_FILES) as index:
         assert "docs/default_config.yml" in queries.stored_code_files(index.conn)
         write(root, "docs/config.rst", "Configuration\n=============\n\nNo defaults shown.\n")
         full_sync(index, root)
@@ -258,8 +233,6 @@ def test_a_file_no_page_shows_any_more_is_forgotten_and_its_edits_cost_nothing(t
         write(root, "docs/default_config.yml", "# plasmatic: the colour of the theme\ntheme: dark\n")
         assert full_sync(index, root).updated == []
         assert keyword_headings(index, root, "plasmatic") == []
-    finally:
-        index.close()
 
 
 TWO_SECTIONS = ("Threads\n=======\n\nWorker\n------\n\n.. literalinclude:: snippets/run.py\n   :pyobject: main\n\n"

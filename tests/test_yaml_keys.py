@@ -8,12 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write
+from synced import synced_index
 from fake_embedder import FakeEmbedder
-from scree.config import load_config
-from scree.index.store import open_index
-from scree.index.sync import sync
-from scree.locate import index_location
 from scree.notes.policy import NotesPolicy
 from scree.search import names
 from scree.search.names import spelled_in_yaml
@@ -53,18 +49,16 @@ def test_a_key_elsewhere_or_only_in_prose_does_not(text: str, name: str) -> None
 @pytest.fixture
 def project(tmp_path: Path):
     root = tmp_path / "repo"
-    write(root, "doc/source/conf.py", "")
-    write(root, "doc/source/development.rst", "Development\n===========\n\nBackends\n--------\n\nThe KnownHosts "
-                                              "backend reads knownhosts files, as the other backends read theirs.\n")
-    write(root, "doc/source/configuration.rst", "Configuration\n=============\n\nconfig.yaml\n-----------\n\n"
-                                                "A commented example configuration:\n\n"
-                                                ".. literalinclude:: ../examples/config.yaml\n   :language: yaml\n")
-    write(root, "doc/examples/config.yaml", CONFIG + "knownhosts:\n    files:  # Known hosts files to load\n"
-                                                     "        - /etc/ssh/ssh_known_hosts\n")
-    index = open_index(index_location(root, load_config()), root)
-    sync(index, NotesPolicy.load(root), FakeEmbedder())
-    yield root, index
-    index.close()
+    files = {"doc/source/conf.py": "",
+             "doc/source/development.rst": "Development\n===========\n\nBackends\n--------\n\nThe KnownHosts backend "
+                                           "reads knownhosts files, as the other backends read theirs.\n",
+             "doc/source/configuration.rst": "Configuration\n=============\n\nconfig.yaml\n-----------\n\n"
+                                             "A commented example configuration:\n\n"
+                                             ".. literalinclude:: ../examples/config.yaml\n   :language: yaml\n",
+             "doc/examples/config.yaml": CONFIG + "knownhosts:\n    files:  # Known hosts files to load\n"
+                                                  "        - /etc/ssh/ssh_known_hosts\n"}
+    with synced_index(root, files) as index:
+        yield root, index
 
 
 def _search(root: Path, index, query: str) -> tuple[str, list[str]]:
