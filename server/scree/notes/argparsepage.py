@@ -6,10 +6,11 @@ Sphinx imports the module, calls the function and prints each option of the pars
 source the page holds only the directive, so the reference an agent needs for `--batch-sleep` was not there. scree
 never runs the code: it reads the function and the module's functions it calls (`_add_install(subparsers, ...)`), and
 takes each `add_argument(...)` call's option strings, `help=`, `choices=` and `default=` as written (a string built
-from constants, a module-level string constant, a `textwrap.dedent` of one). A subcommand (`add_parser("install",
-help=...)`) gets a section of its own, titled `prog install` as the built page titles it, under the directive's;
-options added to a parser a helper receives as an argument go to that parser's subcommand. What code computes (a
-help read from a variable of another module, options added in a loop over data) is left out. Pure but for `find`.
+from constants, a module-level string constant, a `textwrap.dedent` of one). A subcommand's options
+(`add_parser("install", help=...)`) follow in the directive's section, introduced by `prog install` and its help
+(sections of their own, titled as the built page titles them, cost more: docs/benchmarks.md); options added to a
+parser a helper receives as an argument go to that parser's subcommand. What code computes (a help read from a variable
+of another module, options added in a loop over data) is left out. Off (ARGPARSE_PAGES). Pure but for `find`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from . import pysource
 from .autodoc import ModuleFinder
-from .chunker import chunk_lines
+from .chunker import chunk_lines, chunk_note
 from .rstblocks import ARGPARSE_DIRECTIVES
 from .sections import Excerpt
 from .utf8 import cut_utf8
@@ -53,8 +54,6 @@ def cli_chunks(note: ChunkedNote, find: ModuleFinder) -> list[Chunk]:
 def with_cli_options(ex: Excerpt, text: str, kind: str, find: ModuleFinder, max_bytes: int) -> Excerpt:
     """read_doc of a part of a page holding a sphinx-argparse directive: its lines, then the options it renders, as
     search showed them. Any other excerpt is returned as it is."""
-    from .chunker import chunk_note  # the chunker imports nothing of this module; kept local to say so
-
     if not ARGPARSE_PAGES or "argparse" not in ex.text:
         return ex
     note = chunk_note(text, kind)
