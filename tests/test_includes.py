@@ -302,3 +302,21 @@ def test_a_myst_include_fence_of_a_file_that_is_no_note_shows_it() -> None:
     assert [r.directive for r in note.autodoc] == ["include", "include", "literalinclude"]
     chunks = included_chunks(note, "docs/guide.md", files.get)
     assert [c.heading for c in chunks] == ["Guide > About", "Guide > Code"]
+
+
+def test_an_mdbook_include_line_shows_the_lines_its_suffix_chooses_and_an_escaped_one_does_not() -> None:
+    page = ("# Preprocessors\n\n## A no-op\n\n```rust\n{{#include ../examples/nop.rs:2:3}}\n```\n\n"
+            "## By anchor\n\n```rust\n{{#rustdoc_include ../examples/nop.rs:run}}\n```\n\n"
+            "## Syntax\n\n```hbs\n\\{{#include file.rs}}\n```\n\n## Shared\n\n{{#include arg-watcher.md}}\n")
+    files = {"guide/examples/nop.rs": "use std::io;\nfn main() {\n    quasarflux();\n}\n// ANCHOR: run\nfn run() {}\n"
+                                      "// ANCHOR_END: run\n",
+             "guide/src/arg-watcher.md": "# Watcher\n"}
+    note = chunk_note(page, formats.MARKDOWN)
+    assert [(r.target, dict(r.values)) for r in note.autodoc] == [
+        ("../examples/nop.rs", {"lines": "2-3"}), ("../examples/nop.rs", {"start-after": "ANCHOR: run",
+                                                                           "end-before": "ANCHOR_END: run"}),
+        ("arg-watcher.md", {})]
+    chunks = included_chunks(note, "guide/src/preprocessors.md", files.get)
+    assert [(c.heading, c.text) for c in chunks] == [
+        ("Preprocessors > A no-op", "fn main() {\n    quasarflux();\n\n(included from guide/examples/nop.rs)"),
+        ("Preprocessors > By anchor", "fn run() {}\n\n(included from guide/examples/nop.rs)")]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import adocblocks, mdblocks, mkdocsdirectives, mystdirectives, pdftext, rstblocks, rstsubst
+from . import adocblocks, mdblocks, mdbookincludes, mkdocsdirectives, mystdirectives, pdftext, rstblocks, rstsubst
 from ..records import AutodocRef
 
 MARKDOWN = "markdown"
@@ -104,6 +104,9 @@ def structure(kind: str, lines: list[str]) -> Structure:
         return Structure(pdftext.pdf_blocks(lines))
     blocks = mdblocks.parse_blocks(lines)
     refs = mystdirectives.myst_directives(lines, blocks.verbatim)
+    books = mdbookincludes.mdbook_includes(lines)
+    if books:  # both kinds, in the page's order
+        refs = tuple(sorted((*refs, *books), key=lambda ref: ref.line))
     if MKDOCSTRINGS_DIRECTIVES:
         mkdocs = mkdocsdirectives.mkdocstrings_directives(lines, blocks.verbatim)
         if mkdocs:  # the two kinds, in the page's order
