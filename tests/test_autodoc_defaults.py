@@ -1,6 +1,6 @@
 """conf.py's `autodoc_default_options` apply to every autodoc directive that does not set the option itself, as
 Sphinx applies them: cumin's `.. automodule:: cumin.backends.puppetdb` lines show each module's members because its
-conf.py says `'members': None`. The rule is off (`autodoc.DEFAULT_OPTIONS`, measured): these tests turn it on, and
+conf.py says `'members': None`. The rule is off (`autodocdefaults.DEFAULT_OPTIONS`, measured): these tests turn it on, and
 check it does nothing while off. Pure parts directly; the sync with a real index."""
 
 from __future__ import annotations
@@ -10,11 +10,10 @@ from pathlib import Path
 import pytest
 
 from synced import keyword_hits, synced_index
-from scree.notes import autodoc, formats
-from scree.notes.autodoc import with_defaults
+from scree.notes import autodocdefaults, formats
+from scree.notes.autodocdefaults import default_options, with_defaults
 from scree.notes.autodocpage import autodoc_chunks
 from scree.notes.chunker import chunk_note
-from scree.notes.modules import default_options
 from scree.records import AutodocRef
 
 CONF = '''\
@@ -49,7 +48,7 @@ def test_the_conf_options_are_read_as_flags_and_values_never_run() -> None:
 
 @pytest.fixture
 def rule_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(autodoc, "DEFAULT_OPTIONS", True)
+    monkeypatch.setattr(autodocdefaults, "DEFAULT_OPTIONS", True)
 
 
 def test_while_the_rule_is_off_a_directive_keeps_its_own_options() -> None:

@@ -9,7 +9,7 @@ and its reader), the readers `mdblocks` (Markdown's block structure as a rendere
 `mdbookincludes` (mdBook's `{{#include file.rs:2:9}}` lines),
 `mkdocsdirectives` (a MkDocs page's mkdocstrings `::: pkg.Name` lines, read as autodoc directives when on),
 `chunker` (chunks with heading trails and line ranges),
-`autodoc` (the docstrings Sphinx autodoc directives show, read with ast), `modapi` (what a sphinx-automodapi line stands for: its module's API), `pymodule` (a module's top-level statements, relative imports and `__all__`, for autodoc), `autodocpage` (those docstrings as the page's sections, for search and read_doc), `docstringrst` (what a docstring's reStructuredText makes: its object descriptions as entries, a module docstring's title), `includes` (the lines a
+`autodoc` (the docstrings Sphinx autodoc directives show, read with ast), `autodocdefaults` (conf.py's `autodoc_default_options`; off), `modapi` (what a sphinx-automodapi line stands for: its module's API), `pymodule` (a module's top-level statements, relative imports and `__all__`, for autodoc), `autodocpage` (those docstrings as the page's sections, for search and read_doc), `docstringrst` (what a docstring's reStructuredText makes: its object descriptions as entries, a module docstring's title), `includes` (the lines a
 `literalinclude`, or an `include` of a file that is no note, shows from another file), `argparsepage` (the options a
 sphinx-argparse directive renders, read from the parser's code; off), `modules` (a Python module of the
 folder by dotted name, for autodoc), `pysource` (Python source parsed whatever Python reads it), `pdftext` (a PDF's text, pages and outline), `utf8` (byte sizes and

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import ast
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from . import pysource, rstblocks
@@ -470,27 +470,6 @@ def _without_excluded(shown: list[Documented], owner: str, ref: AutodocRef) -> l
         return shown
     return [d for d in shown if not (d.name.startswith(owner + ".")
                                       and excluded & set(d.name[len(owner) + 1:].split(".")))]
-
-
-# conf.py's `autodoc_default_options` (`{"members": True, "undoc-members": True}`) apply to every autodoc directive
-# that does not give the option itself, as Sphinx applies them (a `:no-members:` turns one off). Off: the members it
-# shows cost anyio's and isort's guide labels more than they gained cumin's entries (docs/benchmarks.md,
-# DEFAULT_OPTIONS); turning it on sets the next CHUNKER_VERSION.
-DEFAULT_OPTIONS = False
-_DEFAULTED = frozenset({"automodule", "autoclass", "autoexception"})  # the directives whose options choose members
-
-
-def with_defaults(ref: AutodocRef, defaults: Mapping[str, str]) -> AutodocRef:
-    """`ref` with the project's default options (`ModuleFiles.autodoc_defaults`: option to value, "" for a flag) it
-    does not give itself or turn off (`:no-members:`)."""
-    if not DEFAULT_OPTIONS or not defaults or ref.directive not in _DEFAULTED:
-        return ref
-    added = {k: v for k, v in defaults.items() if k not in ref.options and f"no-{k}" not in ref.options}
-    if not added:
-        return ref
-    members = ref.members or (rstblocks.listed_members(added) if "members" in added else ())
-    return replace(ref, options=ref.options | frozenset(added), members=members,
-                   values=tuple({**added, **dict(ref.values)}.items()))
 
 
 def _shows_members(options: frozenset[str]) -> bool:

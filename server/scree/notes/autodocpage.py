@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from . import docstringrst, modapi, rstblocks
-from .autodoc import (MAX_OBJECTS_PER_PAGE, MKDOCSTRINGS, Documented, ModuleFinder, Resolver, summary_name,
-                      with_defaults)
+from .autodoc import MAX_OBJECTS_PER_PAGE, MKDOCSTRINGS, Documented, ModuleFinder, Resolver, summary_name
+from .autodocdefaults import with_defaults
 from .chunker import TRAIL_SEPARATOR, chunk_lines
 from .docstringrst import docstring_sections, opening_title
 from .sectiontext import HEADING_DIRECTIVE, MKDOCSTRINGS_MARK
@@ -37,8 +37,7 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder, summary_members: bool 
     pairs = ((with_defaults(one, defaults or {}), trail) for ref, trail in zip(note.autodoc, note.autodoc_trails)
              for one in (modapi.expanded(ref, find) if ref.directive == modapi.DIRECTIVE else (ref,)))
     for ref, trail in pairs:
-        if ref.directive in ("literalinclude", "include") or ref.directive in rstblocks.ARGPARSE_DIRECTIVES:
-            # a file's lines (`notes/includes.py`) or a parser's options (`notes/argparsepage.py`), not a docstring
+        if ref.directive in rstblocks.NOT_DOCSTRINGS:  # a file's lines (`notes/includes.py`), a parser's options
             continue
         shown = resolver.documented(ref)
         if ref.directive == rstblocks.AUTOSUMMARY:
@@ -68,7 +67,7 @@ def autodoc_chunks(note: ChunkedNote, find: ModuleFinder, summary_members: bool 
             if INNER_DIRECTIVES and own and obj is shown[0]:
                 # the autodoc directives the module's docstring holds, read in that module (werkzeug's middleware)
                 for inner in rstblocks.parse_rst(split_lines(obj.doc)).autodoc:
-                    if inner.directive in ("literalinclude", "include", "automodule", *rstblocks.ARGPARSE_DIRECTIVES):
+                    if inner.directive in rstblocks.NOT_DOCSTRINGS or inner.directive == "automodule":
                         continue
                     inner = replace(inner, line=ref.line, end=ref.end, module=inner.module or obj.name)
                     for member in resolver.documented(inner):

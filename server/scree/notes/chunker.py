@@ -97,8 +97,8 @@ log = logging.getLogger(__name__)
 # `:literal:` or `:code:` is a literalinclude (`notes/includes.py`).
 # 30 (issue 38): an mdBook include line (`{{#include ../listings/main.rs:2:9}}`) shows the file's lines as an `include`
 # of a file that is no note does (`notes/mdbookincludes.py`).
-# `formats.MKDOCSTRINGS_DIRECTIVES`, `autodoc.DEFAULT_OPTIONS` (conf.py's `autodoc_default_options` applied to the
-# directives that do not set the option) and `argparsepage.ARGPARSE_PAGES` (a sphinx-argparse directive shows its
+# `formats.MKDOCSTRINGS_DIRECTIVES`, `autodocdefaults.DEFAULT_OPTIONS` (conf.py's `autodoc_default_options` applied
+# to the directives that do not set the option) and `argparsepage.ARGPARSE_PAGES` (a sphinx-argparse directive shows its
 # parser's options) are off, and with them off the chunks are 30's; turning one on sets the next version here.
 CHUNKER_VERSION = "30"
 

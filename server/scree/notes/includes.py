@@ -24,8 +24,8 @@ import posixpath
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from . import pysource
-from .chunker import chunk_lines
+from . import pysource, rstblocks
+from .chunker import chunk_lines, chunk_note
 from .formats import DEFAULT_SUFFIXES, SPHINX_TEXT_SUFFIX
 from .sections import Excerpt
 from .utf8 import cut_utf8
@@ -36,7 +36,6 @@ INCLUDE = "literalinclude"  # `AutodocRef.directive` of such a directive (`rstbl
 # `about.rst.inc`). One with `:literal:` or `:code:` is reported as a literalinclude; one of a note shows that note,
 # which is indexed as itself, so it is not shown twice.
 TEXT_INCLUDE = "include"
-FILE_DIRECTIVES = frozenset({INCLUDE, TEXT_INCLUDE})
 NOTE_SUFFIXES = (*DEFAULT_SUFFIXES, SPHINX_TEXT_SUFFIX)
 _FROM = "(included from "  # an included chunk's last line: `(included from docs/snippets/run.py)`
 MAX_INCLUDED_LINES = 2000  # lines of one included file indexed (a page that includes a generated file)
@@ -58,8 +57,6 @@ def with_included_lines(ex: Excerpt, text: str, kind: str, note_path: str, read:
                         max_bytes: int) -> Excerpt:
     """read_doc of a part of a page holding `literalinclude` directives: its lines, then the lines each directive in
     it shows, each ending with where they came from, as search showed them. Any other excerpt is returned as it is."""
-    from .chunker import chunk_note  # the chunker imports nothing of this module; kept local to say so
-
     if TEXT_INCLUDE not in ex.text:  # the word of both directives
         return ex
     shown = [(rel, f"{chr(10).join(lines)}\n\n{_FROM}{rel})") for ref, _, rel, lines in
@@ -79,7 +76,7 @@ def _shown(note: ChunkedNote, note_path: str, read: FileReader) -> Iterator[tupl
     """Each `literalinclude` directive of `note` that shows lines: the directive, its section's trail, the file's
     path and the lines its options choose."""
     for ref, trail in zip(note.autodoc, note.autodoc_trails):
-        if ref.directive not in FILE_DIRECTIVES:
+        if ref.directive not in rstblocks.FILE_DIRECTIVES:
             continue
         if ref.directive == TEXT_INCLUDE and ref.target.strip().lower().endswith(NOTE_SUFFIXES):
             continue

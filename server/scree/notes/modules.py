@@ -9,9 +9,8 @@ symbolic link followed), through the same checked open as a note, capped in size
 
 from __future__ import annotations
 
-import ast
-
-from . import pysource, rstblocks
+from . import rstblocks
+from .autodocdefaults import default_options
 from .formats import SPHINX_CONF
 from .mkdocsdirectives import mkdocs_source_roots
 from .policy import NotesPolicy
@@ -31,8 +30,9 @@ class ModuleFiles:
         self._max_bytes = max_bytes
         self._seen: dict[str, tuple[str, str] | None] = {}
         self._roots: tuple[str, ...] | None = None  # read on first use
-        self._members: dict[str, bool | None] = {}  # folder -> `summary_members`' answer there (None: no conf.py)
-        self._defaults: dict[str, dict[str, str] | None] = {}  # folder -> its conf.py's autodoc defaults (None: none)
+        self._confs: dict[str, str | None] = {}  # folder -> its conf.py's text (None: it has none)
+        self._members: dict[str, bool] = {}  # a Sphinx source folder -> `summary_members`' answer there
+        self._defaults: dict[str, dict[str, str]] = {}  # a Sphinx source folder -> its autodoc defaults
 
     def __call__(self, dotted: str) -> tuple[str, str] | None:
         if dotted not in self._seen:
@@ -48,41 +48,37 @@ class ModuleFiles:
     def summary_members(self, page: str) -> bool:
         """Whether the page's Sphinx project documents the members of a class an autosummary lists: its
         `rstblocks.CLASS_TEMPLATE`, under the nearest folder above the page holding a `conf.py`, says so."""
-        folder = page.rpartition("/")[0]
-        while True:
-            if folder not in self._members:
-                self._members[folder] = self._template_members(folder)
-            if self._members[folder] is not None:
-                return bool(self._members[folder])
-            if not folder:
-                return False
-            folder = folder.rpartition("/")[0]
+        folder = self._project(page)
+        if folder is None:
+            return False
+        if folder not in self._members:
+            template = self.text(f"{folder}/{rstblocks.CLASS_TEMPLATE}" if folder else rstblocks.CLASS_TEMPLATE)
+            self._members[folder] = template is not None and rstblocks.template_shows_members(template)
+        return self._members[folder]
 
     def autodoc_defaults(self, page: str) -> dict[str, str]:
-        """The `autodoc_default_options` of the page's Sphinx project (the nearest folder above it holding a
-        `conf.py`): option to value, "" for a flag (`notes/autodoc.with_defaults`); none when no conf.py sets them."""
+        """The `autodoc_default_options` of the page's Sphinx project (its nearest `conf.py` above it): option to
+        value, "" for a flag (`notes/autodocdefaults.py`); none when no conf.py sets them."""
+        folder = self._project(page)
+        if folder is None:
+            return {}
+        if folder not in self._defaults:
+            self._defaults[folder] = default_options(self._confs[folder] or "")
+        return dict(self._defaults[folder])
+
+    def _project(self, page: str) -> str | None:
+        """The page's Sphinx source folder: the nearest folder above it holding a `conf.py` (its text kept in
+        `_confs`), or None."""
         folder = page.rpartition("/")[0]
         while True:
-            if folder not in self._defaults:
-                self._defaults[folder] = self._conf_defaults(folder)
-            if self._defaults[folder] is not None:
-                return dict(self._defaults[folder] or {})
+            if folder not in self._confs:
+                found = self._admitted(f"{folder}/{SPHINX_CONF}" if folder else SPHINX_CONF)
+                self._confs[folder] = found[1] if found is not None else None
+            if self._confs[folder] is not None:
+                return folder
             if not folder:
-                return {}
+                return None
             folder = folder.rpartition("/")[0]
-
-    def _conf_defaults(self, folder: str) -> dict[str, str] | None:
-        """None when `folder` holds no conf.py; else the options its `autodoc_default_options` sets."""
-        found = self._admitted(f"{folder}/{SPHINX_CONF}" if folder else SPHINX_CONF)
-        return None if found is None else default_options(found[1])
-
-    def _template_members(self, folder: str) -> bool | None:
-        """None when `folder` is no Sphinx source folder; else whether its class template shows members."""
-        prefix = f"{folder}/" if folder else ""
-        if self._admitted(f"{prefix}{SPHINX_CONF}") is None:
-            return None
-        template = self.text(f"{prefix}{rstblocks.CLASS_TEMPLATE}")
-        return template is not None and rstblocks.template_shows_members(template)
 
     def _read(self, dotted: str) -> tuple[str, str] | None:
         parts = dotted.split(".")
@@ -114,26 +110,3 @@ class ModuleFiles:
         except FileSkipped:
             return None
         return None if b"\0" in data else (verdict.rel_path, data.decode("utf-8", "replace"))
-
-
-def default_options(conf: str) -> dict[str, str]:
-    """The options a conf.py's `autodoc_default_options` dict literal sets (True or None: a flag, ""; a string: its
-    value; False: not set), or its older `autodoc_default_flags` list; read, never run."""
-    tree = pysource.parse(conf)
-    out: dict[str, str] = {}
-    for node in tree.body if tree is not None else []:
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
-            continue
-        name, value = node.targets[0].id, node.value
-        if name == "autodoc_default_options" and isinstance(value, ast.Dict):
-            out = {}
-            for key, val in zip(value.keys, value.values):
-                if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(val, ast.Constant)):
-                    continue
-                if val.value is None or val.value is True:
-                    out[key.value] = ""
-                elif isinstance(val.value, str):
-                    out[key.value] = val.value
-        elif name == "autodoc_default_flags" and isinstance(value, (ast.List, ast.Tuple)) and not out:
-            out = {e.value: "" for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
-    return out

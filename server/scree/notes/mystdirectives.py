@@ -21,7 +21,6 @@ from . import rstblocks
 _FENCE = re.compile(r"^ {0,3}(?:`{3,}|~{3,}|:{3,})\{([\w:-]+)\}[ \t]*(.*?)[ \t]*$")
 _OPTION = re.compile(r"^:([\w-]+):[ \t]*(.*)$")
 _MODULES = frozenset({"module", "currentmodule", "py:module", "py:currentmodule"})
-_FILES = frozenset({"literalinclude", "include"})  # directives showing another file's lines (`notes/includes.py`)
 
 
 def myst_directives(lines: list[str], verbatim: tuple[tuple[int, int], ...]) -> tuple[AutodocRef, ...]:
@@ -45,7 +44,8 @@ def myst_directives(lines: list[str], verbatim: tuple[tuple[int, int], ...]) -> 
             continue
         short = name.split(":", 1)[1] if name.startswith("py:") else name
         summary = short == rstblocks.AUTOSUMMARY and rstblocks.AUTOSUMMARY_PAGES  # its names are its body, not args
-        if not (target or summary) or (short not in rstblocks.AUTODOC_DIRECTIVES and short not in _FILES) \
+        if not (target or summary) or (short not in rstblocks.AUTODOC_DIRECTIVES
+                                       and short not in rstblocks.FILE_DIRECTIVES) \
                 or (short == rstblocks.AUTOSUMMARY and not summary):
             continue
         values: dict[str, str] = {}
@@ -61,11 +61,11 @@ def myst_directives(lines: list[str], verbatim: tuple[tuple[int, int], ...]) -> 
             if "toctree" in values:
                 out.extend(rstblocks.autosummary_items(lines[:body_end], body, -1, module))
             continue
-        if short in _FILES:
+        if short in rstblocks.FILE_DIRECTIVES:
             if any(ch.isspace() for ch in target):
                 continue
-            if "literal" in values or "code" in values:  # an include shown as code is a literalinclude
-                short = "literalinclude"
+            if short == "include":
+                short = rstblocks.include_kind(values)
             out.append(AutodocRef(start, end, short, target, "", frozenset(values), (), tuple(values.items())))
             continue
         out.append(AutodocRef(start, end, short, target, module, frozenset(values), rstblocks.listed_members(values),

@@ -344,8 +344,8 @@ def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open],
             if name == "include" and target and not rest.startswith("|"):  # its file's text (`notes/includes.py`)
                 end = _options_end(lines, i + 1)
                 values = _option_values(lines[i + 1:end])
-                shown = "literalinclude" if "literal" in values or "code" in values else name
-                autodoc.append(AutodocRef(i, end, shown, target, "", frozenset(values), (), tuple(values.items())))
+                autodoc.append(AutodocRef(i, end, include_kind(values), target, "", frozenset(values), (),
+                                          tuple(values.items())))
             # `only`'s body is the page's text, shown in some builds: only its marker is markup.
             kind = "text" if name in ("only", "ifconfig", "rst-class") else "inert"
             stack.append(_Open(ind, kind))
@@ -418,6 +418,16 @@ AUTOSUMMARY_PAGES = True
 AUTOSUMMARY = "autosummary"
 # sphinx-argparse's and sphinx-argparse-cli's directives: a CLI reference rendered from a parser in the code.
 ARGPARSE_DIRECTIVES = frozenset({"argparse", "sphinx_argparse_cli"})
+# The directives showing another file's lines (`notes/includes.py`): with the argparse ones, the `AutodocRef`s that
+# are no docstring.
+FILE_DIRECTIVES = frozenset({"literalinclude", "include"})
+NOT_DOCSTRINGS = FILE_DIRECTIVES | ARGPARSE_DIRECTIVES
+
+
+def include_kind(values: dict[str, str]) -> str:
+    """What an `include` (reStructuredText's or MyST's) with these options is: one shown as code (`:literal:`,
+    `:code:`) is a literalinclude."""
+    return "literalinclude" if "literal" in values or "code" in values else "include"
 _ITEM = re.compile(r"^~?[A-Za-z_][\w.]*(?:\(.*\))?$")
 
 

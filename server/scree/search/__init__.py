@@ -2,7 +2,8 @@
 
 Modules: `search` (the query, both halves, fusion, the policy re-check of every hit), `keyword` (the BM25
 half: BM25 with the query's names spelled verbatim first), `names` (the verbatim-name tier: which chunks spell a
-query's names, a lookup's defining section first), `questionentries` (a question's named entry
+query's names, a lookup's defining section first), `keyspelling` (a dotted config key spelled by a TOML table or by
+YAML nesting), `questionentries` (a question's named entry
 kept among its first three), `links` (a
 lookup's linked entry: where the notes' links named by the name point), `releases` (the release history's
 section that first had a name, for a question asking which release added it or a lookup only the histories

@@ -17,6 +17,7 @@ from ..db import queries
 from ..index.store import Index
 from ..notes.sectiontext import TRAIL_SEPARATOR
 from . import ranking
+from .keyspelling import spelled_in_table, spelled_in_yaml
 from .route import dotted_names, named_identifiers, operator_names
 
 
@@ -38,62 +39,14 @@ def verbatim_pattern(name: str) -> re.Pattern[str]:
 
 
 # A dotted config key is spelled by a TOML or INI table and a key in it: `resolution.respect-source-order` by
-# "[tool.pdm.resolution]" and, under it, "respect-source-order = true", as a pyproject.toml example writes it.
-# Measured (docs/benchmarks.md): TABLE_KEYS.
+# "[tool.pdm.resolution]" and, under it, "respect-source-order = true", as a pyproject.toml example writes it
+# (`keyspelling.spelled_in_table`). Measured (docs/benchmarks.md): TABLE_KEYS.
 TABLE_KEYS = True
-_DOTTED_KEY = re.compile(r"[a-z_][a-z0-9_-]*(?:\.[a-z_][a-z0-9_-]*)+")
-_TABLE = re.compile(r"\[\[?\s*([^\]\s]+?)\s*\]\]?")
-
-
-def spelled_in_table(text: str, name: str) -> bool:
-    """True when `text` (case-folded) sets the dotted key `name` in a table: a line `[table]` (or `[[table]]`) whose
-    path is the name's head or ends with it (`tool.pdm.resolution` for `resolution`), then, before the next table,
-    a line setting the name's last part (`respect-source-order = true`)."""
-    head, _, key = name.rpartition(".")
-    table = ""
-    for line in text.split("\n"):
-        line = line.strip()
-        if line.startswith("["):
-            match = _TABLE.fullmatch(line)
-            table = match.group(1).replace('"', "") if match else ""
-            continue
-        if table and (table == head or table.endswith("." + head)) and line.startswith(key) \
-                and line[len(key):].lstrip().startswith("="):
-            return True
-    return False
-
-
-# YAML spells a dotted key by nesting: `html.baseurl` by a line "html:" and, indented under it, "baseurl: ''", as a
-# `_config.yml` or `mkdocs.yml` example (or the project's file of defaults a page includes) writes it. Each enclosing
-# key must end its line, as a block mapping's does: JavaScript's `optimizeDeps: {` is not one. Measured
-# (docs/benchmarks.md): YAML_KEYS.
+# And by YAML nesting: `html.baseurl` by a line "html:" and, indented under it, "baseurl: ''", as a `_config.yml` or
+# `mkdocs.yml` example (or the project's file of defaults a page includes) writes it (`keyspelling.spelled_in_yaml`).
+# Measured (docs/benchmarks.md): YAML_KEYS.
 YAML_KEYS = True
-_YAML_KEY = re.compile(r"([\w.-]+)\s*:(?:\s+(.*))?$")
-
-
-def spelled_in_yaml(text: str, name: str) -> bool:
-    """True when `text` (case-folded) sets the dotted key `name` by YAML nesting: a line setting the name's last part,
-    indented under lines that open the keys of its head, the nearest enclosing ones last (`html:` for `html`; a
-    longer path ending with the head counts too, as a TOML table's does)."""
-    head, _, key = name.rpartition(".")
-    parts = head.split(".")
-    path: list[tuple[int, str]] = []  # the enclosing keys that opened a mapping: (indent, key)
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        indent = len(line) - len(line.lstrip(" "))
-        while path and path[-1][0] >= indent:
-            path.pop()
-        match = _YAML_KEY.match(stripped)
-        if match is None:
-            continue
-        rest = (match.group(2) or "").strip()
-        if match.group(1) == key and [k for _, k in path[-len(parts):]] == parts:
-            return True
-        if not rest or rest.startswith("#"):
-            path.append((indent, match.group(1)))
-    return False
+_DOTTED_KEY = re.compile(r"[a-z_][a-z0-9_-]*(?:\.[a-z_][a-z0-9_-]*)+")
 
 
 def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
