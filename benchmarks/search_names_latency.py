@@ -92,8 +92,8 @@ QUERIES: dict[str, list[str]] = {
 }
 
 
-# Asked for by `--kinds`, not part of the default table: the questions the release rule reads (`search/releases.py`)
-# and a mark alone (`route.lone_mark`), each as platen's notes spell them.
+# Asked for by `--kinds`, not part of the default table: the questions the release rule reads (`search/releases.py`),
+# a mark alone (`route.lone_mark`) and code paths of three parts, each as platen's notes or code spell them.
 EXTRA_QUERIES: dict[str, list[str]] = {
     "release": [
         "Which release added PLATEN_FEATURE_PDF_RASTER?",
@@ -103,6 +103,14 @@ EXTRA_QUERIES: dict[str, list[str]] = {
         "In which release was PLATEN_RENDER_TIMEOUT_MS removed?",
         "~",
         "|",
+    ],
+    # code paths of three parts, which also search for their last two (`names.DOTTED_TAILS`)
+    "paths": [
+        "platen.backoff.compute_backoff",
+        "platen.backoff.should_retry",
+        "platen.cli.queue_pause",
+        "How does platen.backoff.compute_backoff pick a delay?",
+        "When does platen.backoff.should_retry give up?",
     ],
 }
 

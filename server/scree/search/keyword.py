@@ -15,7 +15,7 @@ from ..db import queries
 from ..index.store import Index
 from . import expansion
 from .ftsquery import cjk_match, other_words_match, search_match
-from .names import names_first, one_word_name, spelled_counter
+from .names import names_first, one_word_name, spelled_counter, spelling
 from .route import is_lookup, is_syntax_name, named_identifiers, punctuation_name
 
 # Keyword candidates looked at for a verbatim name before the top is kept, so a chunk holding the
@@ -104,6 +104,15 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
                 if cid not in have:
                     have.add(cid)
                     ranked.append((cid, floor))
+    tails = [tail for n in names if (tail := spelling(n)) != n]
+    if tails:
+        # A code path's last two parts spell it (`names.DOTTED_TAILS`), but FTS5 reads the whole path as one phrase:
+        # the sections that write `to_thread.run_sync` after importing `to_thread` join the pool, for the tier.
+        floor = min((s for _, s in ranked), default=0.0)
+        have = {cid for cid, _ in ranked}
+        for tail in tails:
+            ranked += [(cid, floor) for cid, _ in bm25(index, tail, depth, file_ids) if cid not in have]
+            have.update(cid for cid, _ in ranked)
     if names and ranked:
         texts = queries.chunk_texts(index.conn, [cid for cid, _ in ranked])
         ranked = names_first(ranked, texts, names, lookup=text if lookup else "")

@@ -49,16 +49,33 @@ YAML_KEYS = True
 _DOTTED_KEY = re.compile(r"[a-z_][a-z0-9_-]*(?:\.[a-z_][a-z0-9_-]*)+")
 
 
+# A code path of three parts or more is spelled by its last two too: a guide that imports the module writes
+# `to_thread.run_sync` for `anyio.to_thread.run_sync` (`from anyio import to_thread`), `Session.mount` for
+# `requests.Session.mount`, as a heading may title it so (DOTTED_TAIL_ENTRIES). Measured (docs/benchmarks.md):
+# DOTTED_TAILS.
+DOTTED_TAILS = True
+_CODE_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}")
+
+
+def spelling(name: str) -> str:
+    """What spells `name` verbatim: the name, or a code path's last two parts (DOTTED_TAILS), which the whole
+    path spells too."""
+    if DOTTED_TAILS and _CODE_PATH.fullmatch(name):
+        return ".".join(name.rsplit(".", 2)[-2:])
+    return name
+
+
 def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
-    """A function counting how many of `names` (case-folded) a text spells verbatim."""
+    """A function counting how many of `names` (case-folded) a text spells verbatim (`spelling`)."""
     # Each name's regex is compiled on its first substring hit: a long query names hundreds of words
     # most chunks lack, and compiling them all up front cost more than the search (issue 21).
     patterns: dict[str, re.Pattern[str]] = {}
-    heads = [(n, n.split()[0] if " " in n else n) for n in names if n.strip()]  # what a substring test looks for
+    spelt = {n: spelling(n) for n in names if n.strip()}
+    heads = [(n, s.split()[0] if " " in s else s) for n, s in spelt.items()]  # what a substring test looks for
 
     def verbatim(name: str) -> re.Pattern[str]:
         if name not in patterns:
-            patterns[name] = verbatim_pattern(name)
+            patterns[name] = verbatim_pattern(spelt[name])
         return patterns[name]
 
     tabled = [(n, n.rpartition(".")[2]) for n in names if TABLE_KEYS and _DOTTED_KEY.fullmatch(n)]
