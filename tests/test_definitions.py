@@ -88,6 +88,9 @@ _LIST_TABLE = (".. list-table::\n    :header-rows: 1\n\n    * - Variable\n      
     ("default-for-print::\nA variation of the `default` theme for print.", "default-for-print"),
     # the separator inside the markup (mdBook's references)
     ("- **site-url:** The url where the book will be hosted.", "site-url"),
+    # no separator, but a sentence of its own after the term (Textual's pseudo classes)
+    ("- `:focus` Matches widgets which have input focus.\n- `:focus-within` Matches widgets with a focused child.",
+     ":focus-within"),
 ])
 def test_an_entry_that_defines_the_name_is_a_definition(text: str, name: str) -> None:
     assert defines(text, [name])
@@ -108,6 +111,9 @@ def test_an_item_whose_term_is_a_link_points_at_the_entry_and_defines_nothing_it
     ("Set `PLATEN_RETRY_S` to 20 when the printers are slow.", "platen_retry_s"),
     ("| 10 | `PLATEN_RETRY_S` |", "platen_retry_s"),  # not the first cell: a value, not the entry
     ("- `--why` now works with `--tree` (#4521).", "--why"),  # a changelog bullet: no separator after the name
+    ("- `session.run` runs the command.", "session.run"),  # a sentence going on from the name
+    ("`:focus-within` Matches widgets with a focused child.", ":focus-within"),  # a paragraph, not a list item
+    ("- `--why` I, too, wanted this.", "--why"),  # one capital letter is no word of a sentence
     ("- `x-success` (optional) see [[#Callbacks]].", "x-success"),  # an entry that points elsewhere
     ("```\n| `PLATEN_RETRY_S` | 10 |\n```", "platen_retry_s"),  # inside code
     ("Settings:\n~~~\n| `PLATEN_RETRY_S` | 10 |\n~~~", "platen_retry_s"),  # a fence right after a paragraph line
@@ -154,6 +160,11 @@ def test_an_item_whose_term_is_a_link_points_at_the_entry_and_defines_nothing_it
 def test_a_mention_is_no_definition(text: str, name: str) -> None:
     assert not defines(text, [name])
     assert not points_at_entry(text, [name])
+
+
+def test_without_the_rule_a_term_followed_by_a_sentence_defined_nothing(monkeypatch) -> None:
+    monkeypatch.setattr(sectiontext, "CAPITAL_AFTER_TERM", False)
+    assert not defines("- `:focus-within` Matches widgets with a focused child.", [":focus-within"])
 
 
 def test_without_the_rule_a_classified_term_defined_nothing(monkeypatch) -> None:

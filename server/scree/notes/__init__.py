@@ -6,7 +6,7 @@ Modules: `policy` (which paths are notes), `ignorerules` (gitignore decided as g
 and its reader), the readers `mdblocks` (Markdown's block structure as a renderer sees it), `rstblocks`
 (reStructuredText's, with `rstsubst` writing out its `replace::` substitutions) and `adocblocks` (AsciiDoc's),
 `mystdirectives` (a MyST page's directive fences whose content lives elsewhere: autodoc, literalinclude),
-`mdbookincludes` (mdBook's `{{#include file.rs:2:9}}` lines),
+`mdbookincludes` (mdBook's `{{#include file.rs:2:9}}` lines), `mkdocssnippets` (PyMdown's `--8<-- "file.py"` lines),
 `mkdocsdirectives` (a MkDocs page's mkdocstrings `::: pkg.Name` lines, read as autodoc directives when on),
 `chunker` (chunks with heading trails and line ranges),
 `autodoc` (the docstrings Sphinx autodoc directives show, read with ast), `autodocdefaults` (conf.py's `autodoc_default_options`; off), `modapi` (what a sphinx-automodapi line stands for: its module's API), `pymodule` (a module's top-level statements, relative imports and `__all__`, for autodoc), `autodocpage` (those docstrings as the page's sections, for search and read_doc), `docstringrst` (what a docstring's reStructuredText makes: its object descriptions as entries, a module docstring's title), `includes` (the lines a

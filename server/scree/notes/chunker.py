@@ -97,10 +97,12 @@ log = logging.getLogger(__name__)
 # `:literal:` or `:code:` is a literalinclude (`notes/includes.py`).
 # 30 (issue 38): an mdBook include line (`{{#include ../listings/main.rs:2:9}}`) shows the file's lines as an `include`
 # of a file that is no note does (`notes/mdbookincludes.py`).
+# 31 (issue 38): a PyMdown snippet line (`--8<-- "docs/examples/app.py"`) shows the file's lines the same way
+# (`notes/mkdocssnippets.py`).
 # `formats.MKDOCSTRINGS_DIRECTIVES`, `autodocdefaults.DEFAULT_OPTIONS` (conf.py's `autodoc_default_options` applied
 # to the directives that do not set the option) and `argparsepage.ARGPARSE_PAGES` (a sphinx-argparse directive shows its
-# parser's options) are off, and with them off the chunks are 30's; turning one on sets the next version here.
-CHUNKER_VERSION = "30"
+# parser's options) are off, and with them off the chunks are 31's; turning one on sets the next version here.
+CHUNKER_VERSION = "31"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import adocblocks, mdblocks, mdbookincludes, mkdocsdirectives, mystdirectives, pdftext, rstblocks, rstsubst
+from . import (adocblocks, mdblocks, mdbookincludes, mkdocsdirectives, mkdocssnippets, mystdirectives, pdftext,
+               rstblocks, rstsubst)
 from ..records import AutodocRef
 
 MARKDOWN = "markdown"
@@ -104,8 +105,8 @@ def structure(kind: str, lines: list[str]) -> Structure:
         return Structure(pdftext.pdf_blocks(lines))
     blocks = mdblocks.parse_blocks(lines)
     refs = mystdirectives.myst_directives(lines, blocks.verbatim)
-    books = mdbookincludes.mdbook_includes(lines)
-    if books:  # both kinds, in the page's order
+    books = (*mdbookincludes.mdbook_includes(lines), *mkdocssnippets.snippets(lines))
+    if books:  # every kind, in the page's order
         refs = tuple(sorted((*refs, *books), key=lambda ref: ref.line))
     if MKDOCSTRINGS_DIRECTIVES:
         mkdocs = mkdocsdirectives.mkdocstrings_directives(lines, blocks.verbatim)

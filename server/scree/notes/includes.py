@@ -1,5 +1,6 @@
 """The code a page shows from another file: `.. literalinclude:: snippets/threads/run_sync.py` (reStructuredText,
-`rstblocks`), ```` ```{literalinclude} snippets/run_sync.py ```` (MyST, `mystdirectives`).
+`rstblocks`), ```` ```{literalinclude} snippets/run_sync.py ```` (MyST, `mystdirectives`), and the include lines of
+mdBook (`mdbookincludes`) and of PyMdown's snippets (`mkdocssnippets`).
 
 Sphinx renders the named file's lines (or the part its options choose) inside the page; in the source the section
 holds only the directive, so the example an agent most needs lives elsewhere (AnyIO keeps all its examples in
@@ -37,6 +38,7 @@ INCLUDE = "literalinclude"  # `AutodocRef.directive` of such a directive (`rstbl
 # which is indexed as itself, so it is not shown twice.
 TEXT_INCLUDE = "include"
 NOTE_SUFFIXES = (*DEFAULT_SUFFIXES, SPHINX_TEXT_SUFFIX)
+SNIPPET_MARK = "8<"  # a PyMdown snippet's line (`notes/mkdocssnippets.py`), which names no directive
 _FROM = "(included from "  # an included chunk's last line: `(included from docs/snippets/run.py)`
 MAX_INCLUDED_LINES = 2000  # lines of one included file indexed (a page that includes a generated file)
 
@@ -57,7 +59,7 @@ def with_included_lines(ex: Excerpt, text: str, kind: str, note_path: str, read:
                         max_bytes: int) -> Excerpt:
     """read_doc of a part of a page holding `literalinclude` directives: its lines, then the lines each directive in
     it shows, each ending with where they came from, as search showed them. Any other excerpt is returned as it is."""
-    if TEXT_INCLUDE not in ex.text:  # the word of both directives
+    if TEXT_INCLUDE not in ex.text and SNIPPET_MARK not in ex.text:  # the word of each directive, or the scissors
         return ex
     shown = [(rel, f"{chr(10).join(lines)}\n\n{_FROM}{rel})") for ref, _, rel, lines in
              _shown(chunk_note(text, kind), note_path, read) if ex.start_line <= ref.line + 1 <= ex.end_line]

@@ -265,6 +265,18 @@ WORD_PARENS = True
 COLON_IN_TERM = True
 
 
+# A list item whose marked-up term is followed by a sentence of its own ("- `:focus-within` Matches widgets with a
+# focused child widget.", Textual's list of pseudo classes) is an entry without a separator: a sentence that goes on
+# from the term would go on in lower case ("- `session.run` runs ..."). Measured (docs/benchmarks.md):
+# CAPITAL_AFTER_TERM.
+CAPITAL_AFTER_TERM = True
+
+
+def _opens_sentence(after: str) -> bool:
+    """`after` (what follows an entry's term) is a space and a capitalized word: "` Matches widgets ...`"."""
+    return after[:1] == " " and after[1:2].isupper() and after[2:3].islower()
+
+
 def _opens_entry(rest: str, wanted: set[str], marked: bool, linked: bool = False) -> bool:
     """True when `rest` (a list item's or a line's text) opens with one of `wanted` as its term, followed by
     a separator (`--why`: ..., **name** - ..., `-n N`, `--limit N` — ...). Unless `marked` (a list item), the
@@ -275,7 +287,8 @@ def _opens_entry(rest: str, wanted: set[str], marked: bool, linked: bool = False
         # "- **site-url:** The url where ..." (mdBook's references): the separator written inside the markup
         terms, after = [*terms[:-1], terms[-1][:-1].rstrip()], ":" + after
     if terms:
-        return any(_names_term(t, wanted) for t in terms) and _separated(after)
+        return any(_names_term(t, wanted) for t in terms) and (
+            _separated(after) or (marked and CAPITAL_AFTER_TERM and _opens_sentence(after)))
     if not marked:
         return False
     folded = rest.casefold()
