@@ -120,3 +120,72 @@ def test_a_token_only_the_included_file_spells_finds_the_section_and_read_doc_sh
                       end_line=None, max_file_bytes=1 << 20, max_bytes=100_000)
     assert "class GutterApp(App):" in out.text and "zephyrine: 2;" in out.text
     assert out.text.endswith("(included from docs/examples/styles/gutter.tcss)")
+
+
+CLI_PAGE = """\
+---
+title: tool add
+---
+# [tool](index.md) add
+
+Adds dependencies.
+
+--8<-- "docs/cli/add_extender:description"
+
+## Options
+
+- `--pypi`: the dependencies are PyPI's.
+
+## Description
+
+Adds each spec to the manifest.
+
+--8<-- "docs/cli/add_extender:example"
+
+```markdown
+--8<-- "docs/cli/fenced.tpl"
+```
+"""
+
+EXTENDER = """\
+--8<-- [start:description]
+The `add` command edits the manifest, then installs: ringwraith_token.
+--8<-- [end:description]
+
+--8<-- [start:example]
+## Examples
+
+```shell
+tool add numpy  # quasarflux_token
+```
+
+### Adding from git
+
+tool add --git https://example.com/repo boost  # zephyrine_token
+--8<-- [end:example]
+"""
+
+
+def test_a_snippet_spliced_outside_code_brings_its_headings_where_their_levels_put_them() -> None:
+    files = {"docs/cli/add_extender": EXTENDER, "docs/cli/fenced.tpl": "## Not a heading here\ncode_token\n"}
+    note = chunk_note(CLI_PAGE, formats.MARKDOWN)
+    chunks = included_chunks(note, "docs/cli/add.md", files.get)
+    assert [(c.heading, c.start_line) for c in chunks] == [
+        ("tool add", 8),  # text before any heading stays where the line is
+        ("tool add > Examples", 18),  # a level-2 heading closes the page's "Description", as the built page does
+        ("tool add > Examples > Adding from git", 18),
+        ("tool add > Description", 21)]  # inside a fence: code, whatever its lines look like
+    assert "ringwraith_token" in chunks[0].text and "quasarflux_token" in chunks[1].text
+    assert "zephyrine_token" in chunks[2].text and "quasarflux_token" not in chunks[2].text
+    assert chunks[3].text.startswith("## Not a heading here\ncode_token")
+
+
+def test_a_spliced_section_is_found_by_search_and_read_by_its_heading(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    files = {"docs/cli/add.md": CLI_PAGE, "docs/cli/add_extender": EXTENDER}
+    with synced_index(root, files) as index:
+        assert keyword_hits(index, root, "zephyrine_token")[0].heading == "tool add > Examples > Adding from git"
+    out = read_output(root, "docs/cli/add.md", heading="tool add > Examples", start_line=None, end_line=None,
+                      max_file_bytes=1 << 20, max_bytes=100_000)
+    assert out.heading == "tool add > Examples" and "quasarflux_token" in out.text
+    assert out.text.endswith("(included from docs/cli/add_extender)") and (out.start_line, out.end_line) == (18, 18)

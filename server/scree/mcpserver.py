@@ -371,7 +371,7 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
     from .notes.reader import read_note
     from .notes.autodocpage import docstring_excerpt, with_own_docstrings
     from .notes.argparsepage import with_cli_options
-    from .notes.includes import with_included_lines
+    from .notes.includes import included_excerpt, with_included_lines
     from .notes.modules import ModuleFiles
     from .notes.sections import excerpt
     from .notes.walk import walk_notes
@@ -412,6 +412,8 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
         modules = ModuleFiles(policy)
         shown = docstring_excerpt(note.text, kind, heading, modules, max_bytes, modules.summary_members(rel),
                                   modules.autodoc_defaults(rel)) if heading else None
+        if shown is None and heading:  # a heading a snippet brings into the page (`mkdocssnippets.SPLICED`)
+            shown = included_excerpt(note.text, kind, heading, rel, modules.text, max_bytes)
         if shown is None:
             raise ToolError(f"{rel}: {exc}") from None
         ex = shown

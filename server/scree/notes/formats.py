@@ -105,7 +105,7 @@ def structure(kind: str, lines: list[str]) -> Structure:
         return Structure(pdftext.pdf_blocks(lines))
     blocks = mdblocks.parse_blocks(lines)
     refs = mystdirectives.myst_directives(lines, blocks.verbatim)
-    books = (*mdbookincludes.mdbook_includes(lines), *mkdocssnippets.snippets(lines))
+    books = (*mdbookincludes.mdbook_includes(lines), *mkdocssnippets.snippets(lines, blocks))
     if books:  # every kind, in the page's order
         refs = tuple(sorted((*refs, *books), key=lambda ref: ref.line))
     if MKDOCSTRINGS_DIRECTIVES:

@@ -25,10 +25,11 @@ import posixpath
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from . import pysource, rstblocks
-from .chunker import chunk_lines, chunk_note
+from . import mdblocks, pysource, rstblocks
+from .chunker import TRAIL_SEPARATOR, chunk_lines, chunk_note
 from .formats import DEFAULT_SUFFIXES, SPHINX_TEXT_SUFFIX
-from .sections import Excerpt
+from .mkdocssnippets import SPLICED
+from .sections import Excerpt, Section, match_sections, split_lines
 from .utf8 import cut_utf8
 from ..records import AutodocRef, Chunk, ChunkedNote
 
@@ -50,9 +51,47 @@ def included_chunks(note: ChunkedNote, note_path: str, read: FileReader) -> list
     """The chunks of the lines every `literalinclude` directive of `note` (at `note_path`) shows, in order."""
     out: list[Chunk] = []
     for ref, trail, rel, lines in _shown(note, note_path, read):
-        chunks = chunk_lines(lines, trail, ref.line + 1, max(ref.end, ref.line + 1))
-        out.extend(replace(c, text=f"{c.text}\n\n{_FROM}{rel})") for c in chunks)
+        first, last = ref.line + 1, max(ref.end, ref.line + 1)
+        levels = dict(ref.values).get(SPLICED)
+        parts = [(trail, lines)] if levels is None else _spliced_sections(lines, trail, levels)
+        for section, text in parts:
+            chunks = chunk_lines(text, section, first, last)
+            out.extend(replace(c, text=f"{c.text}\n\n{_FROM}{rel})") for c in chunks)
     return out
+
+
+def included_excerpt(text: str, kind: str, heading: str, note_path: str, read: FileReader,
+                     max_bytes: int) -> Excerpt | None:
+    """read_doc of a section only an included file makes (a heading a PyMdown snippet brings into the page): its
+    lines, as search showed them, ending with where they came from. None when no include of the page makes it."""
+    chunks = included_chunks(chunk_note(text, kind), note_path, read)
+    lookup = match_sections([Section(c.heading, 0, c.start_line, c.end_line) for c in chunks], heading)
+    if not lookup.matches:
+        return None
+    trail = lookup.matches[0].trail
+    parts = [c for c in chunks if c.heading == trail]
+    source = parts[-1].text.rpartition("\n\n")[2]
+    joined = "\n\n".join([*(c.text.removesuffix("\n\n" + source) for c in parts[:-1]), parts[-1].text])
+    return Excerpt(heading=trail, start_line=parts[0].start_line, end_line=parts[0].end_line,
+                   text=cut_utf8(joined, max_bytes), total_lines=len(split_lines(text)),
+                   note="lines an included file brings into this page (lines start_line-end_line include it)")
+
+
+def _spliced_sections(lines: list[str], trail: str, levels: str) -> list[tuple[str, list[str]]]:
+    """A snippet spliced into a Markdown page (`mkdocssnippets.SPLICED`), cut into its sections: the lines before its
+    first heading under `trail`, then each heading's lines under the trail the page's open headings (`levels`, one
+    for each of the trail's last parts) and its own headings give it."""
+    parts = trail.split(TRAIL_SEPARATOR) if trail else []
+    opened = [int(level) for level in levels.split(",") if level.isdigit()][-len(parts):] if parts else []
+    root = parts[:len(parts) - len(opened)]  # a title the page has above its headings (its front matter's)
+    stack = list(zip(opened, parts[len(parts) - len(opened):]))
+    heads = [h for h in mdblocks.parse_blocks(lines).headings if h.text and not h.body]
+    out = [(trail, lines[:heads[0].start if heads else len(lines)])]
+    for k, head in enumerate(heads):
+        stack = [(level, text) for level, text in stack if level < head.level] + [(head.level, head.text)]
+        end = heads[k + 1].start if k + 1 < len(heads) else len(lines)
+        out.append((TRAIL_SEPARATOR.join([*root, *(text for _, text in stack)]), lines[head.start:end]))
+    return [(section, text) for section, text in out if any(line.strip() for line in text)]
 
 
 def with_included_lines(ex: Excerpt, text: str, kind: str, note_path: str, read: FileReader,

@@ -8,13 +8,21 @@ runs in unless `mkdocs.yml` says otherwise, so each folder above the page is tri
 last). Its suffix chooses lines as the extension reads it: `:5` from line 5 on, `:5:9` lines 5 to 9, `::9` up to it
 (1-based, inclusive), `:name` the lines between `--8<-- [start:name]` and `--8<-- [end:name]`. A line opening with `;`
 (`;--8<-- "file.md"`) is the extension's way to show the syntax, and a path opening with one is commented out: neither
-is an include. A URL is never fetched, and an SVG drawing (inlined, a picture) is not shown. Pure.
+is an include. A URL is never fetched, and an SVG drawing (inlined, a picture) is not shown.
+
+The extension splices a file's text into the page before the page is read: outside a code fence, the headings it
+brings are the page's ("## Examples" in pixi's `add_extender`), each in the place its level gives it among the
+page's headings open at the line. Such a line is marked SPLICED with those levels (`includes` makes the sections).
+Left out: the page's text after the line stays under the page's own heading, where the built page puts it under the
+snippet's last one. Pure.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from .mdblocks import Blocks
 from ..records import AutodocRef
 
 # The extension's own patterns (pymdownx/snippets.py, RE_ALL_SNIPPETS): one quoted path, or a block's marker alone.
@@ -28,9 +36,14 @@ _SUFFIX = re.compile(r"(?i)(.*?)(?:(:[0-9]*)?(:[0-9]*)?|(:[a-z][-_0-9a-z]*)?)$")
 SNIPPETS = True
 
 
-def snippets(lines: list[str]) -> tuple[AutodocRef, ...]:
+# The option of a snippet spliced into the page's Markdown (a line outside code, not indented): the levels of the
+# page's headings open at its line, "1,2", for `includes` to give the headings it brings the places they take.
+SPLICED = "spliced"
+
+
+def snippets(lines: list[str], blocks: Blocks | None = None) -> tuple[AutodocRef, ...]:
     """Each snippet a Markdown page includes, as an `include` directive of its file with the options its suffix
-    means, its line the line naming the file."""
+    means, its line the line naming the file; with the page's `blocks`, one outside code is marked SPLICED."""
     out: list[AutodocRef] = []
     if not SNIPPETS:
         return ()
@@ -47,9 +60,25 @@ def snippets(lines: list[str]) -> tuple[AutodocRef, ...]:
         if bool(found) == block:
             continue  # a quoted path inside a block (the extension leaves it out), or a line that only says `8<`
         ref = _ref(i, found.group(2)[1:-1].strip() if found else line.strip())
+        if ref is not None and blocks is not None and not line[:1].isspace() \
+                and not any(start <= i < end for start, end in blocks.verbatim):
+            levels = ",".join(str(level) for level in _open_levels(blocks, i))
+            ref = replace(ref, values=(*ref.values, (SPLICED, levels)))
         if ref is not None:
             out.append(ref)
     return tuple(out)
+
+
+def _open_levels(blocks: Blocks, line: int) -> list[int]:
+    """The levels of the headings open at `line`: each heading above it that no later one of its level or above
+    closed, outermost first."""
+    stack: list[int] = []
+    for heading in blocks.headings:
+        if heading.start >= line:
+            break
+        if heading.text and not heading.body:
+            stack = [level for level in stack if level < heading.level] + [heading.level]
+    return stack
 
 
 def _ref(line: int, spec: str) -> AutodocRef | None:
