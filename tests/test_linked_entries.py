@@ -18,7 +18,9 @@ from scree.locate import index_location
 from scree.notes.policy import NotesPolicy
 from scree.notes import sectiontext
 from scree.search import links
+from scree.search import names as names_module
 from scree.search.links import named_links, resolve_path, slug
+from scree.search.names import link_names
 from scree.search.search import Query
 from scree.search.vocabsearch import search_with_names
 
@@ -184,3 +186,36 @@ def test_a_list_item_defining_the_name_sends_the_lookup_where_its_links_point(ca
     assert _first(root, lookup) == entry
     monkeypatch.setattr(module, flag, False)
     assert _first(root, lookup) != entry
+
+
+@pytest.mark.parametrize(("lookup", "names"), [
+    ("pixi global install", ["pixi global install"]),  # the program opens every command's link
+    ("uv pip compile", ["uv pip compile"]),
+    ("eval-rst", ["eval-rst"]),  # no command: its names as they are
+])
+def test_a_commands_links_are_followed_by_the_whole_command(lookup: str, names: list[str]) -> None:
+    assert link_names(lookup, frozenset({"pixi", "uv", "eval-rst"})) == names
+
+
+def _commands(root: Path) -> None:
+    """Two command pages, and a getting-started list linking every command by a link text that opens with the
+    program (pixi's)."""
+    write(root, "docs/getting_started.md", "# Getting started\n\n## Managing global installations\n\n"
+                                           "- [`pixo global install`](cli/install.md) - install a package globally.\n"
+                                           "- [`pixo global sync`](cli/sync.md) - sync the globally installed "
+                                           "environments.\n")
+    write(root, "docs/cli/install.md", "# pixo global install\n\nInstalls packages globally.\n\n## Usage\n\n"
+                                       "```\npixo global install [OPTIONS] [PACKAGE]...\n```\n")
+    write(root, "docs/cli/sync.md", "# pixo global sync\n\nSync the global manifest. Unlike pixo global install, "
+                                    "it reads the manifest.\n")
+    write(root, "pyproject.toml", '[project]\nname = "pixo"\n\n[project.scripts]\npixo = "pixo.cli:main"\n')
+    write(root, "src/pixo/cli.py", "def main():\n    pass\n")
+
+
+def test_a_command_lookup_is_not_sent_to_another_commands_page_by_its_program(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "repo"
+    _commands(root)
+    assert _first(root, "pixo global install", mode="keyword")[0] == "docs/cli/install.md"
+    monkeypatch.setattr(names_module, "COMMAND_LINKS_WHOLE", False)
+    assert _first(root, "pixo global install", mode="keyword")[0] == "docs/cli/sync.md"

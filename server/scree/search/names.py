@@ -156,6 +156,23 @@ def lookup_names(lookup: str, vocabulary: AbstractSet[str]) -> list[str]:
     return [*names, whole] if whole and whole not in names else names
 
 
+# A command lookup's links are followed by the whole command, not by its program: in pixi's getting-started list every
+# link opens with `pixi`, and the one other command page among the candidates (`pixi global sync`) was taken for
+# `pixi global install`'s entry. Measured (docs/benchmarks.md): COMMAND_LINKS_WHOLE.
+COMMAND_LINKS_WHOLE = True
+
+
+def link_names(lookup: str, vocabulary: AbstractSet[str]) -> list[str]:
+    """The names a lookup's links are followed by (`links.linked_entries`): its names and the whole of it
+    (`lookup_names`: a link named "Restricted mode" for `Restricted mode`), but a command's program (`pixi` of
+    `pixi global install`), which opens the link to every other command (COMMAND_LINKS_WHOLE)."""
+    found = lookup_names(lookup, vocabulary)
+    if COMMAND_LINKS_WHOLE and command_tail(lookup.strip()):
+        program = lookup.split(None, 1)[0].casefold()
+        found = [name for name in found if name != program]
+    return found
+
+
 def one_word_name(lookup: str) -> list[str]:
     """A lookup of one word as the name it looks up, case-folded (`diagnose`, which the vocabulary may not hold);
     none for a longer one."""

@@ -39,7 +39,7 @@ from .fusion import RRF_K, collapse, dbsf, dbsf_imputed, keep_places, rrf_groupe
 from .links import linked_entries, pointers_after_targets
 from .releases import first_release_entries
 from .entryforms import form_entries, form_names
-from .names import (defined_entries, dotted_entries, entries_first, entry_heading, exact_chunks, lookup_names,
+from .names import (defined_entries, dotted_entries, entries_first, entry_heading, exact_chunks, link_names,
                     lookup_titles, names_first, one_word_name, spelled_counter)
 from .ftsquery import search_match
 from .keyword import keyword_ranking, unspelled_lookup
@@ -368,9 +368,9 @@ class _Ranker:
         return _Ranked(ranked, mode, section, rows)
 
     def _link_names(self) -> list[str]:
-        """The names whose links `links.linked_entries` follows: a lookup's, and the lookup itself (a link named
-        "Restricted mode" for `Restricted mode`). Not a question's: it asks about a case the fused order weighs."""
-        return lookup_names(self.text, self.vocabulary) if is_lookup(self.text) else []
+        """The names whose links `links.linked_entries` follows (`names.link_names`): a lookup's. Not a question's:
+        it asks about a case the fused order weighs."""
+        return link_names(self.text, self.vocabulary) if is_lookup(self.text) else []
 
     def _entries(self) -> tuple[list[int], list[str]]:
         """The dotted names' titled entries and the names none titles (`names.dotted_entries`), looked up once
