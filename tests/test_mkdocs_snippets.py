@@ -143,7 +143,7 @@ Adds each spec to the manifest.
 --8<-- "docs/cli/add_extender:example"
 
 ```markdown
---8<-- "docs/cli/fenced.tpl"
+--8<-- "docs/cli/fenced.txt"
 ```
 """
 
@@ -167,14 +167,14 @@ tool add --git https://example.com/repo boost  # zephyrine_token
 
 
 def test_a_snippet_spliced_outside_code_brings_its_headings_where_their_levels_put_them() -> None:
-    files = {"docs/cli/add_extender": EXTENDER, "docs/cli/fenced.tpl": "## Not a heading here\ncode_token\n"}
+    files = {"docs/cli/add_extender": EXTENDER, "docs/cli/fenced.txt": "## Not a heading here\ncode_token\n"}
     note = chunk_note(CLI_PAGE, formats.MARKDOWN)
     chunks = included_chunks(note, "docs/cli/add.md", files.get)
     assert [(c.heading, c.start_line) for c in chunks] == [
         ("tool add", 8),  # text before any heading stays where the line is
         ("tool add > Examples", 18),  # a level-2 heading closes the page's "Description", as the built page does
         ("tool add > Examples > Adding from git", 18),
-        ("tool add > Description", 21)]  # inside a fence: code, whatever its lines look like
+        ("tool add > Description", 21)]  # inside a fence: code, whatever its lines look like or its file is
     assert "ringwraith_token" in chunks[0].text and "quasarflux_token" in chunks[1].text
     assert "zephyrine_token" in chunks[2].text and "quasarflux_token" not in chunks[2].text
     assert chunks[3].text.startswith("## Not a heading here\ncode_token")

@@ -28,7 +28,7 @@ from dataclasses import replace
 from . import mdblocks, pysource, rstblocks
 from .chunker import TRAIL_SEPARATOR, chunk_lines, chunk_note
 from .formats import DEFAULT_SUFFIXES, SPHINX_TEXT_SUFFIX
-from .mkdocssnippets import SPLICED
+from .mkdocssnippets import FENCED, SPLICED
 from .sections import Excerpt, Section, match_sections, split_lines
 from .utf8 import cut_utf8
 from ..records import AutodocRef, Chunk, ChunkedNote
@@ -119,7 +119,8 @@ def _shown(note: ChunkedNote, note_path: str, read: FileReader) -> Iterator[tupl
     for ref, trail in zip(note.autodoc, note.autodoc_trails):
         if ref.directive not in rstblocks.FILE_DIRECTIVES:
             continue
-        if ref.directive == TEXT_INCLUDE and ref.target.strip().lower().endswith(NOTE_SUFFIXES):
+        if ref.directive == TEXT_INCLUDE and ref.target.strip().lower().endswith(NOTE_SUFFIXES) \
+                and FENCED not in dict(ref.values):
             continue
         for rel in candidates(note_path, ref.target):
             text = read(rel)

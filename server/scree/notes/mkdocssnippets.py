@@ -1,20 +1,20 @@
 """PyMdown's snippets (`pymdownx.snippets`, MkDocs Material's include): `--8<-- "docs/examples/app.py"` on a line of its
-own, often inside a code fence, which the extension replaces with the file's lines before the page is read; or a
-block of paths, one a line, between two `--8<--` lines.
+own, often inside a code fence, which the extension replaces with the file's lines before the page is read; or a block
+of paths, one a line, between two `--8<--` lines.
 
 Read as the lines of a `.. include::` are (`notes/includes.py`): the file's text shown in the line's section, a note
-left out (it is indexed as itself). A path is the extension's: relative to its base path, which is the folder MkDocs
-runs in unless `mkdocs.yml` says otherwise, so each folder above the page is tried, nearest first (the notes folder
-last). Its suffix chooses lines as the extension reads it: `:5` from line 5 on, `:5:9` lines 5 to 9, `::9` up to it
-(1-based, inclusive), `:name` the lines between `--8<-- [start:name]` and `--8<-- [end:name]`. A line opening with `;`
-(`;--8<-- "file.md"`) is the extension's way to show the syntax, and a path opening with one is commented out: neither
-is an include. A URL is never fetched, and an SVG drawing (inlined, a picture) is not shown.
+left out (it is indexed as itself) unless the line is inside a code block, whose code the file's text is. A path is the
+extension's: relative to its base path, which is the folder MkDocs runs in unless `mkdocs.yml` says otherwise, so each
+folder above the page is tried, nearest first (the notes folder last). Its suffix chooses lines as the extension reads
+it: `:5` from line 5 on, `:5:9` lines 5 to 9, `::9` up to it (1-based, inclusive), `:name` the lines between
+`--8<-- [start:name]` and `--8<-- [end:name]`. A line opening with `;` (`;--8<-- "file.md"`) is the extension's way to show the
+syntax, and a path opening with one is commented out: neither is an include. A URL is never fetched, and an SVG drawing
+(inlined, a picture) is not shown.
 
-The extension splices a file's text into the page before the page is read: outside a code fence, the headings it
-brings are the page's ("## Examples" in pixi's `add_extender`), each in the place its level gives it among the
-page's headings open at the line. Such a line is marked SPLICED with those levels (`includes` makes the sections).
-Left out: the page's text after the line stays under the page's own heading, where the built page puts it under the
-snippet's last one. Pure.
+The extension splices a file's text into the page before the page is read: outside a code fence, the headings it brings
+are the page's ("## Examples" in pixi's `add_extender`), each in the place its level gives it among the page's headings
+open at the line. Such a line is marked SPLICED with those levels (`includes` makes the sections). Left out: the page's
+text after the line stays under the page's own heading, where the built page puts it under the snippet's last one. Pure.
 """
 
 from __future__ import annotations
@@ -39,11 +39,15 @@ SNIPPETS = True
 # The option of a snippet spliced into the page's Markdown (a line outside code, not indented): the levels of the
 # page's headings open at its line, "1,2", for `includes` to give the headings it brings the places they take.
 SPLICED = "spliced"
+# The option of a snippet inside a code block: its file's text is that code, whatever the file (a `CMakeLists.txt`, a
+# `README.md` shown as Markdown source), so a note is shown too.
+FENCED = "fenced"
 
 
 def snippets(lines: list[str], blocks: Blocks | None = None) -> tuple[AutodocRef, ...]:
     """Each snippet a Markdown page includes, as an `include` directive of its file with the options its suffix
-    means, its line the line naming the file; with the page's `blocks`, one outside code is marked SPLICED."""
+    means, its line the line naming the file; with the page's `blocks`, one inside code is marked FENCED and one
+    outside it SPLICED."""
     out: list[AutodocRef] = []
     if not SNIPPETS:
         return ()
@@ -60,8 +64,10 @@ def snippets(lines: list[str], blocks: Blocks | None = None) -> tuple[AutodocRef
         if bool(found) == block:
             continue  # a quoted path inside a block (the extension leaves it out), or a line that only says `8<`
         ref = _ref(i, found.group(2)[1:-1].strip() if found else line.strip())
-        if ref is not None and blocks is not None and not line[:1].isspace() \
-                and not any(start <= i < end for start, end in blocks.verbatim):
+        fenced = blocks is not None and any(start <= i < end for start, end in blocks.verbatim)
+        if ref is not None and fenced:
+            ref = replace(ref, values=(*ref.values, (FENCED, "")))
+        elif ref is not None and blocks is not None and not line[:1].isspace():
             levels = ",".join(str(level) for level in _open_levels(blocks, i))
             ref = replace(ref, values=(*ref.values, (SPLICED, levels)))
         if ref is not None:
