@@ -7,9 +7,9 @@ left out (it is indexed as itself) unless the line is inside a code block, whose
 extension's: relative to its base path, which is the folder MkDocs runs in unless `mkdocs.yml` says otherwise, so each
 folder above the page is tried, nearest first (the notes folder last). Its suffix chooses lines as the extension reads
 it: `:5` from line 5 on, `:5:9` lines 5 to 9, `::9` up to it (1-based, inclusive), `:name` the lines between
-`--8<-- [start:name]` and `--8<-- [end:name]`. A line opening with `;` (`;--8<-- "file.md"`) is the extension's way to show the
-syntax, and a path opening with one is commented out: neither is an include. A URL is never fetched, and an SVG drawing
-(inlined, a picture) is not shown.
+`--8<-- [start:name]` and `--8<-- [end:name]`. A line opening with `;` (`;--8<-- "file.md"`) is the extension's way to
+show the syntax, and a path opening with one is commented out: neither is an include. A URL is never fetched, and an
+SVG drawing (inlined, a picture) is not shown.
 
 The extension splices a file's text into the page before the page is read: outside a code fence, the headings it brings
 are the page's ("## Examples" in pixi's `add_extender`), each in the place its level gives it among the page's headings
