@@ -12,7 +12,7 @@ import pytest
 from conftest import write
 from synced import full_sync, keyword_hits, synced_index
 from scree.mcpserver import read_output
-from scree.notes import formats, mkdocssnippets
+from scree.notes import formats, includes, mkdocssnippets
 from scree.notes.chunker import chunk_note
 from scree.notes.includes import included_chunks
 from scree.notes.mkdocssnippets import snippets
@@ -189,3 +189,18 @@ def test_a_spliced_section_is_found_by_search_and_read_by_its_heading(tmp_path: 
                       max_file_bytes=1 << 20, max_bytes=100_000)
     assert out.heading == "tool add > Examples" and "quasarflux_token" in out.text
     assert out.text.endswith("(included from docs/cli/add_extender)") and (out.start_line, out.end_line) == (18, 18)
+
+
+def test_a_page_of_thousands_of_snippet_lines_reads_each_file_once_and_shows_a_bounded_part() -> None:
+    reads: list[str] = []
+
+    def read(rel: str) -> str | None:
+        reads.append(rel)
+        return "\n".join(f"line {n} of the included file" for n in range(500)) + "\n" if rel == "docs/big.txt" else None
+
+    page = "# Flood\n\n```text\n" + '--8<-- "docs/big.txt"\n' * 5000 + "```\n"
+    chunks = included_chunks(chunk_note(page, formats.MARKDOWN), "docs/flood.md", read)
+    assert sorted(reads) == ["docs/big.txt", "docs/docs/big.txt"]  # each path tried once, not 5,000 times
+    shown = sum(c.text.count("of the included file") for c in chunks)
+    assert 0 < shown <= includes.MAX_PAGE_INCLUDED_LINES
+    assert len({c.start_line for c in chunks}) <= includes.MAX_INCLUDES_PER_PAGE

@@ -42,6 +42,10 @@ NOTE_SUFFIXES = (*DEFAULT_SUFFIXES, SPHINX_TEXT_SUFFIX)
 SNIPPET_MARK = "8<"  # a PyMdown snippet's line (`notes/mkdocssnippets.py`), which names no directive
 _FROM = "(included from "  # an included chunk's last line: `(included from docs/snippets/run.py)`
 MAX_INCLUDED_LINES = 2000  # lines of one included file indexed (a page that includes a generated file)
+# One page's includes, each at most MAX_INCLUDED_LINES: the most any page of the 78 sets shows is 37 directives
+# (textual's layout guide) and 1,207 lines (its widgets guide), so these bound only a page written to flood the index.
+MAX_INCLUDES_PER_PAGE = 200
+MAX_PAGE_INCLUDED_LINES = 20_000
 
 # A path relative to the notes folder to that file's text, or None when it is not there or not admitted.
 FileReader = Callable[[str], "str | None"]
@@ -115,19 +119,27 @@ def with_included_lines(ex: Excerpt, text: str, kind: str, note_path: str, read:
 
 def _shown(note: ChunkedNote, note_path: str, read: FileReader) -> Iterator[tuple[AutodocRef, str, str, list[str]]]:
     """Each `literalinclude` directive of `note` that shows lines: the directive, its section's trail, the file's
-    path and the lines its options choose."""
+    path and the lines its options choose; each file read once, at most MAX_INCLUDES_PER_PAGE directives and
+    MAX_PAGE_INCLUDED_LINES lines in all."""
+    texts: dict[str, str | None] = {}
+    shown, left = 0, MAX_PAGE_INCLUDED_LINES
     for ref, trail in zip(note.autodoc, note.autodoc_trails):
         if ref.directive not in rstblocks.FILE_DIRECTIVES:
             continue
         if ref.directive == TEXT_INCLUDE and ref.target.strip().lower().endswith(NOTE_SUFFIXES) \
                 and FENCED not in dict(ref.values):
             continue
+        if shown >= MAX_INCLUDES_PER_PAGE or left <= 0:
+            return  # a page written to make the index read one file thousands of times
         for rel in candidates(note_path, ref.target):
-            text = read(rel)
+            if rel not in texts:
+                texts[rel] = read(rel)
+            text = texts[rel]
             if text is None:
                 continue
-            lines = select(text.splitlines(), dict(ref.values))[:MAX_INCLUDED_LINES]
+            lines = select(text.splitlines(), dict(ref.values))[:min(MAX_INCLUDED_LINES, left)]
             if any(line.strip() for line in lines):
+                shown, left = shown + 1, left - len(lines)
                 yield ref, trail, rel, lines
             break
 
