@@ -16,7 +16,7 @@ from .chunker import TRAIL_SEPARATOR, chunk_lines
 from .docstringrst import docstring_sections, opening_title
 from .sectiontext import HEADING_DIRECTIVE, MKDOCSTRINGS_MARK
 from ..records import AutodocRef, Chunk, ChunkedNote
-from .sections import Excerpt, Section, match_sections, split_lines
+from .sections import Excerpt, chunks_excerpt, joined_chunks, split_lines
 from .utf8 import cut_utf8
 
 log = logging.getLogger(__name__)
@@ -120,22 +120,8 @@ def docstring_excerpt(text: str, kind: str, heading: str, find: ModuleFinder, ma
     note = chunk_note(text, kind)
     if not note.autodoc:
         return None
-    chunks = autodoc_chunks(note, find, summary_members, defaults)
-    lookup = match_sections([Section(c.heading, 0, c.start_line, c.end_line) for c in chunks], heading)
-    if not lookup.matches:
-        return None
-    trail = lookup.matches[0].trail
-    parts = [c for c in chunks if c.heading == trail]
-    body = cut_utf8(_joined(parts), max_bytes)
-    return Excerpt(heading=trail, start_line=parts[0].start_line, end_line=parts[0].end_line, text=body,
-                   total_lines=len(split_lines(text)),
-                   note="a docstring this page's autodoc directive shows (lines start_line-end_line hold the directive)")
-
-
-def _joined(parts: list[Chunk]) -> str:
-    """One docstring's chunks as one text, its note (which ends every chunk) once at the end."""
-    note = "\n\n" + parts[-1].text.rpartition("\n\n")[2]
-    return "\n\n".join([*(c.text.removesuffix(note) for c in parts[:-1]), parts[-1].text])
+    remark = "a docstring this page's autodoc directive shows (lines start_line-end_line hold the directive)"
+    return chunks_excerpt(autodoc_chunks(note, find, summary_members, defaults), heading, text, max_bytes, remark)
 
 
 def with_own_docstrings(ex: Excerpt, text: str, kind: str, find: ModuleFinder, max_bytes: int,
@@ -152,6 +138,6 @@ def with_own_docstrings(ex: Excerpt, text: str, kind: str, find: ModuleFinder, m
     if not own:
         return ex
     head = ex.text.rstrip("\n")
-    body = cut_utf8(f"{head}\n\n{_joined(own)}", max_bytes)
+    body = cut_utf8(f"{head}\n\n{joined_chunks(own)}", max_bytes)
     remark = "after the section's lines, the docstring its autodoc directive shows"
     return replace(ex, text=body, note=f"{ex.note}; {remark}" if ex.note else remark)

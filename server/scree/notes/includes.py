@@ -29,7 +29,7 @@ from . import mdblocks, pysource, rstblocks
 from .chunker import TRAIL_SEPARATOR, chunk_lines, chunk_note
 from .formats import DEFAULT_SUFFIXES, SPHINX_TEXT_SUFFIX
 from .mkdocssnippets import FENCED, SPLICED
-from .sections import Excerpt, Section, match_sections, split_lines
+from .sections import Excerpt, chunks_excerpt
 from .utf8 import cut_utf8
 from ..records import AutodocRef, Chunk, ChunkedNote
 
@@ -68,17 +68,8 @@ def included_excerpt(text: str, kind: str, heading: str, note_path: str, read: F
                      max_bytes: int) -> Excerpt | None:
     """read_doc of a section only an included file makes (a heading a PyMdown snippet brings into the page): its
     lines, as search showed them, ending with where they came from. None when no include of the page makes it."""
-    chunks = included_chunks(chunk_note(text, kind), note_path, read)
-    lookup = match_sections([Section(c.heading, 0, c.start_line, c.end_line) for c in chunks], heading)
-    if not lookup.matches:
-        return None
-    trail = lookup.matches[0].trail
-    parts = [c for c in chunks if c.heading == trail]
-    source = parts[-1].text.rpartition("\n\n")[2]
-    joined = "\n\n".join([*(c.text.removesuffix("\n\n" + source) for c in parts[:-1]), parts[-1].text])
-    return Excerpt(heading=trail, start_line=parts[0].start_line, end_line=parts[0].end_line,
-                   text=cut_utf8(joined, max_bytes), total_lines=len(split_lines(text)),
-                   note="lines an included file brings into this page (lines start_line-end_line include it)")
+    return chunks_excerpt(included_chunks(chunk_note(text, kind), note_path, read), heading, text, max_bytes,
+                          "lines an included file brings into this page (lines start_line-end_line include it)")
 
 
 def _spliced_sections(lines: list[str], trail: str, levels: str) -> list[tuple[str, list[str]]]:

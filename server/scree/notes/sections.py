@@ -14,9 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from collections.abc import Sequence
+
 from . import formats, mdblocks
 from .chunker import TRAIL_SEPARATOR
 from ..errors import ScreeError
+from ..records import Chunk
 from .utf8 import cut_utf8, utf8_len
 
 _WHITESPACE = re.compile(r"\s+")
@@ -119,6 +122,26 @@ class Excerpt:
 
 
 MAX_LISTED = 12  # candidates or headings named in one message
+
+
+def joined_chunks(parts: Sequence[Chunk]) -> str:
+    """One entry's chunks as one text, the line that ends each of them (whose docstring it is, which file it came
+    from) once at the end."""
+    closing = "\n\n" + parts[-1].text.rpartition("\n\n")[2]
+    return "\n\n".join([*(c.text.removesuffix(closing) for c in parts[:-1]), parts[-1].text])
+
+
+def chunks_excerpt(chunks: Sequence[Chunk], heading: str, text: str, max_bytes: int, note: str) -> Excerpt | None:
+    """read_doc of a section that `chunks` make and the page's own lines do not hold (a docstring an autodoc
+    directive shows, a heading a snippet brings): the chunks `heading` names, joined (`joined_chunks`), pointing at
+    the lines that make them; None when no chunk has that heading."""
+    lookup = match_sections([Section(c.heading, 0, c.start_line, c.end_line) for c in chunks], heading)
+    if not lookup.matches:
+        return None
+    trail = lookup.matches[0].trail
+    parts = [c for c in chunks if c.heading == trail]
+    return Excerpt(heading=trail, start_line=parts[0].start_line, end_line=parts[0].end_line,
+                   text=cut_utf8(joined_chunks(parts), max_bytes), total_lines=len(split_lines(text)), note=note)
 
 
 def excerpt(text: str, *, heading: str | None = None, start_line: int | None = None,

@@ -111,8 +111,9 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int]
         floor = min((s for _, s in ranked), default=0.0)
         have = {cid for cid, _ in ranked}
         for tail in tails:
-            ranked += [(cid, floor) for cid, _ in bm25(index, tail, depth, file_ids) if cid not in have]
-            have.update(cid for cid, _ in ranked)
+            joined = [cid for cid, _ in bm25(index, tail, depth, file_ids) if cid not in have]
+            have.update(joined)
+            ranked += [(cid, floor) for cid in joined]
     if names and ranked:
         texts = queries.chunk_texts(index.conn, [cid for cid, _ in ranked])
         ranked = names_first(ranked, texts, names, lookup=text if lookup else "")
