@@ -524,6 +524,15 @@ def test_screeignore_can_re_include_a_vendored_folder(tmp_path: Path) -> None:
     assert policy.inspect("dist/README.md").code is SkipCode.SCREEIGNORED  # the others stay out
 
 
+def test_a_build_folder_holding_a_conf_py_is_a_sphinx_source_and_indexed(tmp_path: Path) -> None:
+    write(tmp_path, {"docs/build/conf.py": "extensions = []\n", "docs/build/index.rst": "Index\n=====\n",
+                     "build/lib/pkg/README.md": "a copy", "docs/dist/conf.py": "", "docs/dist/page.md": "p",
+                     "node_modules/conf.py": "", "node_modules/README.md": "installed"})
+    policy = NotesPolicy.load(tmp_path)
+    assert admitted(policy) == {"docs/build/index.rst", "docs/dist/page.md"}  # installed code never is
+    assert policy.inspect("build/lib/pkg/README.md").code is SkipCode.SCREEIGNORED  # no conf.py: build output
+
+
 def test_a_notes_folder_named_like_a_vendored_folder_is_still_indexed(tmp_path: Path) -> None:
     root = tmp_path / "build"
     write(root, {"plan.md": "p"})

@@ -51,6 +51,11 @@ _NOT_SPHINX_PAGES = ("requirements", "constraints", "robots", "cmakelists", "spe
 VENDORED_DIRS = ("node_modules", "vendor", ".venv", "venv", "site-packages", "__pycache__", "target", "dist",
                  "build")
 VENDORED_LABEL = "scree's defaults for vendored folders"
+# Of those, the ones a build writes into can be a Sphinx source folder instead: SQLAlchemy's and Alembic's docs are
+# written in `doc/build/` (their output goes below it, to `output/` or `_build/`). A folder of one of these names that
+# holds a `conf.py` is indexed: Sphinx reads its sources from there, and no build output holds one.
+BUILT_DIRS = ("target", "dist", "build")
+SPHINX_CONF = "conf.py"
 # An ignore file bigger than this is not a hand-written rule list; reading it would only cost time.
 
 
@@ -382,6 +387,8 @@ class NotesPolicy:
         scree_chain = [self._rules(f, SCREEIGNORE) for f in reversed(folders)]
         hit = first_match(rel, is_dir, [self._extra_rules, *scree_chain, self._vendored])
         if hit and hit.endswith(VENDORED_LABEL):
+            if is_dir and name in BUILT_DIRS and os.path.isfile(self._abs(rel) + "/" + SPHINX_CONF):
+                return None
             return SkipCode.SCREEIGNORED, (f"{what} holds vendored or built files, skipped by default ({hit}); "
                                            f"a .screeignore line '!{name}/' indexes it")
         if hit:
