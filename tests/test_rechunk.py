@@ -23,7 +23,7 @@ CHANGELOG = "14.1.1 (2024-09-08)\n===================\nFixes `--files`.\n\n14.1.
 GUIDE = "# Guide\n\nRotate API tokens every ninety days.\n"
 
 
-def _old_chunker(text: str, kind: str = "markdown") -> ChunkedNote:
+def _old_chunker(text: str, kind: str = "markdown", changelog_sections: object = ()) -> ChunkedNote:
     """Stands for version 1: blind to setext headings (one headless chunk), right about ATX ones."""
     if "===" not in text:
         return chunk_markdown(text)

@@ -326,6 +326,22 @@ def test_names_bound_in_if_and_try_blocks_are_found_as_they_run() -> None:
     assert "deliver_cancel kills it" in shown[0].text and "Escapes, natively." in shown[1].text
 
 
+def test_a_class_s_members_written_in_its_if_blocks_are_shown_the_documented_definition_first() -> None:
+    # alembic's `Operations`: the methods it registers at import time are written, documented, under
+    # `if TYPE_CHECKING:` in the class body; a name defined in both branches is shown once, by its docstring
+    page = "Ops\n===\n\n.. autoclass:: pkg.Operations\n    :members:\n"
+    source = ('from typing import TYPE_CHECKING\n\nclass Operations:\n    """Migration operations."""\n\n'
+              '    if TYPE_CHECKING:\n        def bulk_insert(self, table, rows):\n'
+              '            """Issue a zephyrine INSERT of many rows."""\n\n'
+              '        def get_bind(self):\n            ...\n    else:\n'
+              '        def get_bind(self):\n            """The current connection."""\n\n'
+              '    def invoke(self, operation):\n        """Run an operation."""\n')
+    shown = autodoc_chunks(chunk_note(page, formats.RST), {"pkg": ("pkg/__init__.py", source)}.get)
+    assert [c.heading for c in shown] == ["Ops > pkg.Operations", "Ops > pkg.Operations.bulk_insert",
+                                          "Ops > pkg.Operations.get_bind", "Ops > pkg.Operations.invoke"]
+    assert "zephyrine" in shown[1].text and "The current connection." in shown[2].text
+
+
 def test_a_name_a_package_re_exports_with_a_star_import_is_found() -> None:
     page = "API\n===\n\n.. autoclass:: pkg.Engine\n\n.. autofunction:: pkg.start\n\n.. autofunction:: pkg._tune\n"
     modules = {

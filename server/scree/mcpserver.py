@@ -400,9 +400,9 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
         raise ToolError(f"cannot read {rel!r}: {exc.reason}") from None
     try:
         kind = policy.note_kind(rel)
-        ex = excerpt(note.text, heading=heading, start_line=start_line, end_line=end_line, max_bytes=max_bytes,
-                     kind=kind)
         modules = ModuleFiles(policy)
+        ex = excerpt(note.text, heading=heading, start_line=start_line, end_line=end_line, max_bytes=max_bytes,
+                     kind=kind, changelog_sections=modules.changelog_sections(rel, note.text))
         if heading:
             ex = with_own_docstrings(ex, note.text, kind, modules, max_bytes, modules.summary_members(rel),
                                      modules.autodoc_defaults(rel))

@@ -394,7 +394,8 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
         return None
     for w in note.warnings:
         report.warnings.append(f"{path}: {w}")
-    chunked = chunk_note(note.text, policy.note_kind(path))
+    modules = modules or ModuleFiles(policy)
+    chunked = chunk_note(note.text, policy.note_kind(path), modules.changelog_sections(path, note.text))
     if chunked.front_matter_error is not None:  # read as before (no title, no aliases), but not in silence
         log.warning("%s: its front matter is not valid YAML (%s): its title and aliases are not used",
                     path, chunked.front_matter_error)
@@ -408,7 +409,7 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
                                  indexed=language.admits(policy.languages, lang.lang))
     if not version.indexed:  # SCREE_LANGUAGES leaves it out: its row remembers the language, nothing else
         return PreparedNote(version, [], {})
-    chunks = _with_docstrings(chunked, modules or ModuleFiles(policy), path)
+    chunks = _with_docstrings(chunked, modules, path)
     if not language.reads(readable_languages(embedder), lang.lang):
         return PreparedNote(version, chunks, {}, keyword_only=True)
     known = queries.stored_chunk_vectors(index.conn, path, embedder.max_windows, "\n".join(names))

@@ -554,12 +554,16 @@ MEMBERS_FOUND_DOCUMENTED = True
 
 
 def _public(node: ast.AST, names: set[str] | None) -> list[_Def]:
-    """A module's or class's public classes and functions, in source order."""
-    out = []
-    for child in getattr(node, "body", []):
+    """A module's or class's public classes and functions, in source order, those of its `if` and `try` blocks too
+    (BRANCHES_READ: alembic's `Operations` writes its methods, which it registers at import time, as documented stubs
+    under `if TYPE_CHECKING:`); of a name defined twice, the first definition with a docstring."""
+    body: list[ast.stmt] = getattr(node, "body", [])
+    out: dict[str, _Def] = {}
+    for child in statements(body) if BRANCHES_READ else body:
         if isinstance(child, _DEFS) and (child.name in names if names is not None else not child.name.startswith("_")):
-            out.append(child)
-    return out
+            if child.name not in out or (not ast.get_docstring(out[child.name]) and ast.get_docstring(child)):
+                out[child.name] = child
+    return list(out.values())
 
 
 def _signature(node: ast.AST, name: str) -> str:

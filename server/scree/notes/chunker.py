@@ -29,6 +29,7 @@ Choices worth knowing:
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 import yaml
 
@@ -99,10 +100,14 @@ log = logging.getLogger(__name__)
 # of a file that is no note does (`notes/mdbookincludes.py`).
 # 31 (issue 38): a PyMdown snippet line (`--8<-- "docs/examples/app.py"`) shows the file's lines the same way
 # (`notes/mkdocssnippets.py`).
+# 32 (issue 38): a Sphinx changelog directive's release is a section, titled by its version, and its changes are in
+# sections by kind as conf.py's `changelog_sections` divides them (`notes/sphinxchangelog.py`); a `build` folder holding
+# a conf.py is a Sphinx source, indexed (`policy.BUILT_DIRS`); autodoc shows a class's methods written in its `if` blocks
+# (`autodoc._public`).
 # `formats.MKDOCSTRINGS_DIRECTIVES`, `autodocdefaults.DEFAULT_OPTIONS` (conf.py's `autodoc_default_options` applied
 # to the directives that do not set the option) and `argparsepage.ARGPARSE_PAGES` (a sphinx-argparse directive shows its
-# parser's options) are off, and with them off the chunks are 31's; turning one on sets the next version here.
-CHUNKER_VERSION = "31"
+# parser's options) are off, and with them off the chunks are 32's; turning one on sets the next version here.
+CHUNKER_VERSION = "32"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from
@@ -135,7 +140,7 @@ def chunk_markdown(text: str) -> ChunkedNote:
     return chunk_note(text, formats.MARKDOWN)
 
 
-def chunk_note(text: str, kind: str = formats.MARKDOWN) -> ChunkedNote:
+def chunk_note(text: str, kind: str = formats.MARKDOWN, changelog_sections: Sequence[str] = ()) -> ChunkedNote:
     """Split a note of format `kind` (`formats.kind_of`) into chunks. Its reader (`formats.structure`)
     finds the headings, verbatim blocks and markup lines; from there every format is chunked alike:
 
@@ -154,9 +159,12 @@ def chunk_note(text: str, kind: str = formats.MARKDOWN) -> ChunkedNote:
       that heading's section, so the label is searchable with the section it names.
     - Chunk text has no leading/trailing blank lines; start/end lines are its first and last
       source lines (1-based, counted in the original file).
+
+    `changelog_sections` is the page's conf.py's (`ModuleFiles.changelog_sections`): the kinds of change a Sphinx
+    changelog directive's release is divided into (`notes/sphinxchangelog.py`).
     """
     lines = split_lines(text)
-    parsed = formats.structure(kind, lines)
+    parsed = formats.structure(kind, lines, changelog_sections)
     blocks = parsed.blocks
     if parsed.text is not None:  # the lines as the built page reads them (reStructuredText substitutions)
         lines = parsed.text

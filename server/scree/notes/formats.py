@@ -16,6 +16,7 @@ scree has no reader for (`.qmd`, `.mdown`) is read as Markdown, as before format
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import (adocblocks, mdblocks, mdbookincludes, mkdocsdirectives, mkdocssnippets, mystdirectives, pdftext,
@@ -87,10 +88,11 @@ def describe_kinds(counts: dict[str, int]) -> str:
     return ", ".join(f"{kind} {n:,}" for kind, n in counts.items()) or "none"
 
 
-def structure(kind: str, lines: list[str]) -> Structure:
-    """The block structure of a note of `kind` given as `mdblocks.split_lines` lines."""
+def structure(kind: str, lines: list[str], changelog_sections: Sequence[str] = ()) -> Structure:
+    """The block structure of a note of `kind` given as `mdblocks.split_lines` lines (`changelog_sections`: conf.py's,
+    for a reStructuredText changelog, `notes/sphinxchangelog.py`)."""
     if kind == RST:
-        rst = rstblocks.parse_rst(lines)
+        rst = rstblocks.parse_rst(lines, changelog_sections)
         defined = rstsubst.definitions(lines)
         text = None
         if defined:

@@ -9,7 +9,7 @@ symbolic link followed), through the same checked open as a note, capped in size
 
 from __future__ import annotations
 
-from . import rstblocks
+from . import rstblocks, sphinxchangelog
 from .autodocdefaults import default_options
 from .formats import SPHINX_CONF
 from .mkdocsdirectives import mkdocs_source_roots
@@ -33,6 +33,7 @@ class ModuleFiles:
         self._confs: dict[str, str | None] = {}  # folder -> its conf.py's text (None: it has none)
         self._members: dict[str, bool] = {}  # a Sphinx source folder -> `summary_members`' answer there
         self._defaults: dict[str, dict[str, str]] = {}  # a Sphinx source folder -> its autodoc defaults
+        self._changelogs: dict[str, tuple[str, ...]] = {}  # a Sphinx source folder -> its changelog_sections
 
     def __call__(self, dotted: str) -> tuple[str, str] | None:
         if dotted not in self._seen:
@@ -65,6 +66,19 @@ class ModuleFiles:
         if folder not in self._defaults:
             self._defaults[folder] = default_options(self._confs[folder] or "")
         return dict(self._defaults[folder])
+
+    def changelog_sections(self, page: str, text: str) -> tuple[str, ...]:
+        """The kinds of change a changelog directive on the page (whose `text` is given, so a page with none asks
+        nothing of the disk) divides a release into: its Sphinx project's `conf.py` `changelog_sections`
+        (`notes/sphinxchangelog.py`)."""
+        if not sphinxchangelog.CHANGELOG_SECTIONS or sphinxchangelog.DIRECTIVE_MARK not in text:
+            return ()
+        folder = self._project(page)
+        if folder is None:
+            return ()
+        if folder not in self._changelogs:
+            self._changelogs[folder] = sphinxchangelog.sections_of(self._confs[folder] or "")
+        return self._changelogs[folder]
 
     def _project(self, page: str) -> str | None:
         """The page's Sphinx source folder: the nearest folder above it holding a `conf.py` (its text kept in

@@ -46,8 +46,10 @@ The rules (docutils' own, where they decide what a reader sees):
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from . import sphinxchangelog
 from .mdblocks import MAX_HEADING_BYTES, MAX_RAW_HEADING_CHARS, Blocks, Heading
 from ..records import AutodocRef
 from .utf8 import cut_utf8
@@ -88,6 +90,10 @@ OBJECT_DIRECTIVES = frozenset(
     "type var struct union enum enumerator concept module-option".split()
 )
 ENTRY_LEVEL = 50  # deeper than any section title, so the next title (or entry) closes it
+# A changelog directive's release and its kinds of change (`notes/sphinxchangelog.py`): deeper than any title, above
+# any object description.
+RELEASE_LEVEL = ENTRY_LEVEL - 2
+CHANGE_KIND_LEVEL = ENTRY_LEVEL - 1
 # An object description (or autodoc directive) right under a title naming the same object is that section's own
 # text rather than a subsection repeating its title (`same_subject`).
 SAME_SUBJECT_MERGED = True
@@ -158,11 +164,13 @@ class _Open:
     owner: str = ""  # an autoclass's (or autoexception's) name as written: its body's autodoc members are its own
     entitled: str = ""  # an autoclass's full name, the heading its body's object descriptions nest under
     headed: bool = False  # that heading was emitted (at the body's first object description)
+    release: bool = False  # a changelog directive's, whose section ends with its body
 
 
-def parse_rst(lines: list[str]) -> RstBlocks:
+def parse_rst(lines: list[str], changelog_sections: Sequence[str] = ()) -> RstBlocks:
     """Section titles, verbatim and inert lines, targets and autodoc directives of a reStructuredText note
-    given as `mdblocks.split_lines` lines."""
+    given as `mdblocks.split_lines` lines; `changelog_sections` is conf.py's list of the kinds of change a changelog
+    directive's release is divided into (`notes/sphinxchangelog.py`)."""
     n = len(lines)
     headings: list[Heading] = []
     verbatim: list[tuple[int, int]] = []
@@ -176,6 +184,8 @@ def parse_rst(lines: list[str]) -> RstBlocks:
     module = ""  # the module autodoc names are relative to (`.. module::`, `.. currentmodule::`, automodule)
     metadata = True  # still at the top, where a field list is the document's metadata
     entries = 0  # object descriptions open on `stack`
+    kinds: dict[int, str] = {}  # the open changelog release's changes: line -> the section it goes under
+    change_kind = ""  # the section the release's last change went under
     i = 0
     while i < n:
         line = lines[i]
@@ -186,14 +196,17 @@ def parse_rst(lines: list[str]) -> RstBlocks:
         closed_entry = -1  # the level of the outermost object description this line closes
         while stack and ind <= stack[-1].indent:
             popped = stack.pop()
+            if popped.release:  # the text after a release is the page's again, as after a description
+                closed_entry = RELEASE_LEVEL
+                kinds = {}
             closed = "entry" if popped.headed else popped.kind
             if closed == "code":  # code never nests: nothing inside it is parsed
                 verbatim.append((code_start, _last_text(lines, code_start, i)))
                 code_start = -1
             elif closed == "entry":
                 entries -= 1
-                closed_entry = ENTRY_LEVEL + entries
-        if closed_entry >= 0 and not (ind == 0 and _title(lines, i) is not None):
+                closed_entry = min(closed_entry, ENTRY_LEVEL + entries) if closed_entry >= 0 else ENTRY_LEVEL + entries
+        if closed_entry >= 0 and not (ind == 0 and _title(lines, i) is not None) and not _opens_release(line):
             # The text after a description belongs to the section around it again: an untitled heading
             # closes the entry (the chunker starts a section there under the enclosing trail; read_doc
             # lists no section for a heading without text).
@@ -217,6 +230,18 @@ def parse_rst(lines: list[str]) -> RstBlocks:
         if m:
             metadata = False
             rest = (m.group(2) or "").strip()
+            if sphinxchangelog.CHANGELOG_SECTIONS and not entries:
+                release = _release(lines, i, ind, rest, changelog_sections)
+                if release is not None:  # its version's section (the body's directives are read as usual)
+                    version, kinds = release
+                    change_kind = ""
+                    headings.append(Heading(i, i + 1, RELEASE_LEVEL, version))
+                    stack.append(_Open(ind, "text", release=True))
+                    i += 1
+                    continue
+                if kinds.get(i, change_kind) != change_kind:  # a change of another kind than the one before
+                    change_kind = kinds[i]
+                    headings.append(Heading(i, i, CHANGE_KIND_LEVEL, change_kind))
             kind = _explicit(lines, i, ind, rest, stack, inert, targets, autodoc, module)
             if kind == "code":
                 code_start = i
@@ -406,6 +431,40 @@ def _explicit(lines: list[str], i: int, ind: int, rest: str, stack: list[_Open],
 
 
 _OPTION = re.compile(r"^([ \t]+):([\w-]+):(.*)$")
+
+
+def _opens_release(line: str) -> bool:
+    """True when the line is a changelog directive's (whose own section follows)."""
+    m = _EXPLICIT.match(line)
+    d = _DIRECTIVE.match((m.group(2) or "").strip()) if m else None
+    return d is not None and d.group(1).lower() == sphinxchangelog.CHANGELOG
+
+
+def _release(lines: list[str], i: int, ind: int, rest: str,
+             sections: Sequence[str]) -> tuple[str, dict[int, str]] | None:
+    """For a changelog directive on line i (at indent `ind`) with a `:version:`, the version and the section each
+    change of its body goes under, by the change directive's line; None for any other line."""
+    d = _DIRECTIVE.match(rest)
+    if d is None or d.group(1).lower() != sphinxchangelog.CHANGELOG:
+        return None
+    end = _options_end(lines, i + 1)
+    version = clean_rst_title(_option_values(lines[i + 1:end]).get("version", ""))
+    if not version:
+        return None
+    changes: list[int] = []
+    tags: list[list[str]] = []
+    j = end
+    while j < len(lines) and (_blank(lines[j]) or _indent(lines[j]) > ind):
+        m = _EXPLICIT.match(lines[j])
+        c = _DIRECTIVE.match((m.group(2) or "").strip()) if m else None
+        if c is not None and c.group(1).lower() == sphinxchangelog.CHANGE:
+            stop = _options_end(lines, j + 1)
+            changes.append(j)
+            tags.append(sphinxchangelog.tags_of(_option_values(lines[j + 1:stop]).get("tags", "")))
+            j = stop
+        else:
+            j += 1
+    return version, dict(zip(changes, sphinxchangelog.release_kinds(tags, sections)))
 
 # An `autosummary` with `:toctree:` makes a page for each name it lists (`autosummary_generate`, on in every project
 # that writes one), its title the full name and its text the object's docstring, as `.. autofunction::` or

@@ -57,13 +57,14 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
-def sections(text: str, kind: str = formats.MARKDOWN) -> list[Section]:
-    """Every heading's section, in document order, for a note of format `kind` (`formats.kind_of`)."""
+def sections(text: str, kind: str = formats.MARKDOWN, changelog_sections: Sequence[str] = ()) -> list[Section]:
+    """Every heading's section, in document order, for a note of format `kind` (`formats.kind_of`); a Sphinx
+    changelog's as `chunker.chunk_note` reads it with `changelog_sections`."""
     lines = split_lines(text)
     heads: list[tuple[int, int, str]] = []  # (line index, level, trail)
     texts: list[str] = []
     stack: list[tuple[int, str]] = []
-    for h in formats.structure(kind, lines).blocks.headings:
+    for h in formats.structure(kind, lines, changelog_sections).blocks.headings:
         texts.append(h.text)
         while stack and stack[-1][0] >= h.level:
             stack.pop()
@@ -145,7 +146,8 @@ def chunks_excerpt(chunks: Sequence[Chunk], heading: str, text: str, max_bytes: 
 
 
 def excerpt(text: str, *, heading: str | None = None, start_line: int | None = None,
-            end_line: int | None = None, max_bytes: int = 100_000, kind: str = formats.MARKDOWN) -> Excerpt:
+            end_line: int | None = None, max_bytes: int = 100_000, kind: str = formats.MARKDOWN,
+            changelog_sections: Sequence[str] = ()) -> Excerpt:
     """The whole text, one section (by heading trail, see `find_section`) or a line range, capped.
 
     With a heading, `start_line` only chooses among several sections of that name (the one holding
@@ -158,7 +160,7 @@ def excerpt(text: str, *, heading: str | None = None, start_line: int | None = N
     note: str | None = None
     trail: str | None = None
     if heading is not None and heading.strip():
-        candidates = sections(text, kind)
+        candidates = sections(text, kind, changelog_sections)
         lookup = match_sections(candidates, heading)
         chosen = list(lookup.matches)
         if not chosen:
