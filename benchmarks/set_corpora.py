@@ -8,6 +8,9 @@ pinned commit and unpack the files the set reads into `/tmp/<name>` (its "run" r
 `--add-set`). This runs them, so a fresh machine (whose /tmp is empty) gets every corpus in one step. A set whose
 folder exists is left alone.
 
+A set may score another's questions over a variant of its corpus (`jest-versioned`: jest's questions over jest's
+corpus with Docusaurus' versioned copies): its "run" row names the questions file, and `--command` uses it.
+
 `--mirror DIR` reads a local snapshot instead of cloning: `DIR/<owner>+<name>/repo` is a bare git directory (what
 the tool library's `fetch` leaves), the recipe's `git clone` and `checkout` are dropped, and its `git -C <src>
 archive HEAD` reads the pinned commit from the snapshot. A snapshot may lack its largest files (images); the recipes
@@ -46,6 +49,7 @@ class Recipe:
     commit: str
     command: str  # the whole "get it" cell, shell
     corpus: Path  # the folder `--add-set` names
+    queries: str  # the labelled questions it names (another set's, for a set that is a variant of its corpus)
 
 
 def recipes(wanted: list[str]) -> list[Recipe]:
@@ -60,7 +64,7 @@ def recipes(wanted: list[str]) -> list[Recipe]:
         if get is None or add is None or clone is None:
             continue  # no recipe: an sdist set or one whose corpus is in the repository
         out.append(Recipe(name, clone.group(1), clone.group(2), clone.group(3), get.group(1).replace("\\|", "|"),
-                          Path(add.group(2))))
+                          Path(add.group(2)), add.group(3)))
     return out
 
 
@@ -134,7 +138,7 @@ def command(every: list[Recipe]) -> str:
     """The quality.py line scoring every set: the shared and sdist sets by name, the others with `--add-set`."""
     named = ["dev", "httpx", "myst", "mdx"] + sorted(
         p.parent.name for p in SETS.glob("*/set.json")) + sorted(p.parent.name for p in SETS.glob("*/corpus"))
-    adds = [f"--add-set {r.name}={r.corpus}:benchmarks/sets/{r.name}/queries.json" for r in every]
+    adds = [f"--add-set {r.name}={r.corpus}:{r.queries}" for r in every]
     return "uv run --frozen python benchmarks/quality.py --sets " + " ".join(named) + " " + " ".join(adds)
 
 

@@ -232,3 +232,24 @@ def test_verbatim_sections_rank_before_those_holding_only_the_words(tmp_path) ->
         notes.close()
     assert d.reason == "mention" and [s.path for s in d.sections][0] == "docs/exact.md"
     assert d.sections[0].literal and not any(s.literal for s in d.sections[1:])
+
+
+def test_the_hint_lists_a_versioned_copy_only_where_the_current_docs_leave_a_place(tmp_path) -> None:
+    # Docusaurus' copies of the docs for past releases, ranked first by BM25 (shorter), come after the current docs,
+    # and a section copied in several versions is listed once
+    copy = "website/versioned_docs/version-{}/CLI.md"
+    notes = _index_with_chunks(tmp_path, [
+        (copy.format("29.7"), "Reference > --watch", "--watch reruns", 1, 3),
+        (copy.format("30.4"), "Reference > --watch", "--watch reruns", 1, 3),
+        ("docs/CLI.md", "Reference > --watch", "--watch reruns the tests related to changed files since the last commit",
+         1, 3),
+        (copy.format("29.7"), "Reference > --watchman", "--watch uses watchman", 5, 6),
+        (copy.format("30.4"), "Reference > --watchman", "--watch uses watchman", 5, 6),
+    ])
+    try:
+        sections = notes.rank([('"--watch"', True)], ["--watch"], None)
+    finally:
+        notes.close()
+    assert [(s.path, s.trail) for s in sections][:2] == [("docs/CLI.md", "Reference > --watch"),
+                                                          (copy.format("29.7"), "Reference > --watchman")]
+    assert len(sections) == 2

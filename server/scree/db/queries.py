@@ -115,6 +115,17 @@ def embedded_chunks(conn: Any, batch: int = 512):  # -> Iterator[tuple[str, str,
         yield from rows
 
 
+def files_with_mark(conn: Any, mark: str) -> list[tuple[int, str]]:
+    """(id, path) of the indexed notes whose path holds `mark` (a Docusaurus versioned folder: `search.versions`)."""
+    rows = conn.execute("select id, path from files where indexed = 1 and instr(path, ?) > 0", (mark,))
+    return [(int(i), str(p)) for i, p in rows.fetchall()]
+
+
+def indexed_file_ids(conn: Any) -> list[int]:
+    """Ids of the indexed notes (a note whose language SCREE_LANGUAGES leaves out is not)."""
+    return [int(r[0]) for r in conn.execute("select id from files where indexed = 1").fetchall()]
+
+
 def file_ids_in_languages(conn: Any, langs: Sequence[str], among: bool = True) -> list[int]:
     """Ids of the indexed notes whose language is one of `langs` (`among=False`: is none of them)."""
     marks = ",".join("?" * len(langs)) or "null"

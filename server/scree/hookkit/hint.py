@@ -12,6 +12,7 @@ import os
 import _sqlite3 as sqlite3  # `sqlite3` itself also imports datetime, which the hooks never need
 from collections import namedtuple
 
+from ..notes.docversions import VERSIONED_COPIES_LATER, versioned
 from ..notes.sectiontext import defines, mostly_list, named_only_by_directives, titled_by
 from . import SEARCH_TOOL, VIA_CLI, VIA_NONE, VIA_TOOL
 from .grepparse import GrepCall
@@ -244,9 +245,13 @@ class NotesIndex:
                 rows.sort(key=lambda r: (not titled_by(str(r[3] or r[4]), literals),
                                          not defines(str(r[5]), literals),
                                          named_only_by_directives(str(r[5]), literals), mostly_list(str(r[5]))))
+            if VERSIONED_COPIES_LATER:  # a Docusaurus copy for a past release after the current docs, as search has it
+                rows.sort(key=lambda r: versioned(str(r[0])) is not None)
             for path, start, end, heading, title, text in rows:
                 trail = str(heading or title)
                 key = (str(path), trail)
+                if VERSIONED_COPIES_LATER and key not in found and _copy_listed(key, order):
+                    continue
                 body = (trail + "\n" + str(text)).casefold()
                 literal = next((lit for lit, f in zip(literals, folded) if f in body), "")
                 if verbatim_only and not literal:
@@ -264,6 +269,19 @@ class NotesIndex:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def _copy_listed(key: tuple[str, str], listed: Sequence[tuple[str, str]]) -> bool:
+    """True when `key` (path, trail) is a versioned copy of a section already `listed`: the current one (its path
+    ending with the copy's path below the version folder) or another version's copy."""
+    copy = versioned(key[0])
+    if copy is None:
+        return False
+    rest = copy[1]
+    for path, trail in listed:
+        if trail == key[1] and (path == rest or path.endswith("/" + rest) or (versioned(path) or ("", ""))[1] == rest):
+            return True
+    return False
 
 
 def open_notes(db_path: str, timeout: float = 0.25) -> NotesIndex | None:

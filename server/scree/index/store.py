@@ -34,6 +34,9 @@ class Index:
     location: IndexLocation
     folder: Path
     vectors: VectorCache = field(default_factory=lambda: VectorCache(DEFAULT_VECTOR_CACHE_BYTES))
+    # Small answers read from the index, kept with the `queries.data_version` they were read at: a search reads
+    # them again only once the index has changed (`search.search`'s versioned copies).
+    memo: dict[str, tuple[Any, Any]] = field(default_factory=dict)
 
     def meta(self) -> dict[str, str]:
         return queries.get_meta(self.conn)

@@ -37,11 +37,7 @@ from ..notes import language
 from ..notes.policy import NotesPolicy
 from ..records import Hit, SearchResult
 from ..index.store import Index
-from .search import Query, search
-
-# Remarks of a pass that said it found nothing: dropped when the other pass found something.
-_NOTHING = ("no note matches", "no note contains")
-MAX_K = 100
+from .search import MAX_K, NOTHING_FOUND as _NOTHING, Query, search
 
 
 def _written_in(code: str, script: str) -> bool:

@@ -1,0 +1,97 @@
+"""A Docusaurus site's copies of its docs for past releases (`versioned_docs/version-X/`) are searched after the current
+docs: jest's three copies of `docs/` filled the places of the other answers. Pure parts directly; the search over a
+real index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import write
+from synced import full_sync, keyword_hits, synced_index
+from scree.notes import docversions as versions
+from scree.notes.docversions import later_files, names_version, one_per_section, versioned
+
+PAGE = """\
+# Reference
+
+## `test.concurrent(name, fn)`
+
+Runs the zephyrine test concurrently.
+
+## `test.each(table)`
+
+Runs a table of tests.
+"""
+OLD_ONLY = "# Legacy\n\n## `runInBand`\n\nThe zephyrine runner of old.\n"
+
+
+def test_a_copy_is_known_by_its_version_and_its_path_below_it() -> None:
+    assert versioned("website/versioned_docs/version-30.4/CLI.md") == ("30.4", "CLI.md")
+    assert versioned("community_versioned_docs/version-2.x/guides/a.md") == ("2.x", "guides/a.md")
+    assert versioned("docs/CLI.md") is None
+    assert versioned("docs/versioned_docs.md") is None
+
+
+def test_a_query_names_a_version_only_as_a_word_of_its_own() -> None:
+    assert names_version("what did --watch do in jest 29.7?", "29.7")
+    assert names_version("v29.7 config", "29.7")
+    assert not names_version("jest 29.70", "29.7")
+    assert not names_version("129.7", "29.7")
+
+
+def test_the_copies_of_a_version_the_query_names_are_searched_with_the_current_docs() -> None:
+    files = [(1, "docs/CLI.md"), (2, "website/versioned_docs/version-29.7/CLI.md"),
+             (3, "website/versioned_docs/version-30.4/CLI.md")]
+    assert later_files(files, "--watch") == {2, 3}
+    assert later_files(files, "--watch in 29.7") == {3}
+
+
+def test_one_hit_per_section_across_the_versions() -> None:
+    hits = [("website/versioned_docs/version-30.4/CLI.md", "Reference > a"), ("docs/x.md", "X"),
+            ("website/versioned_docs/version-29.7/CLI.md", "Reference > a"),
+            ("website/versioned_docs/version-29.7/CLI.md", "Reference > b")]
+    assert one_per_section(hits, lambda h: h) == [hits[0], hits[1], hits[3]]
+
+
+def _files() -> dict[str, str]:
+    return {"docs/GlobalAPI.md": PAGE, "website/versioned_docs/version-29.7/GlobalAPI.md": PAGE,
+            "website/versioned_docs/version-30.4/GlobalAPI.md": PAGE,
+            "website/versioned_docs/version-29.7/Legacy.md": OLD_ONLY}
+
+
+def test_the_current_docs_answer_first_and_the_copies_only_fill_free_places(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    with synced_index(root, _files()) as index:
+        hits = keyword_hits(index, root, "test.concurrent", k=1)
+        assert [(h.path, h.heading) for h in hits] == [("docs/GlobalAPI.md", "Reference > `test.concurrent(name, fn)`")]
+        # the current docs hold one section spelling it: the copies fill the places left, one per section
+        hits = keyword_hits(index, root, "zephyrine", k=5)
+        assert hits[0].path == "docs/GlobalAPI.md" and len(hits) == 3  # the copied section once
+        assert {(versioned(h.path)[1], h.heading) for h in hits[1:]} == {  # type: ignore[index]
+            ("GlobalAPI.md", "Reference > `test.concurrent(name, fn)`"), ("Legacy.md", "Legacy > `runInBand`")}
+
+
+def test_a_query_naming_a_version_finds_its_copy_with_the_current_docs(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    with synced_index(root, _files()) as index:
+        paths = [h.path for h in keyword_hits(index, root, "test.concurrent 29.7", k=3)]
+        assert "website/versioned_docs/version-29.7/GlobalAPI.md" in paths
+        assert "website/versioned_docs/version-30.4/GlobalAPI.md" not in paths
+
+
+def test_while_the_rule_is_off_every_copy_is_searched_alike(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(versions, "VERSIONED_COPIES_LATER", False)
+    root = tmp_path / "site"
+    with synced_index(root, _files()) as index:
+        assert len({h.path for h in keyword_hits(index, root, "test.concurrent", k=3)}) == 3
+
+
+def test_copies_synced_after_a_search_are_known_as_copies_at_the_next_one(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    with synced_index(root, {"docs/GlobalAPI.md": PAGE}) as index:
+        assert [h.path for h in keyword_hits(index, root, "test.concurrent", k=1)] == ["docs/GlobalAPI.md"]
+        for version in ("29.7", "30.4"):  # a section the current docs no longer have, in two releases
+            write(root, f"website/versioned_docs/version-{version}/Legacy.md", OLD_ONLY)
+        full_sync(index, root)
+        # read as copies (the index changed since the last search): one hit for the section of both releases
+        assert [h.heading for h in keyword_hits(index, root, "runInBand", k=5)] == ["Legacy > `runInBand`"]
