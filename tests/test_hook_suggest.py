@@ -266,11 +266,11 @@ def test_hooks_import_only_the_standard_library_and_scree_helpers(tmp_path: Path
              "pathspec", "portalocker", "sqlean", "rich"}
     assert not {m.split(".")[0] for m in imported} & heavy
     scree_modules = {m for m in imported if m.startswith("scree")}
-    # scree.notes and scree.search are the packages around sectiontext, docversions, ftsquery and route: their
+    # scree.notes and scree.search are the packages around sectiontext, secondary, ftsquery and route: their
     # __init__ files hold only a docstring (tests/test_layout.py checks it).
     allowed = {"scree", "scree.errors", "scree.config", "scree.settings_table", "scree.locate", "scree.search",
                "scree.search.ftsquery", "scree.search.route", "scree.pids", "scree.notes", "scree.notes.sectiontext",
-               "scree.notes.docversions"}
+               "scree.notes.secondary"}
     assert all(m in allowed or m.startswith("scree.hookkit") for m in scree_modules), scree_modules
 
 

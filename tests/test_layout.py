@@ -29,7 +29,7 @@ LAYERS = {
     "db": 2,  # all the SQL
     "notes": 3,  # which files are notes, reading and chunking one (pure Markdown work)
     "embed": 4,  # the embedders
-    "hookkit": 4,  # the hooks' stdlib-only logic (reads notes.sectiontext, notes.docversions, config, locate)
+    "hookkit": 4,  # the hooks' stdlib-only logic (reads notes.sectiontext, notes.secondary, config, locate)
     "index": 5,  # store, sync (stage one), embedstage (stage two), vectors, vocabulary
     "search": 6,  # answering a query from the index
     "workspace": 7,  # one folder's config, index location and lazy embedder

@@ -56,7 +56,8 @@ def test_a_parent_that_already_follows_one_of_its_subsections_stays():
                                   "docs/Release Notes.md", "docs/release_history.md", "docs/change-log.md",
                                   "docs/blog/posts/release-hatch-1180.md", "blog/2024-05-01-v3.md",
                                   "changelogs/0.3.x.md", "changelog.d/1234.feature.md",
-                                  "docs/content/2012-news.md", "docs/release-notes-3.x.md", "CHANGES-v2.rst"])
+                                  "docs/content/2012-news.md", "docs/release-notes-3.x.md", "CHANGES-v2.rst",
+                                  "Documentation/RelNotes/2.3.0.adoc", "relnotes/v1.68.0.md"])
 def test_release_histories_are_recognised_by_their_name(path):
     assert ranking.is_history_file(path)
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from conftest import write
 from synced import full_sync, keyword_hits, synced_index
-from scree.notes import docversions as versions
-from scree.notes.docversions import later_files, names_version, one_per_section, versioned
+from scree.notes import secondary as versions
+from scree.notes.secondary import in_test_folder, later_files, names_version, one_per_section, versioned
 
 PAGE = """\
 # Reference
@@ -95,3 +95,25 @@ def test_copies_synced_after_a_search_are_known_as_copies_at_the_next_one(tmp_pa
         full_sync(index, root)
         # read as copies (the index changed since the last search): one hit for the section of both releases
         assert [h.heading for h in keyword_hits(index, root, "runInBand", k=5)] == ["Legacy > `runInBand`"]
+
+
+def test_a_note_below_a_test_folder_is_searched_later_the_notes_folder_s_own_name_aside() -> None:
+    assert in_test_folder("tests/format/markdown/ignore.md")
+    assert in_test_folder("packages/expect/__tests__/fixtures/a.md")
+    assert in_test_folder("pkg/testdata/README.md")
+    assert not in_test_folder("docs/testing.md") and not in_test_folder("docs/test-plan/index.md")
+    assert not in_test_folder("plan.md")  # a notes folder named `test` is notes
+    assert later_files([(1, "docs/ignore.md"), (2, "tests/format/ignore.md")], "@noprettier") == {2}
+
+
+def test_test_fixtures_answer_only_where_the_docs_leave_places(tmp_path: Path) -> None:
+    # prettier's Markdown fixtures spell its pragmas more often than its docs, and are shorter
+    root = tmp_path / "repo"
+    files = {"docs/options.md": "# Options\n\n## Insert Pragma\n\nPrettier can insert a `@format` marker; "
+                                "`@noprettier` in the docblock makes it skip the file.\n",
+             "tests/format/markdown/pragma/noprettier.md": "<!-- @noprettier -->\n\n# @noprettier\n\n@noprettier\n",
+             "tests/format/markdown/pragma/other.md": "# Other\n\nNo pragma here.\n"}
+    with synced_index(root, files) as index:
+        hits = keyword_hits(index, root, "@noprettier", k=5)
+        assert hits[0].path == "docs/options.md"
+        assert {h.path for h in hits[1:]} == {"tests/format/markdown/pragma/noprettier.md"}

@@ -12,7 +12,7 @@ import os
 import _sqlite3 as sqlite3  # `sqlite3` itself also imports datetime, which the hooks never need
 from collections import namedtuple
 
-from ..notes.docversions import VERSIONED_COPIES_LATER, versioned
+from ..notes.secondary import VERSIONED_COPIES_LATER, later, versioned
 from ..notes.sectiontext import defines, mostly_list, named_only_by_directives, titled_by
 from . import SEARCH_TOOL, VIA_CLI, VIA_NONE, VIA_TOOL
 from .grepparse import GrepCall
@@ -245,8 +245,8 @@ class NotesIndex:
                 rows.sort(key=lambda r: (not titled_by(str(r[3] or r[4]), literals),
                                          not defines(str(r[5]), literals),
                                          named_only_by_directives(str(r[5]), literals), mostly_list(str(r[5]))))
-            if VERSIONED_COPIES_LATER:  # a Docusaurus copy for a past release after the current docs, as search has it
-                rows.sort(key=lambda r: versioned(str(r[0])) is not None)
+            # a Docusaurus copy for a past release and a test folder's note after the others, as search has them
+            rows.sort(key=lambda r: later(str(r[0])))
             for path, start, end, heading, title, text in rows:
                 trail = str(heading or title)
                 key = (str(path), trail)

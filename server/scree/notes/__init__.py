@@ -16,8 +16,8 @@ sphinx-argparse directive renders, read from the parser's code; off), `modules` 
 folder by dotted name, for autodoc), `pysource` (Python source parsed whatever Python reads it), `pdftext` (a PDF's text, pages and outline), `utf8` (byte sizes and
 cuts), `embedview` (what the model reads of a chunk), `sections` (read_doc's section lookup),
 `sectiontext` (what a section's trail and text say; import-free, the hooks use it), `wikilinks`,
-`language` (a note's language and the page it translates), `docversions` (a Docusaurus site's copies of its docs for
-past releases, searched after the current docs).
+`language` (a note's language and the page it translates), `secondary` (the notes searched only where the others leave places: a Docusaurus site's
+copies for past releases, test folders' notes).
 
 Imports nothing: the hooks import `scree.notes.sectiontext`, which runs this file first.
 """

@@ -267,7 +267,7 @@ HISTORY_DEMOTE = 3
 # and hybrid identifier +1; 18 cells better, none worse.
 BLOG_IS_HISTORY = True
 _HISTORY_NAMES = {"changelog", "changelogs", "changes", "history", "news", "releases", "release-notes", "release_notes",
-                  "whatsnew", "whats-new"}
+                  "whatsnew", "whats-new", "relnotes"}  # Git's `Documentation/RelNotes/2.3.0.adoc`, RuboCop's `relnotes/`
 # The same names written as one word, and a history named for what it lists (`versionhistory.rst`: AnyIO's).
 _JOINED_HISTORY_NAMES = {"changelog", "releasenotes", "whatsnew", "versionhistory", "releasehistory",
                          "changehistory"}

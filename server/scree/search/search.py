@@ -46,7 +46,7 @@ from .keyword import keyword_ranking, unspelled_lookup
 from ..index.indexstatus import stage_two_note
 from . import expansion, ranking, siblings
 from . import questionentries
-from ..notes import docversions
+from ..notes import secondary
 from ..notes.policy import NotesPolicy
 from ..records import Hit, SearchResult
 from .route import (asked_name, common_words_only, is_lookup, is_syntax_name, looks_like_identifier,
@@ -489,11 +489,11 @@ class _Ranker:
 def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
            vocabulary: AbstractSet[str] = frozenset(), within: Sequence[int] | None = None,
            unread: bool = False) -> SearchResult:
-    """`search_notes` over the current docs, then, for the places they leave free, over a Docusaurus site's copies of
-    its docs for past releases (`notes/docversions.py`; a version the query names is searched with the current docs)."""
+    """`search_notes` over the notes, then, for the places they leave free, over those an agent reads only there: a
+    Docusaurus site's copies of its docs for past releases (a version the query names is searched with the current
+    docs) and the notes of test folders (`notes/secondary.py`)."""
     try:
-        later = docversions.later_files(_versioned_files(index), q.text) if docversions.VERSIONED_COPIES_LATER \
-            else set()
+        later = secondary.later_files(_secondary_files(index), q.text)
     except index.driver.Error:  # an index from before languages (schema 5), read as it is
         later = set()
     if not later:
@@ -508,26 +508,26 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
                           unread)
     if first is None:
         first = replace(second, hits=[])
-    hits = [*first.hits, *docversions.one_per_section(second.hits, lambda h: (h.path, h.heading))]
+    hits = [*first.hits, *secondary.one_per_section(second.hits, lambda h: (h.path, h.heading))]
     hits = hits[:q.k]
     notes = [n for n in first.notes if not (hits and n.startswith(NOTHING_FOUND))]
     notes += [n for n in second.notes if n not in notes and not (hits and n.startswith(NOTHING_FOUND))]
     return SearchResult(hits, first.mode if first.hits else second.mode, notes)
 
 
-def _versioned_files(index: Index) -> list[tuple[int, str]]:
-    """The notes in a Docusaurus versioned folder, (id, path): read once per change of the index, a scan of its
-    files (1.4 ms at 13,000 notes) being more than the rest of a lookup's work there."""
+def _secondary_files(index: Index) -> list[tuple[int, str]]:
+    """The notes searched after the others whatever the query (`secondary.later`), (id, path): read once per change of
+    the index, a scan of its files (1.4 ms at 13,000 notes) being more than the rest of a lookup's work there."""
     version = queries.data_version(index.conn)
-    kept = index.memo.get(_VERSIONED_FILES)
+    kept = index.memo.get(_SECONDARY_FILES)
     if kept is not None and kept[0] == version:
         return list(kept[1])
-    found = queries.files_with_mark(index.conn, docversions.FOLDER_MARK)
-    index.memo[_VERSIONED_FILES] = (version, found)
+    found = [(i, p) for i, p in queries.files_with_marks(index.conn, secondary.PATH_MARKS) if secondary.later(p)]
+    index.memo[_SECONDARY_FILES] = (version, found)
     return list(found)
 
 
-_VERSIONED_FILES = "versioned_files"
+_SECONDARY_FILES = "secondary_files"
 # The copies' pass asks for this many times the places left, as each section may come in several versions.
 COPY_DEPTH = 4
 MAX_K = 100  # the most places a pass over part of the notes asks for (here, and `languages`)

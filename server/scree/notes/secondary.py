@@ -1,5 +1,5 @@
-"""A Docusaurus site's copies of its docs for past releases: searched after the current docs. Pure, import-free (the
-grep hint reads it).
+"""Notes an agent reads only where the docs leave places: a Docusaurus site's copies of its docs for past releases,
+and the notes of test folders. Pure, import-free (the grep hint reads it).
 
 Docusaurus keeps each released version's docs as a copy of the whole docs folder, `versioned_docs/version-30.4/`
 (`<plugin>_versioned_docs/` for a second docs plugin), beside the current docs, which the repository's code goes with.
@@ -8,11 +8,14 @@ versioned folders beside `docs/`, answered identifier questions first 17 times o
 The copies filled the places of the other answers, and a name's entry, now a heading in four files, no longer counted
 as its one entry (a heading many sections share is a category). Docusaurus' own search shows one version at a time.
 
-So `search.search` searches the current docs first and the copies only for the places they leave free
-(`later_files`), one hit per section of a page whatever the versions it is copied in (`one_per_section`). A query
-that names a version (`29.7`, `v29.7`) searches that version's copies with the current docs: it asks about them.
-The grep hint lists a copy only where the current docs leave a place and no other version of it is listed
-(`hookkit/hint.py`).
+A test folder's notes (`tests/`, `test/`, `__tests__/`, `fixtures/`, `testdata/`, at any depth) are what the tests feed
+the code: prettier's 297 Markdown fixtures (one a copy of its README) answered `@noprettier` and
+`prettier-ignore-start` before its docs, mdBook's test books `{{#rustdoc_include}}` before its guide.
+
+So `search.search` searches the other notes first and these only for the places they leave free (`later_files`),
+one hit per section of a page whatever the versions it is copied in (`one_per_section`). A query that names a version
+(`29.7`, `v29.7`) searches that version's copies with the current docs: it asks about them. The grep hint lists them
+after the other sections, and a copy only where no other version of it is listed (`hookkit/hint.py`).
 """
 
 from __future__ import annotations
@@ -26,7 +29,12 @@ if TYPE_CHECKING:
 
 # Search the versioned copies after the current docs. Measured (docs/benchmarks.md): VERSIONED_COPIES_LATER.
 VERSIONED_COPIES_LATER = True
-FOLDER_MARK = "versioned_docs/version-"  # in every copy's path (what `search.search` asks the index for)
+# Search the notes of test folders after the others. Measured (docs/benchmarks.md): TEST_NOTES_LATER.
+TEST_NOTES_LATER = True
+FOLDER_MARK = "versioned_docs/version-"  # in every copy's path
+TEST_FOLDERS = frozenset({"tests", "test", "__tests__", "fixtures", "__fixtures__", "testdata", "test_data", "test-data"})
+# What a path of either kind holds (what `search.search` asks the index for, before `later_files` decides).
+PATH_MARKS = (FOLDER_MARK, "test", "fixtures")
 _FOLDER = "versioned_docs"
 _VERSION = "version-"
 
@@ -61,13 +69,24 @@ def names_version(query: str, version: str) -> bool:
     return False
 
 
+def in_test_folder(path: str) -> bool:
+    """True for a note below a test folder (`tests/format/markdown/ignore.md`, `pkg/__tests__/x.md`); the notes
+    folder's own name does not count (a folder of notes named `test` is notes)."""
+    return any(part.casefold() in TEST_FOLDERS for part in path.split("/")[:-1])
+
+
+def later(path: str) -> bool:
+    """True for a note searched after the others (whatever the query): a versioned copy or a test folder's note."""
+    return (VERSIONED_COPIES_LATER and versioned(path) is not None) or (TEST_NOTES_LATER and in_test_folder(path))
+
+
 def later_files(files: Iterable[tuple[int, str]], query: str) -> set[int]:
-    """Of the notes (id, path), the versioned copies searched after the current docs: all of them but those of a
-    version the query names."""
+    """Of the notes (id, path), those searched after the others: test folders' notes, and the versioned copies but
+    those of a version the query names."""
     out: set[int] = set()
     for file_id, path in files:
-        copy = versioned(path)
-        if copy is not None and not names_version(query, copy[0]):
+        copy = versioned(path) if VERSIONED_COPIES_LATER else None
+        if (copy is not None and not names_version(query, copy[0])) or (TEST_NOTES_LATER and in_test_folder(path)):
             out.add(file_id)
     return out
 
