@@ -119,3 +119,9 @@ def test_a_synced_changelog_answers_by_release_and_read_doc_shows_it(tmp_path: P
     out = read_output(root, "docs/build/changelog.rst", heading="1.19.1 > feature", start_line=None, end_line=None,
                       max_file_bytes=1 << 20, max_bytes=100_000)
     assert out.heading == "Changelog > 1.19.1 > feature" and "zephyrine" in out.text and "quasarflux" not in out.text
+
+
+def test_a_changelog_directive_inside_a_release_is_its_text_so_each_body_is_read_once() -> None:
+    page = "Changes\n=======\n\n.. changelog::\n    :version: 2.0\n\n    .. changelog::\n        :version: 1.0\n\n" \
+           "        Nested.\n"
+    assert [c.heading for c in chunk_note(page, "rst", SECTIONS).chunks] == ["Changes > 2.0"]

@@ -186,6 +186,7 @@ def parse_rst(lines: list[str], changelog_sections: Sequence[str] = ()) -> RstBl
     entries = 0  # object descriptions open on `stack`
     kinds: dict[int, str] = {}  # the open changelog release's changes: line -> the section it goes under
     change_kind = ""  # the section the release's last change went under
+    in_release = False  # a changelog directive's body is open (one inside it is its text: each body is read once)
     i = 0
     while i < n:
         line = lines[i]
@@ -198,7 +199,7 @@ def parse_rst(lines: list[str], changelog_sections: Sequence[str] = ()) -> RstBl
             popped = stack.pop()
             if popped.release:  # the text after a release is the page's again, as after a description
                 closed_entry = RELEASE_LEVEL
-                kinds = {}
+                kinds, in_release = {}, False
             closed = "entry" if popped.headed else popped.kind
             if closed == "code":  # code never nests: nothing inside it is parsed
                 verbatim.append((code_start, _last_text(lines, code_start, i)))
@@ -231,9 +232,9 @@ def parse_rst(lines: list[str], changelog_sections: Sequence[str] = ()) -> RstBl
             metadata = False
             rest = (m.group(2) or "").strip()
             if sphinxchangelog.CHANGELOG_SECTIONS and not entries:
-                release = _release(lines, i, ind, rest, changelog_sections)
+                release = None if in_release else _release(lines, i, ind, rest, changelog_sections)
                 if release is not None:  # its version's section (the body's directives are read as usual)
-                    version, kinds = release
+                    (version, kinds), in_release = release, True
                     change_kind = ""
                     headings.append(Heading(i, i + 1, RELEASE_LEVEL, version))
                     stack.append(_Open(ind, "text", release=True))
@@ -465,6 +466,7 @@ def _release(lines: list[str], i: int, ind: int, rest: str,
         else:
             j += 1
     return version, dict(zip(changes, sphinxchangelog.release_kinds(tags, sections)))
+
 
 # An `autosummary` with `:toctree:` makes a page for each name it lists (`autosummary_generate`, on in every project
 # that writes one), its title the full name and its text the object's docstring, as `.. autofunction::` or

@@ -12,10 +12,11 @@ A test folder's notes (`tests/`, `test/`, `__tests__/`, `fixtures/`, `testdata/`
 the code: prettier's 297 Markdown fixtures (one a copy of its README) answered `@noprettier` and
 `prettier-ignore-start` before its docs, mdBook's test books `{{#rustdoc_include}}` before its guide.
 
-So `search.search` searches the other notes first and these only for the places they leave free (`later_files`),
-one hit per section of a page whatever the versions it is copied in (`one_per_section`). A query that names a version
-(`29.7`, `v29.7`) searches that version's copies with the current docs: it asks about them. The grep hint lists them
-after the other sections, and a copy only where no other version of it is listed (`hookkit/hint.py`).
+So `search/secondarypass.py` searches the other notes first and these only for the places they leave free
+(`later_files`), one hit per section of a page whatever the versions it is copied in (`one_per_section`). A query
+that names a version (`29.7`, `v29.7`) searches that version's copies with the current docs: it asks about them. The
+grep hint lists them after the other sections, and a copy only where no other version of it is listed
+(`hookkit/hint.py`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ VERSIONED_COPIES_LATER = True
 # Search the notes of test folders after the others. Measured (docs/benchmarks.md): TEST_NOTES_LATER.
 TEST_NOTES_LATER = True
 FOLDER_MARK = "versioned_docs/version-"  # in every copy's path
-TEST_FOLDERS = frozenset({"tests", "test", "__tests__", "fixtures", "__fixtures__", "testdata", "test_data", "test-data"})
+TEST_FOLDERS = frozenset({"tests", "test", "__tests__", "fixtures", "__fixtures__", "testdata", "test_data",
+                          "test-data"})
 # What a path of either kind holds (what `search.search` asks the index for, before `later_files` decides).
 PATH_MARKS = (FOLDER_MARK, "test", "fixtures")
 _FOLDER = "versioned_docs"

@@ -14,7 +14,8 @@ inverse), `ahead` (a long query's vector computed before the index is taken), `v
 (which query words are the repo's names; `search_with_names` is what the CLI and server call),
 `route` (the mode for `auto`), `ftsquery` (safe FTS5 MATCH strings), `fusion` (DBSF, RRF),
 `ranking` (pure ranking steps around fusion), `languages` (the query's language first, copies of one page
-in other languages folded into one result), `expansion` (how the caller's guess at the answer,
+in other languages folded into one result), `secondarypass` (the notes read only where the others leave places,
+searched after them: Docusaurus' versioned copies, test folders' notes), `expansion` (how the caller's guess at the answer,
 `expected_answer`, widens a question's search).
 
 Imports nothing: importing one module never loads the others.

@@ -37,7 +37,8 @@ from ..notes import language
 from ..notes.policy import NotesPolicy
 from ..records import Hit, SearchResult
 from ..index.store import Index
-from .search import MAX_K, NOTHING_FOUND as _NOTHING, Query, search
+from .search import MAX_K, NOTHING_FOUND as _NOTHING, Query
+from .secondarypass import search
 
 
 def _written_in(code: str, script: str) -> bool:

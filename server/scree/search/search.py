@@ -46,7 +46,6 @@ from .keyword import keyword_ranking, unspelled_lookup
 from ..index.indexstatus import stage_two_note
 from . import expansion, ranking, siblings
 from . import questionentries
-from ..notes import secondary
 from ..notes.policy import NotesPolicy
 from ..records import Hit, SearchResult
 from .route import (asked_name, common_words_only, is_lookup, is_syntax_name, looks_like_identifier,
@@ -486,56 +485,12 @@ class _Ranker:
         return ranked
 
 
-def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
-           vocabulary: AbstractSet[str] = frozenset(), within: Sequence[int] | None = None,
-           unread: bool = False) -> SearchResult:
-    """`search_notes` over the notes, then, for the places they leave free, over those an agent reads only there: a
-    Docusaurus site's copies of its docs for past releases (a version the query names is searched with the current
-    docs) and the notes of test folders (`notes/secondary.py`)."""
-    try:
-        later = secondary.later_files(_secondary_files(index), q.text)
-    except index.driver.Error:  # an index from before languages (schema 5), read as it is
-        later = set()
-    if not later:
-        return search_notes(index, policy, embedder, q, vocabulary, within, unread)
-    ids = queries.indexed_file_ids(index.conn) if within is None else list(within)
-    current = [f for f in ids if f not in later]
-    first = search_notes(index, policy, embedder, q, vocabulary, current, unread) if current else None
-    if first is not None and len(first.hits) >= q.k:
-        return first
-    copies = [f for f in ids if f in later]
-    second = search_notes(index, policy, embedder, replace(q, k=min(MAX_K, q.k * COPY_DEPTH)), vocabulary, copies,
-                          unread)
-    if first is None:
-        first = replace(second, hits=[])
-    hits = [*first.hits, *secondary.one_per_section(second.hits, lambda h: (h.path, h.heading))]
-    hits = hits[:q.k]
-    notes = [n for n in first.notes if not (hits and n.startswith(NOTHING_FOUND))]
-    notes += [n for n in second.notes if n not in notes and not (hits and n.startswith(NOTHING_FOUND))]
-    return SearchResult(hits, first.mode if first.hits else second.mode, notes)
-
-
-def _secondary_files(index: Index) -> list[tuple[int, str]]:
-    """The notes searched after the others whatever the query (`secondary.later`), (id, path): read once per change of
-    the index, a scan of its files (1.4 ms at 13,000 notes) being more than the rest of a lookup's work there."""
-    version = queries.data_version(index.conn)
-    kept = index.memo.get(_SECONDARY_FILES)
-    if kept is not None and kept[0] == version:
-        return list(kept[1])
-    found = [(i, p) for i, p in queries.files_with_marks(index.conn, secondary.PATH_MARKS) if secondary.later(p)]
-    index.memo[_SECONDARY_FILES] = (version, found)
-    return list(found)
-
-
-_SECONDARY_FILES = "secondary_files"
-# The copies' pass asks for this many times the places left, as each section may come in several versions.
-COPY_DEPTH = 4
-MAX_K = 100  # the most places a pass over part of the notes asks for (here, and `languages`)
+MAX_K = 100  # the most places a pass over part of the notes asks for (`languages`, `secondarypass`)
 # Remarks of a pass that found nothing: dropped when another pass found something.
 NOTHING_FOUND = ("no note matches", "no note contains")
 
 
-def search_notes(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
+def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
                  vocabulary: AbstractSet[str] = frozenset(), within: Sequence[int] | None = None,
                  unread: bool = False) -> SearchResult:
     """Run one query. Never loads the model for a keyword search or an empty index.

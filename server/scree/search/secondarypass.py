@@ -1,0 +1,67 @@
+"""The notes an agent reads only where the others leave places, searched after them (`notes/secondary.py`): a
+Docusaurus site's copies of its docs for past releases, the notes of test folders.
+
+`search` runs `search.search` over the other notes first (inside any `within` the languages give it), and over these
+only for the places left, one hit per section across a page's versions. Which notes they are is read once per change
+of the index (`Index.memo`, keyed by `queries.data_version`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import AbstractSet, Sequence
+
+from ..db import queries
+from ..embed import Embedder
+from ..index.store import Index
+from ..notes import secondary
+from ..notes.policy import NotesPolicy
+from ..records import SearchResult
+from . import search as single
+from .search import MAX_K, NOTHING_FOUND, Query
+
+
+def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
+           vocabulary: AbstractSet[str] = frozenset(), within: Sequence[int] | None = None,
+           unread: bool = False) -> SearchResult:
+    """`search.search` over the notes, then, for the places they leave free, over those an agent reads only there: a
+    Docusaurus site's copies of its docs for past releases (a version the query names is searched with the current
+    docs) and the notes of test folders (`notes/secondary.py`)."""
+    try:
+        later = secondary.later_files(_secondary_files(index), q.text)
+    except index.driver.Error:  # an index from before languages (schema 5), read as it is
+        later = set()
+    if not later:
+        return single.search(index, policy, embedder, q, vocabulary, within, unread)
+    ids = queries.indexed_file_ids(index.conn) if within is None else list(within)
+    current = [f for f in ids if f not in later]
+    first = single.search(index, policy, embedder, q, vocabulary, current, unread) if current else None
+    if first is not None and len(first.hits) >= q.k:
+        return first
+    copies = [f for f in ids if f in later]
+    deeper = replace(q, k=min(MAX_K, q.k * COPY_DEPTH))
+    second = single.search(index, policy, embedder, deeper, vocabulary, copies, unread)
+    if first is None:
+        first = replace(second, hits=[])
+    hits = [*first.hits, *secondary.one_per_section(second.hits, lambda h: (h.path, h.heading))]
+    hits = hits[:q.k]
+    notes = [n for n in first.notes if not (hits and n.startswith(NOTHING_FOUND))]
+    notes += [n for n in second.notes if n not in notes and not (hits and n.startswith(NOTHING_FOUND))]
+    return SearchResult(hits, first.mode if first.hits else second.mode, notes)
+
+
+def _secondary_files(index: Index) -> list[tuple[int, str]]:
+    """The notes searched after the others whatever the query (`secondary.later`), (id, path): read once per change of
+    the index, a scan of its files (1.4 ms at 13,000 notes) being more than the rest of a lookup's work there."""
+    version = queries.data_version(index.conn)
+    kept = index.memo.get(_SECONDARY_FILES)
+    if kept is not None and kept[0] == version:
+        return list(kept[1])
+    found = [(i, p) for i, p in queries.files_with_marks(index.conn, secondary.PATH_MARKS) if secondary.later(p)]
+    index.memo[_SECONDARY_FILES] = (version, found)
+    return list(found)
+
+
+_SECONDARY_FILES = "secondary_files"
+# The second pass asks for this many times the places left, as each section may come in several versions.
+COPY_DEPTH = 4
