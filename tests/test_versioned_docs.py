@@ -117,3 +117,17 @@ def test_test_fixtures_answer_only_where_the_docs_leave_places(tmp_path: Path) -
         hits = keyword_hits(index, root, "@noprettier", k=5)
         assert hits[0].path == "docs/options.md"
         assert {h.path for h in hits[1:]} == {"tests/format/markdown/pragma/noprettier.md"}
+
+
+def test_a_lookup_the_docs_answer_by_its_spelling_is_not_filled_with_fixtures_the_vectors_find(tmp_path: Path) -> None:
+    from fake_embedder import FakeEmbedder
+    from scree.notes.policy import NotesPolicy
+    from scree.search.search import Query
+    from scree.search.vocabsearch import search_with_names
+
+    root = tmp_path / "repo"
+    files = {"docs/logo.md": "# Logo\n\n## `replacesTitle`\n\nHide the site title when the logo shows it.\n",
+             "tests/fixtures/page.md": "# A page\n\nText about logos and titles, for the tests.\n"}
+    with synced_index(root, files) as index:
+        result = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query("replacesTitle", k=5))
+        assert [h.path for h in result.hits] == ["docs/logo.md"]

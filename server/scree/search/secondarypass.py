@@ -39,7 +39,10 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     if first is not None and len(first.hits) >= q.k:
         return first
     copies = [f for f in ids if f in later]
-    deeper = replace(q, k=min(MAX_K, q.k * COPY_DEPTH))
+    # in the mode the other notes were answered in: a lookup they answered by its spelling is not filled with the
+    # vectors' nearest fixtures
+    mode = first.mode if first is not None and first.hits else q.mode
+    deeper = replace(q, k=min(MAX_K, q.k * COPY_DEPTH), mode=mode)
     second = single.search(index, policy, embedder, deeper, vocabulary, copies, unread)
     if first is None:
         first = replace(second, hits=[])
