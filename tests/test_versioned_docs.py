@@ -131,3 +131,23 @@ def test_a_lookup_the_docs_answer_by_its_spelling_is_not_filled_with_fixtures_th
     with synced_index(root, files) as index:
         result = search_with_names(index, NotesPolicy.load(root), FakeEmbedder(), Query("replacesTitle", k=5))
         assert [h.path for h in result.hits] == ["docs/logo.md"]
+
+
+def test_a_path_filter_on_a_test_folder_still_finds_its_notes_and_every_mode_keeps_them_later(tmp_path: Path) -> None:
+    from fake_embedder import FakeEmbedder
+    from scree.notes.policy import NotesPolicy
+    from scree.search.search import Query
+    from scree.search.vocabsearch import search_with_names
+
+    root = tmp_path / "repo"
+    files = {"docs/pragma.md": "# Pragmas\n\nThe quasarflux pragma skips a file.\n",
+             "tests/fixtures/pragma.md": "# quasarflux\n\nquasarflux quasarflux\n"}
+    with synced_index(root, files) as index:
+        policy, embedder = NotesPolicy.load(root), FakeEmbedder()
+        for cache in (index.vectors.max_bytes, 0):  # the vectors in memory, then sqlite-vec's own search
+            index.vectors.max_bytes = cache
+            for mode in ("keyword", "semantic", "hybrid"):
+                hits = search_with_names(index, policy, embedder, Query("quasarflux", k=5, mode=mode)).hits
+                assert hits[0].path == "docs/pragma.md", (mode, cache)
+        only = search_with_names(index, policy, embedder, Query("quasarflux", k=5, paths=("tests/**",))).hits
+        assert [h.path for h in only] == ["tests/fixtures/pragma.md"]

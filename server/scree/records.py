@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -92,3 +93,19 @@ class SearchResult:
     mode: str
     notes: list[str] = field(default_factory=list)  # human-readable remarks (filter selected nothing...)
     names: list[str] = field(default_factory=list)  # query words taken as names (identifiers, vocabulary)
+
+
+@dataclass(frozen=True)
+class FilesExcept:
+    """Every indexed note but `ids`: a search's file scope written by what it leaves out, where that is the short side
+    (all notes but the test folders' and the versioned copies: a list of the others bound one SQL variable per note,
+    8 ms at 13,000 notes, and SQLite refuses more than 32,766). `file_id in scope` reads as for a list."""
+
+    ids: frozenset[int]
+
+    def __contains__(self, file_id: object) -> bool:
+        return file_id not in self.ids
+
+
+# The notes a search may answer from (`search.search`'s `within`, the queries' `file_ids`): these, or all but these.
+FileScope = Sequence[int] | FilesExcept

@@ -8,6 +8,7 @@ from typing import Any, Sequence
 
 from . import literal
 from .schema import FTS_WEIGHTS
+from ..records import FileScope, FilesExcept
 
 
 def get_meta(conn: Any) -> dict[str, str]:
@@ -125,11 +126,6 @@ def files_with_marks(conn: Any, marks: Sequence[str]) -> list[tuple[int, str]]:
     return [(int(i), str(p)) for i, p in rows.fetchall()]
 
 
-def indexed_file_ids(conn: Any) -> list[int]:
-    """Ids of the indexed notes (a note whose language SCREE_LANGUAGES leaves out is not)."""
-    return [int(r[0]) for r in conn.execute("select id from files where indexed = 1").fetchall()]
-
-
 def file_ids_in_languages(conn: Any, langs: Sequence[str], among: bool = True) -> list[int]:
     """Ids of the indexed notes whose language is one of `langs` (`among=False`: is none of them)."""
     marks = ",".join("?" * len(langs)) or "null"
@@ -227,13 +223,16 @@ def has_chunks(conn: Any) -> bool:
     return conn.execute("select 1 from chunks limit 1").fetchone() is not None
 
 
-def _in_clause(column: str, ids: Sequence[int] | None) -> tuple[str, list[int]]:
+def _in_clause(column: str, ids: FileScope | None) -> tuple[str, list[int]]:
     if ids is None:
         return "", []
+    if isinstance(ids, FilesExcept):  # all but these: the short list is bound
+        left_out = sorted(ids.ids)
+        return (f" and {column} not in ({','.join('?' * len(left_out))})", left_out) if left_out else ("", [])
     return f" and {column} in ({','.join('?' * len(ids))})", list(ids)
 
 
-def keyword_search(conn: Any, match: str, limit: int, file_ids: Sequence[int] | None = None, *,
+def keyword_search(conn: Any, match: str, limit: int, file_ids: FileScope | None = None, *,
                    table: str = "chunks_fts", without_cjk: bool = False,
                    per_section: int | None = None) -> list[tuple[int, float]]:
     """(chunk id, bm25 score as a positive number, higher is better), best first.
@@ -269,7 +268,7 @@ def keyword_search(conn: Any, match: str, limit: int, file_ids: Sequence[int] | 
     return [(int(i), float(s)) for i, s in conn.execute(sql, [match, *params, per_section, limit]).fetchall()]
 
 
-def verbatim_search(conn: Any, needle: str, limit: int, file_ids: Sequence[int] | None = None, *,
+def verbatim_search(conn: Any, needle: str, limit: int, file_ids: FileScope | None = None, *,
                     fold: bool = False) -> list[tuple[int, float]]:
     """(chunk id, times `needle` occurs in its heading and text), most first: for a query of symbols
     (an emoji) that the FTS5 tokenizer drops, so no MATCH can find it, and for a name whose punctuation is
@@ -287,7 +286,7 @@ _LITERAL_CANDIDATE = "id in (select rowid from chunks_literal where chunks_liter
 
 
 def literal_search(conn: Any, needle: str, limit: int,
-                   file_ids: Sequence[int] | None = None) -> list[tuple[int, float]]:
+                   file_ids: FileScope | None = None) -> list[tuple[int, float]]:
     """What `verbatim_search(..., fold=True)` answers ((chunk id, times the case-folded `needle` occurs in its
     heading and text), most first, then by id), its candidates found by the literal index instead of a scan:
     `chunks_literal` MATCH the needle's core as one quoted string (db/literal.py), then the same exact count
@@ -305,7 +304,7 @@ def literal_search(conn: Any, needle: str, limit: int,
     return [(int(i), float(n)) for i, n in rows]
 
 
-def spelling_chunks(conn: Any, needle: str, limit: int, file_ids: Sequence[int] | None = None) -> list[int]:
+def spelling_chunks(conn: Any, needle: str, limit: int, file_ids: FileScope | None = None) -> list[int]:
     """Ids of up to `limit` chunks whose heading and text hold the case-folded `needle`, in no order, found
     without counting or ranking them so the search stops at `limit`: by the literal index when it can
     answer (`literal_search`'s rules), by the word index for a needle of letters and digits (a token of its
@@ -342,7 +341,7 @@ def _literal_rows_made(conn: Any) -> bool:
 
 
 def vector_search(
-    conn: Any, query: bytes, limit: int, file_ids: Sequence[int] | None = None
+    conn: Any, query: bytes, limit: int, file_ids: FileScope | None = None
 ) -> list[tuple[int, float]]:
     """(window rowid, cosine distance), nearest first; `file_ids` narrows before the top-k is taken."""
     clause, params = _in_clause("file_id", file_ids)
@@ -383,7 +382,7 @@ def chunk_paths(conn: Any, ids: Sequence[int]) -> dict[int, str]:
 
 
 def headed_chunks(conn: Any, words: Sequence[str], limit: int,
-                  file_ids: Sequence[int] | None = None) -> list[tuple[int, int, str]]:
+                  file_ids: FileScope | None = None) -> list[tuple[int, int, str]]:
     """(chunk id, file id, heading trail) of up to `limit` chunks whose heading trail holds `words` (letters and
     digits, as the word index splits them) as a phrase: the candidates for a section titled by a name."""
     if not words or not all(w.isalnum() for w in words):
@@ -396,7 +395,7 @@ def headed_chunks(conn: Any, words: Sequence[str], limit: int,
 
 
 def spelling_rows(conn: Any, needle: str, limit: int,
-                  file_ids: Sequence[int] | None = None) -> list[tuple[int, int, str, str]]:
+                  file_ids: FileScope | None = None) -> list[tuple[int, int, str, str]]:
     """(chunk id, file id, heading trail, text) of up to `limit` chunks that hold the case-folded `needle`
     (`spelling_chunks`), in id order."""
     found = spelling_chunks(conn, needle, limit, file_ids)

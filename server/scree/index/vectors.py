@@ -25,6 +25,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..db import queries
+from ..records import FileScope, FilesExcept
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +97,7 @@ class VectorCache:
             at += n
         return (rowids, file_ids, matrix) if at == rows else None
 
-    def knn(self, conn: Any, query: np.ndarray, limit: int, file_ids: Sequence[int] | None = None,
+    def knn(self, conn: Any, query: np.ndarray, limit: int, file_ids: FileScope | None = None,
             stride: int = 1) -> list[tuple[int, float]] | None:
         """(window rowid, cosine distance) nearest first, like `queries.vector_search`; None when not cached.
 
@@ -106,7 +107,10 @@ class VectorCache:
             return None
         q = query.astype(np.float32)
         coarse = self._firsts @ q
-        if file_ids is not None:
+        if isinstance(file_ids, FilesExcept):
+            left_out = np.fromiter(file_ids.ids, dtype=np.int64, count=len(file_ids.ids))
+            coarse = np.where(np.isin(self._first_files, left_out, invert=True), coarse, -np.inf)
+        elif file_ids is not None:
             coarse = np.where(np.isin(self._first_files, np.asarray(file_ids, dtype=np.int64)), coarse, -np.inf)
         live = int(np.isfinite(coarse).sum())
         if live == 0 or limit <= 0:

@@ -25,6 +25,7 @@ from ..db import queries
 from ..index.store import Index
 from ..notes.sectiontext import TRAIL_SEPARATOR, defines, titled_by
 from .route import asked_name, is_lookup
+from ..records import FileScope
 
 # Measured (docs/benchmarks.md): SCOPED_ENTRIES, INVERSE_FLAGS.
 SCOPED_ENTRIES = True
@@ -92,7 +93,7 @@ def has_own_entry(sections: Sequence[tuple[str, str]], name: str) -> bool:
 
 
 def form_entries(index: Index, names: Sequence[str], candidates: Sequence[tuple[int, Hashable, str, str]],
-                 file_ids: Sequence[int] | None = None) -> list[int]:
+                 file_ids: FileScope | None = None) -> list[int]:
     """One chunk id per section that is the entry of each of `names` under another form, a name with more than
     MAX_SECTIONS such sections giving none: a flattened key's category entry among the `candidates` ((chunk id,
     section key, heading trail, body text): the lookup's sections, which hold every word of the key), a flag's

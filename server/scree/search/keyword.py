@@ -17,6 +17,7 @@ from . import expansion
 from .ftsquery import cjk_match, other_words_match, search_match
 from .names import names_first, one_word_name, spelled_counter, spelling
 from .route import is_lookup, is_syntax_name, named_identifiers, punctuation_name
+from ..records import FileScope
 
 # Keyword candidates looked at for a verbatim name before the top is kept, so a chunk holding the
 # exact name is found even when BM25 ranks chunks full of its parts higher.
@@ -46,7 +47,7 @@ LITERAL_LOOKUPS = True
 _JOINED = re.compile(r"(?<=\w)[._\-:/]+(?=\w)")
 
 
-def bm25(index: Index, text: str, limit: int, file_ids: Sequence[int] | None) -> list[tuple[int, float]]:
+def bm25(index: Index, text: str, limit: int, file_ids: FileScope | None) -> list[tuple[int, float]]:
     """(chunk id, BM25 score) best first for the words of `text`.
 
     A text holding Chinese, Japanese or Korean characters is matched by its runs' bigrams: the chunks
@@ -68,7 +69,7 @@ def bm25(index: Index, text: str, limit: int, file_ids: Sequence[int] | None) ->
     return sorted(ranked, key=lambda item: -item[1])[:limit]
 
 
-def keyword_ranking(index: Index, text: str, depth: int, file_ids: Sequence[int] | None,
+def keyword_ranking(index: Index, text: str, depth: int, file_ids: FileScope | None,
                     vocabulary: AbstractSet[str] = frozenset(), guess: str = "",
                     fill: bool = False) -> list[tuple[int, float]]:
     """(chunk id, BM25 score) best first, chunks spelling the query's names verbatim first. A `guess`

@@ -30,6 +30,7 @@ from ..notes.wikilinks import resolve_wikilink
 from ..notes.sectiontext import TRAIL_SEPARATOR, defines, points_at_entry
 from .names import verbatim_pattern
 from .ranking import docstring_of
+from ..records import FileScope
 
 LINKED_ENTRIES = True
 # Links to more sections than this do not point at one entry: the rule has nothing to choose by.
@@ -132,7 +133,7 @@ def _label_lines(label: str) -> re.Pattern[str]:
     return re.compile(rf"^(?:\({esc}\)=|\.\.\s+_`?{esc}`?:)\s*$", re.M)
 
 
-def _labelled(index: Index, label: str, file_ids: Sequence[int] | None) -> int | None:
+def _labelled(index: Index, label: str, file_ids: FileScope | None) -> int | None:
     """The chunk whose text declares `label` (its section's first chunk: a label opens the section below it)."""
     line = _label_lines(label)
     folded = label.casefold()
@@ -174,7 +175,7 @@ class _Targets:
     again): labels and anchors as the docs mean them."""
 
     def __init__(self, index: Index, candidates: Sequence[tuple[int, Hashable, str, str]],
-                 file_ids: Sequence[int] | None) -> None:
+                 file_ids: FileScope | None) -> None:
         self.index, self.candidates, self.file_ids = index, candidates, file_ids
         self._ids: dict[str, int] | None = None
         self._chunks: dict[str, list[queries.ChunkRow]] = {}
@@ -232,7 +233,7 @@ class _Targets:
 
 
 def linked_entries(index: Index, candidates: Sequence[tuple[int, Hashable, str, str]], names: Sequence[str],
-                   file_ids: Sequence[int] | None) -> list[int]:
+                   file_ids: FileScope | None) -> list[int]:
     """One chunk per section that the links named by each of `names` in `candidates` ((chunk id, section key,
     path, text), best first) point to; a name whose links point to more than MAX_TARGETS sections gives none,
     nor does a link back to its own section."""
@@ -282,7 +283,7 @@ def pointer_target(text: str) -> str | None:
 
 
 def pointers_after_targets(index: Index, ranked: Sequence[tuple[int, float]], texts: dict[int, str],
-                           file_ids: Sequence[int] | None) -> list[tuple[int, float]]:
+                           file_ids: FileScope | None) -> list[tuple[int, float]]:
     """`ranked` with the section each pointer docstring among the first POINTER_WINDOW links to moved just ahead of
     it, when that section ranks below it (`texts`: each ranked chunk's text)."""
     out = list(ranked)

@@ -19,6 +19,7 @@ from ..notes.sectiontext import TRAIL_SEPARATOR
 from . import ranking
 from .keyspelling import spelled_in_table, spelled_in_yaml
 from .route import dotted_names, named_identifiers, operator_names
+from ..records import FileScope
 
 
 # A config key of several words names the flag of the same name too (`force-exclude` in `pyproject.toml` is
@@ -101,7 +102,7 @@ def spells_any(index: Index, ids: Sequence[int], spelled: Callable[[str], int], 
     return False
 
 
-def exact_chunks(index: Index, name: str, limit: int, file_ids: Sequence[int] | None) -> list[int]:
+def exact_chunks(index: Index, name: str, limit: int, file_ids: FileScope | None) -> list[int]:
     """Ids of up to `limit` chunks that spell `name` (case-folded) verbatim, as `_verbatim` bounds it."""
     exact = verbatim_pattern(name)
     found = queries.spelling_chunks(index.conn, name, limit, file_ids)
@@ -462,7 +463,7 @@ def entry_of(trail: str, name: str, head_is_name: bool = False, exact: bool = Tr
 
 
 def dotted_entries(index: Index, query: str, vocabulary: AbstractSet[str], limit: int,
-                   file_ids: Sequence[int] | None) -> tuple[list[int], list[str]]:
+                   file_ids: FileScope | None) -> tuple[list[int], list[str]]:
     """One chunk id per section titled by each dotted name or search operator `query` spells (`entry_of`,
     `route.operator_names`), names in order, a name with more than ENTRY_MAX_SECTIONS such sections giving none;
     and the names no heading titles (for `defined_entries`)."""

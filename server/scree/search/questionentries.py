@@ -13,6 +13,7 @@ from ..db import queries
 from ..index.store import Index
 from . import names
 from .route import EDGE_PUNCT, looks_like_identifier, named_identifiers
+from ..records import FileScope
 
 
 # A question naming an identifier that a heading titles (`LogfmtRenderer`: autodoc's
@@ -24,7 +25,7 @@ PLACE = 3
 
 
 def question_entries(index: Index, query: str, vocabulary: AbstractSet[str], limit: int,
-                     file_ids: Sequence[int] | None) -> list[int]:
+                     file_ids: FileScope | None) -> list[int]:
     """One chunk id per section titled by each undotted identifier a question spells (`route.looks_like_identifier`,
     as typed: `LogfmtRenderer`, `json_path`), by the name alone or qualified by its modules (`names.entry_of`); a
     name with more than `names.ENTRY_MAX_SECTIONS` such sections gives none."""

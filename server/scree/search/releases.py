@@ -28,6 +28,7 @@ from ..notes.sectiontext import TRAIL_SEPARATOR
 from . import ranking
 from .names import spelled_counter, spells_any
 from .route import named_identifiers
+from ..records import FileScope
 
 K = TypeVar("K", bound=Hashable)
 
@@ -131,7 +132,7 @@ def _says_change(trail: str, text: str) -> bool:
 
 
 def first_release_entries(index: Index, query: str, vocabulary: AbstractSet[str], ranked: Sequence[int],
-                          file_ids: Sequence[int] | None, added: bool = False) -> list[int]:
+                          file_ids: FileScope | None, added: bool = False) -> list[int]:
     """For a question asking which release first had a name (`asks_first_release`), one chunk per release-history
     section of the earliest version spelling the question's names (`earliest`; for an event, only sections saying it
     too; for a change, the latest version whose section says one); the chunks of `ranked` (the fused order) first,

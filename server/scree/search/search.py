@@ -47,7 +47,7 @@ from ..index.indexstatus import stage_two_note
 from . import expansion, ranking, siblings
 from . import questionentries
 from ..notes.policy import NotesPolicy
-from ..records import Hit, SearchResult
+from ..records import FileScope, FilesExcept, Hit, SearchResult
 from .route import (asked_name, common_words_only, is_lookup, is_syntax_name, looks_like_identifier,
                     lone_mark, named_identifiers, punctuation_name, route)
 from ..index.store import Index, vectors_usable
@@ -129,7 +129,7 @@ def matching_file_ids(files: Sequence[tuple[int, str]], globs: Sequence[str]) ->
 
 
 def semantic_ranking(index: Index, embedder: Embedder, text: str, depth: int,
-                     file_ids: Sequence[int] | None, qvec: np.ndarray | None = None) -> list[tuple[int, float]]:
+                     file_ids: FileScope | None, qvec: np.ndarray | None = None) -> list[tuple[int, float]]:
     """(chunk id, cosine similarity) best first; a chunk's score is its best window's. `qvec` is the
     query's vector when it is already embedded.
 
@@ -230,7 +230,7 @@ class _Ranker:
     """One query's ranking, at any candidate depth: the query is embedded once for every depth, and a
     fallback (the embedder down) is noted once and then kept as the mode."""
 
-    def __init__(self, index: Index, embedder: Embedder, text: str, asked: str, file_ids: Sequence[int] | None,
+    def __init__(self, index: Index, embedder: Embedder, text: str, asked: str, file_ids: FileScope | None,
                  vocabulary: AbstractSet[str], notes: list[str], symbols_only: bool = False,
                  coverage: float = 1.0, guess: str = "") -> None:
         self.index, self.embedder, self.text, self.asked = index, embedder, text, asked
@@ -491,7 +491,7 @@ NOTHING_FOUND = ("no note matches", "no note contains")
 
 
 def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
-                 vocabulary: AbstractSet[str] = frozenset(), within: Sequence[int] | None = None,
+                 vocabulary: AbstractSet[str] = frozenset(), within: FileScope | None = None,
                  unread: bool = False) -> SearchResult:
     """Run one query. Never loads the model for a keyword search or an empty index.
 
@@ -540,11 +540,14 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         if not file_ids:
             return SearchResult([], mode, [f"the path filter {list(q.paths)} matches no indexed note; "
                                            "drop it or use a glob such as 'docs/**'"])
-    if within is not None:
+    scope: FileScope | None = file_ids
+    if isinstance(within, FilesExcept):  # all notes but some: kept as that (`records.FilesExcept`)
+        scope = within if file_ids is None else [f for f in file_ids if f in within]
+    elif within is not None:
         wanted = set(within)
-        file_ids = sorted(wanted) if file_ids is None else [f for f in file_ids if f in wanted]
-        if not file_ids:
-            return SearchResult([], mode, notes)
+        scope = sorted(wanted) if file_ids is None else [f for f in file_ids if f in wanted]
+    if scope is not None and not isinstance(scope, FilesExcept) and not scope:
+        return SearchResult([], mode, notes)
     usable = vectors_usable(index, embedder.id, embedder.dimensions, embedder.max_windows)
     if mode in ("semantic", "hybrid") and not usable:
         notes.append("vectors are missing or from another embedder until the next sync: keyword results only")
@@ -568,17 +571,17 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     if q.expected_answer.strip() and not guess:
         notes.append(expansion.unused_note())
     coverage = vectors.embedded / vectors.total if stage is not None else 1.0
-    ranker = _Ranker(index, embedder, text, asked, file_ids, vocabulary, notes, symbols_only, coverage, guess)
+    ranker = _Ranker(index, embedder, text, asked, scope, vocabulary, notes, symbols_only, coverage, guess)
     fixed = ranker.rank(mode, CANDIDATE_SECTIONS)
     # A name only the release histories spell, whose other spelling the docs explain (`siblings`): looked up again
     # by that spelling. Read off the candidates first, so a name the docs spell costs nothing more. Spellings are
     # the words' business: a semantic search reads the name as it was asked.
     if fixed.mode != "semantic" and not guess and is_lookup(text) and len(text.split()) == 1 \
             and (other := siblings.docs_spelling(index, text, ((r.path, r.text) for r in fixed.rows.values()),
-                                                 file_ids)):
+                                                 scope)):
         notes.append(f"only release notes spell {text}; these are the docs' sections on {other}, its other spelling")
         text = other
-        ranker = _Ranker(index, embedder, text, asked, file_ids, vocabulary, notes, symbols_only, coverage, guess)
+        ranker = _Ranker(index, embedder, text, asked, scope, vocabulary, notes, symbols_only, coverage, guess)
         fixed = ranker.rank(mode, CANDIDATE_SECTIONS)
     mode = fixed.mode
     check = _PolicyCheck(policy)

@@ -16,13 +16,13 @@ from ..embed import Embedder
 from ..index.store import Index
 from ..notes import secondary
 from ..notes.policy import NotesPolicy
-from ..records import SearchResult
+from ..records import FileScope, FilesExcept, SearchResult
 from . import search as single
 from .search import MAX_K, NOTHING_FOUND, Query
 
 
 def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
-           vocabulary: AbstractSet[str] = frozenset(), within: Sequence[int] | None = None,
+           vocabulary: AbstractSet[str] = frozenset(), within: FileScope | None = None,
            unread: bool = False) -> SearchResult:
     """`search.search` over the notes, then, for the places they leave free, over those an agent reads only there: a
     Docusaurus site's copies of its docs for past releases (a version the query names is searched with the current
@@ -33,12 +33,17 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
         later = set()
     if not later:
         return single.search(index, policy, embedder, q, vocabulary, within, unread)
-    ids = queries.indexed_file_ids(index.conn) if within is None else list(within)
-    current = [f for f in ids if f not in later]
+    # the other notes as all but these (`FilesExcept`: the short list is bound), or as a languages' list narrowed
+    if within is None:
+        current: FileScope = FilesExcept(frozenset(later))
+        copies = sorted(later)
+    else:
+        current = [f for f in within if f not in later] if not isinstance(within, FilesExcept) else \
+            FilesExcept(within.ids | later)
+        copies = sorted(f for f in later if f in within)
     first = single.search(index, policy, embedder, q, vocabulary, current, unread) if current else None
     if first is not None and len(first.hits) >= q.k:
         return first
-    copies = [f for f in ids if f in later]
     # in the mode the other notes were answered in: a lookup they answered by its spelling is not filled with the
     # vectors' nearest fixtures
     mode = first.mode if first is not None and first.hits else q.mode

@@ -22,6 +22,7 @@ from ..db import queries
 from ..index.store import Index
 from . import ranking
 from .names import spelled_counter, spells_any, verbatim_pattern
+from ..records import FileScope
 
 # Measured (docs/benchmarks.md): SIBLING_SPELLINGS.
 SIBLING_SPELLINGS = True
@@ -64,7 +65,7 @@ def only_histories_spell(name: str, sections: Iterable[tuple[str, str]]) -> bool
 
 
 def docs_spelling(index: Index, name: str, sections: Iterable[tuple[str, str]],
-                  file_ids: Sequence[int] | None = None) -> str:
+                  file_ids: FileScope | None = None) -> str:
     """The first sibling spelling of `name` (`sibling_spellings`) that a section other than a release history spells
     verbatim, when of `sections` (a lookup's candidates) only histories spell `name` (`only_histories_spell`); else "".
     The name's shape is checked first: most lookups have no sibling, and their candidates are not read."""
@@ -74,13 +75,13 @@ def docs_spelling(index: Index, name: str, sections: Iterable[tuple[str, str]],
     return next((s for s in siblings if _spelled_in_docs(index, s, file_ids)), "")
 
 
-def _spellers(index: Index, name: str, file_ids: Sequence[int] | None) -> list[int]:
+def _spellers(index: Index, name: str, file_ids: FileScope | None) -> list[int]:
     """The chunks outside the release histories that may spell `name` (a substring match, up to _POOL)."""
     found = queries.spelling_chunks(index.conn, name, _POOL, file_ids)
     paths = queries.chunk_paths(index.conn, found)
     return [cid for cid in found if cid in paths and not ranking.is_history_file(paths[cid])]
 
 
-def _spelled_in_docs(index: Index, name: str, file_ids: Sequence[int] | None) -> bool:
+def _spelled_in_docs(index: Index, name: str, file_ids: FileScope | None) -> bool:
     """True when a section outside the release histories spells `name` verbatim (`names.spells_any`)."""
     return spells_any(index, _spellers(index, name, file_ids), spelled_counter([name]))
