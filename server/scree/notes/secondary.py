@@ -82,15 +82,34 @@ def later(path: str) -> bool:
     return (VERSIONED_COPIES_LATER and versioned(path) is not None) or (TEST_NOTES_LATER and in_test_folder(path))
 
 
+def later_groups(files: Iterable[tuple[int, str]]) -> tuple[frozenset[int], dict[str, frozenset[int]]]:
+    """Of the notes (id, path), those searched after the others whatever the query (test folders' notes), and the
+    versioned copies by version: what a query needs of them read once (`later_of`)."""
+    always: set[int] = set()
+    by_version: dict[str, set[int]] = {}
+    for file_id, path in files:
+        if TEST_NOTES_LATER and in_test_folder(path):
+            always.add(file_id)
+        elif VERSIONED_COPIES_LATER and (copy := versioned(path)) is not None:
+            by_version.setdefault(copy[0], set()).add(file_id)
+    return frozenset(always), {v: frozenset(ids) for v, ids in by_version.items()}
+
+
+def later_of(groups: tuple[frozenset[int], dict[str, frozenset[int]]], query: str) -> set[int]:
+    """The notes `later_groups` found that a query searches after the others: all but the copies of a version the
+    query names (one check per version, not per note)."""
+    always, by_version = groups
+    out = set(always)
+    for version, ids in by_version.items():
+        if not names_version(query, version):
+            out |= ids
+    return out
+
+
 def later_files(files: Iterable[tuple[int, str]], query: str) -> set[int]:
     """Of the notes (id, path), those searched after the others: test folders' notes, and the versioned copies but
     those of a version the query names."""
-    out: set[int] = set()
-    for file_id, path in files:
-        copy = versioned(path) if VERSIONED_COPIES_LATER else None
-        if (copy is not None and not names_version(query, copy[0])) or (TEST_NOTES_LATER and in_test_folder(path)):
-            out.add(file_id)
-    return out
+    return later_of(later_groups(files), query)
 
 
 def one_per_section(ranked: Sequence[T], place: Callable[[T], tuple[str, str]]) -> list[T]:

@@ -37,8 +37,8 @@ from ..notes import language
 from ..notes.policy import NotesPolicy
 from ..records import FileScope, FilesExcept, Hit, SearchResult
 from ..index.store import Index
-from .search import MAX_K, NOTHING_FOUND as _NOTHING, Query
-from .secondarypass import search
+from .search import Query
+from .secondarypass import MAX_K, NOTHING_FOUND as _NOTHING, search
 
 
 def _written_in(code: str, script: str) -> bool:

@@ -485,14 +485,9 @@ class _Ranker:
         return ranked
 
 
-MAX_K = 100  # the most places a pass over part of the notes asks for (`languages`, `secondarypass`)
-# Remarks of a pass that found nothing: dropped when another pass found something.
-NOTHING_FOUND = ("no note matches", "no note contains")
-
-
 def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
-                 vocabulary: AbstractSet[str] = frozenset(), within: FileScope | None = None,
-                 unread: bool = False) -> SearchResult:
+           vocabulary: AbstractSet[str] = frozenset(), within: FileScope | None = None,
+           unread: bool = False) -> SearchResult:
     """Run one query. Never loads the model for a keyword search or an empty index.
 
     `auto` asks `route` (with the embedder's kind): a lookup runs keyword (and hybrid only if BM25
@@ -541,12 +536,10 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
             return SearchResult([], mode, [f"the path filter {list(q.paths)} matches no indexed note; "
                                            "drop it or use a glob such as 'docs/**'"])
     scope: FileScope | None = file_ids
-    if isinstance(within, FilesExcept):  # all notes but some: kept as that (`records.FilesExcept`)
-        scope = within if file_ids is None else [f for f in file_ids if f in within]
-    elif within is not None:
-        wanted = set(within)
-        scope = sorted(wanted) if file_ids is None else [f for f in file_ids if f in wanted]
-    if scope is not None and not isinstance(scope, FilesExcept) and not scope:
+    if within is not None:  # a list, or all notes but some (`records.FilesExcept`), narrowed by the path filter
+        wanted = within if isinstance(within, FilesExcept) else frozenset(within)
+        scope = within if file_ids is None else [f for f in file_ids if f in wanted]
+    if scope is not None and not scope:  # no note left (a `FilesExcept` is always true: it names what it leaves out)
         return SearchResult([], mode, notes)
     usable = vectors_usable(index, embedder.id, embedder.dimensions, embedder.max_windows)
     if mode in ("semantic", "hybrid") and not usable:

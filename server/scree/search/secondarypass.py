@@ -18,7 +18,13 @@ from ..notes import secondary
 from ..notes.policy import NotesPolicy
 from ..records import FileScope, FilesExcept, SearchResult
 from . import search as single
-from .search import MAX_K, NOTHING_FOUND, Query
+from .search import Query
+
+MAX_K = 100  # the most places a pass over part of the notes asks for (here, and `languages`)
+# Remarks of a pass that found nothing: dropped when another pass found something.
+NOTHING_FOUND = ("no note matches", "no note contains")
+# The second pass asks for this many times the places left, as each section may come in several versions.
+COPY_DEPTH = 4
 
 
 def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
@@ -28,7 +34,7 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     Docusaurus site's copies of its docs for past releases (a version the query names is searched with the current
     docs) and the notes of test folders (`notes/secondary.py`)."""
     try:
-        later = secondary.later_files(_secondary_files(index), q.text)
+        later = secondary.later_of(_secondary_groups(index), q.text)
     except index.driver.Error:  # an index from before languages (schema 5), read as it is
         later = set()
     if not later:
@@ -36,14 +42,13 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     # the other notes as all but these (`FilesExcept`: the short list is bound), or as a languages' list narrowed
     if within is None:
         current: FileScope = FilesExcept(frozenset(later))
-        copies = sorted(later)
     else:
         current = [f for f in within if f not in later] if not isinstance(within, FilesExcept) else \
             FilesExcept(within.ids | later)
-        copies = sorted(f for f in later if f in within)
     first = single.search(index, policy, embedder, q, vocabulary, current, unread) if current else None
     if first is not None and len(first.hits) >= q.k:
         return first
+    copies = sorted(later if within is None else (f for f in later if f in within))
     # in the mode the other notes were answered in: a lookup they answered by its spelling is not filled with the
     # vectors' nearest fixtures
     mode = first.mode if first is not None and first.hits else q.mode
@@ -58,18 +63,17 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
     return SearchResult(hits, first.mode if first.hits else second.mode, notes)
 
 
-def _secondary_files(index: Index) -> list[tuple[int, str]]:
-    """The notes searched after the others whatever the query (`secondary.later`), (id, path): read once per change of
-    the index, a scan of its files (1.4 ms at 13,000 notes) being more than the rest of a lookup's work there."""
+def _secondary_groups(index: Index) -> tuple[frozenset[int], dict[str, frozenset[int]]]:
+    """The notes searched after the others (`secondary.later_groups`: test folders' notes, versioned copies by version):
+    read once per change of the index, a scan of its files (1.4 ms at 13,000 notes) being more than the rest of a
+    lookup's work there, and grouped so a query only checks each version it might name."""
     version = queries.data_version(index.conn)
-    kept = index.memo.get(_SECONDARY_FILES)
+    kept = index.memo.get(_SECONDARY_GROUPS)
     if kept is not None and kept[0] == version:
-        return list(kept[1])
-    found = [(i, p) for i, p in queries.files_with_marks(index.conn, secondary.PATH_MARKS) if secondary.later(p)]
-    index.memo[_SECONDARY_FILES] = (version, found)
-    return list(found)
+        return kept[1]  # type: ignore[no-any-return]
+    groups = secondary.later_groups(queries.files_with_marks(index.conn, secondary.PATH_MARKS))
+    index.memo[_SECONDARY_GROUPS] = (version, groups)
+    return groups
 
 
-_SECONDARY_FILES = "secondary_files"
-# The second pass asks for this many times the places left, as each section may come in several versions.
-COPY_DEPTH = 4
+_SECONDARY_GROUPS = "secondary_groups"
