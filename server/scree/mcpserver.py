@@ -398,9 +398,9 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
         note = read_note(policy, rel, max_bytes=max_file_bytes)
     except FileSkipped as exc:
         raise ToolError(f"cannot read {rel!r}: {exc.reason}") from None
+    kind = policy.note_kind(rel)
+    modules = ModuleFiles(policy)  # one reader of the folder's modules and conf.py for every step below
     try:
-        kind = policy.note_kind(rel)
-        modules = ModuleFiles(policy)
         ex = excerpt(note.text, heading=heading, start_line=start_line, end_line=end_line, max_bytes=max_bytes,
                      kind=kind, changelog_sections=modules.changelog_sections(rel, note.text))
         if heading:
@@ -409,7 +409,6 @@ def read_output(folder: Path, path: str, *, heading: str | None, start_line: int
         ex = with_included_lines(ex, note.text, kind, rel, modules.text, max_bytes)
         ex = with_cli_options(ex, note.text, kind, modules, max_bytes)
     except ScreeError as exc:
-        modules = ModuleFiles(policy)
         shown = docstring_excerpt(note.text, kind, heading, modules, max_bytes, modules.summary_members(rel),
                                   modules.autodoc_defaults(rel)) if heading else None
         if shown is None and heading:  # a heading a snippet brings into the page (`mkdocssnippets.SPLICED`)

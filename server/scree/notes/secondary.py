@@ -35,7 +35,7 @@ TEST_NOTES_LATER = True
 FOLDER_MARK = "versioned_docs/version-"  # in every copy's path
 TEST_FOLDERS = frozenset({"tests", "test", "__tests__", "fixtures", "__fixtures__", "testdata", "test_data",
                           "test-data"})
-# What a path of either kind holds (what `search.search` asks the index for, before `later_files` decides).
+# What a path of either kind holds (what the search asks the index for, before `later_groups` decides).
 PATH_MARKS = (FOLDER_MARK, "test", "fixtures")
 _FOLDER = "versioned_docs"
 _VERSION = "version-"
