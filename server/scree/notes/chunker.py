@@ -104,10 +104,12 @@ log = logging.getLogger(__name__)
 # sections by kind as conf.py's `changelog_sections` divides them (`notes/sphinxchangelog.py`); a `build` folder holding
 # a conf.py is a Sphinx source, indexed (`policy.BUILT_DIRS`); autodoc shows a class's methods written in its `if` blocks
 # (`autodoc._public`).
+# 33: a Vim plugin's help files (`doc/*.txt` beside `plugin/`, `lua/`, ...) are read as Vim help (`notes/vimhelp.py`),
+# no longer as plain text when `.txt` is listed.
 # `formats.MKDOCSTRINGS_DIRECTIVES`, `autodocdefaults.DEFAULT_OPTIONS` (conf.py's `autodoc_default_options` applied
 # to the directives that do not set the option) and `argparsepage.ARGPARSE_PAGES` (a sphinx-argparse directive shows its
-# parser's options) are off, and with them off the chunks are 32's; turning one on sets the next version here.
-CHUNKER_VERSION = "32"
+# parser's options) are off, and with them off the chunks are 33's; turning one on sets the next version here.
+CHUNKER_VERSION = "33"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from

@@ -3,13 +3,14 @@
 Each format is one reader that turns a note's lines into the same `Blocks` record (headings with their
 lines and levels, verbatim blocks, targets, markup lines): `mdblocks` (Markdown and its dialects),
 `rstblocks` (reStructuredText), `adocblocks` (AsciiDoc), `pdftext` (a PDF's extracted text, its pages and
-outline as headings); plain text has no structure but paragraphs.
+outline as headings), `vimhelp` (a Vim plugin's help files); plain text has no structure but paragraphs.
 The chunker, read_doc's section lookup, the language rules, the embedding view and the store take it from
 there and never ask which format a note came from. Adding a format is one reader module, a suffix here,
 and its tests.
 
 A note's kind comes from its suffix, except `.txt`: inside a Sphinx source folder (a folder holding
-`conf.py`, or below one) it is reStructuredText, as Sphinx reads it (Django's `docs/**.txt`); elsewhere it
+`conf.py`, or below one) it is reStructuredText, as Sphinx reads it (Django's `docs/**.txt`); in a Vim runtime
+folder's `doc/` (beside `plugin/`, `autoload/`, `lua/`, ...) it is Vim help, as `:help` reads it; elsewhere it
 is plain text, read only when the user lists `.txt` in SCREE_NOTE_EXTENSIONS. A suffix the user adds that
 scree has no reader for (`.qmd`, `.mdown`) is read as Markdown, as before formats were told apart.
 """
@@ -20,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import (adocblocks, mdblocks, mdbookincludes, mkdocsdirectives, mkdocssnippets, mystdirectives, pdftext,
-               rstblocks, rstsubst)
+               rstblocks, rstsubst, vimhelp)
 from ..records import AutodocRef
 
 MARKDOWN = "markdown"
@@ -28,8 +29,9 @@ RST = "rst"
 ASCIIDOC = "asciidoc"
 TEXT = "text"
 PDF = "pdf"
+VIMHELP = "vimhelp"
 
-KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF)
+KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP)
 SUFFIX_KINDS = {
     ".md": MARKDOWN, ".mdx": MARKDOWN, ".markdown": MARKDOWN,
     ".rst": RST, ".rest": RST,
@@ -38,10 +40,15 @@ SUFFIX_KINDS = {
     ".pdf": PDF,
 }
 # Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc and PDF (its text, `pdftext`). `.txt` is read in Sphinx source
-# folders (as reStructuredText) without a setting, elsewhere only when listed.
+# folders (as reStructuredText) and Vim help folders (as Vim help) without a setting, elsewhere only when listed.
 DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".pdf")
 SPHINX_TEXT_SUFFIX = ".txt"
 SPHINX_CONF = "conf.py"
+# A `doc/` folder is Vim's help when the folder holding it is a runtime folder: a plugin's root, Vim's or Neovim's
+# `runtime/` (`:help runtimepath`). Vim reads `doc/*.txt` there as help files, and nothing deeper.
+VIM_HELP_DIR = "doc"
+VIM_RUNTIME_DIRS = ("plugin", "autoload", "lua", "ftplugin", "syntax", "indent", "ftdetect", "colors", "compiler",
+                    "after")
 
 
 @dataclass(frozen=True)
@@ -60,22 +67,24 @@ class Structure:
 MKDOCSTRINGS_DIRECTIVES = False
 
 
-def kind_of(name: str, *, sphinx_source: bool = False) -> str:
+def kind_of(name: str, *, sphinx_source: bool = False, vim_help: bool = False) -> str:
     """The format of a note named `name` (a path or a file name); `sphinx_source` says it lies in a
-    folder with a Sphinx `conf.py` at or above it (inside the notes folder)."""
+    folder with a Sphinx `conf.py` at or above it (inside the notes folder), `vim_help` in a Vim runtime
+    folder's `doc/`."""
     dot = name.rfind(".")
     suffix = name[dot:].lower() if dot >= 0 and "/" not in name[dot:] else ""
     if suffix == SPHINX_TEXT_SUFFIX:
-        return RST if sphinx_source else TEXT
+        return VIMHELP if vim_help else RST if sphinx_source else TEXT
     return SUFFIX_KINDS.get(suffix, MARKDOWN)
 
 
-KIND_NAMES = {MARKDOWN: "Markdown", RST: "reStructuredText", ASCIIDOC: "AsciiDoc", TEXT: "text", PDF: "PDF"}
+KIND_NAMES = {MARKDOWN: "Markdown", RST: "reStructuredText", ASCIIDOC: "AsciiDoc", TEXT: "text", PDF: "PDF",
+              VIMHELP: "Vim help"}
 
 
 def count_kinds(paths: list[str]) -> dict[str, int]:
     """Notes per format, by name ("Markdown", "reStructuredText", ...; ".txt" for text files, which are
-    reStructuredText in a Sphinx source folder and plain elsewhere), most first."""
+    reStructuredText in a Sphinx source folder, Vim help in a Vim help folder and plain elsewhere), most first."""
     counts: dict[str, int] = {}
     for path in paths:
         kind = ".txt" if path.lower().endswith(SPHINX_TEXT_SUFFIX) else KIND_NAMES[kind_of(path)]
@@ -105,6 +114,8 @@ def structure(kind: str, lines: list[str], changelog_sections: Sequence[str] = (
         return Structure(mdblocks.Blocks(0, None, (), ()))
     if kind == PDF:
         return Structure(pdftext.pdf_blocks(lines))
+    if kind == VIMHELP:
+        return Structure(vimhelp.parse_vimhelp(lines))
     blocks = mdblocks.parse_blocks(lines)
     refs = mystdirectives.myst_directives(lines, blocks.verbatim)
     books = (*mdbookincludes.mdbook_includes(lines), *mkdocssnippets.snippets(lines, blocks))

@@ -2,7 +2,8 @@
 
 A note is a regular file with a note extension (`.md`, `.mdx`, `.markdown`, `.rst`, `.adoc`, `.asciidoc` by
 default; the `SCREE_NOTE_EXTENSIONS` setting), or a `.txt` file in a Sphinx source folder (one with a `conf.py`
-at or above it; requirements lists aside) while `.rst` is read, inside the folder that is not hidden, not gitignored,
+at or above it; requirements lists aside) while `.rst` is read, or a Vim help file (`doc/*.txt` of a Vim runtime
+folder, `formats.VIM_RUNTIME_DIRS`) while no default format is left out, inside the folder that is not hidden, not gitignored,
 not screeignored, not inside a nested git repository and not reached through a symlinked folder.
 A symlinked file is admitted only when it resolves, inside the folder, to a file the policy admits.
 
@@ -196,6 +197,9 @@ class NotesPolicy:
         # `.txt` pages of Sphinx source folders are read with reStructuredText unless `.txt` is listed anyway.
         self._sphinx_text = ".rst" in suffixes and formats.SPHINX_TEXT_SUFFIX not in suffixes
         self._sphinx_dirs: dict[str, bool] = {}
+        # A Vim plugin's help files are its docs; read unless the user narrowed the note extensions.
+        self._vim_text = formats.SPHINX_TEXT_SUFFIX not in suffixes and set(formats.DEFAULT_SUFFIXES) <= set(suffixes)
+        self._vim_dirs: dict[str, bool] = {}
 
     @classmethod
     def load(cls, root: Path, *, extra_ignore: Sequence[str] = (),
@@ -216,11 +220,26 @@ class NotesPolicy:
 
     def is_note_name(self, name: str) -> bool:
         """True when a file name may be a note: it has one of this policy's note extensions, or it is a
-        `.txt` that is a note in a Sphinx source folder (`inspect` decides by its folder)."""
+        `.txt` that is a note in a Sphinx source folder or a Vim help folder (`inspect` decides by its folder)."""
         lower = name.lower()
         if lower.endswith(self.suffixes):
             return True
-        return self._sphinx_text and lower.endswith(formats.SPHINX_TEXT_SUFFIX) and not lower.startswith(_NOT_SPHINX_PAGES)
+        if not lower.endswith(formats.SPHINX_TEXT_SUFFIX):
+            return False
+        return self._vim_text or (self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES))
+
+    def in_vim_help(self, rel_dir: str) -> bool:
+        """True when the folder `rel_dir` (POSIX, relative to root) is a Vim runtime folder's `doc/`: the
+        folder holding it also holds `plugin/`, `autoload/`, `lua/`, ... (`formats.VIM_RUNTIME_DIRS`)."""
+        if posixpath.basename(rel_dir) != formats.VIM_HELP_DIR:
+            return False
+        known = self._vim_dirs.get(rel_dir)
+        if known is None:
+            parent = posixpath.dirname(rel_dir)
+            base = self._abs(parent) if parent else self._root_str
+            known = any(os.path.isdir(os.path.join(base, d)) for d in formats.VIM_RUNTIME_DIRS)
+            self._vim_dirs[rel_dir] = known
+        return known
 
     def in_sphinx_source(self, rel_dir: str) -> bool:
         """True when the folder `rel_dir` (POSIX, relative to root; "" for root) or a folder above it, up to
@@ -236,7 +255,9 @@ class NotesPolicy:
         """The format a note at `rel_path` is read in (`formats.kind_of`)."""
         if not rel_path.lower().endswith(formats.SPHINX_TEXT_SUFFIX):
             return formats.kind_of(rel_path)
-        return formats.kind_of(rel_path, sphinx_source=self.in_sphinx_source(posixpath.dirname(rel_path)))
+        folder = posixpath.dirname(rel_path)
+        return formats.kind_of(rel_path, sphinx_source=self.in_sphinx_source(folder),
+                               vim_help=self.in_vim_help(folder))
 
     # ----- public checks -------------------------------------------------------------------
 
@@ -275,10 +296,17 @@ class NotesPolicy:
         return self._inspect_file_on_disk(rel, via_link=any_name)  # any_name: a link is refused, not followed
 
     def _note_path(self, rel: str, name: str) -> bool:
-        """True when a file's name and place make it a note (a `.txt` counts only in a Sphinx source folder)."""
-        if name.lower().endswith(self.suffixes):
+        """True when a file's name and place make it a note (a `.txt` counts only in a Sphinx source folder or
+        a Vim help folder)."""
+        lower = name.lower()
+        if lower.endswith(self.suffixes):
             return True
-        return self.is_note_name(name) and self.in_sphinx_source(posixpath.dirname(rel))
+        if not self.is_note_name(name):
+            return False
+        folder = posixpath.dirname(rel)
+        if self._vim_text and self.in_vim_help(folder):
+            return True
+        return self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES) and self.in_sphinx_source(folder)
 
     def inspect_dir(self, rel_dir: str, *, parents_admitted: bool = False) -> Verdict:
         """Verdict on a folder: admitted means the walker may list it. Checks every parent too,

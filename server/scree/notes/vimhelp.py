@@ -1,0 +1,154 @@
+"""A Vim help file's block structure (`doc/*.txt` of a Vim or Neovim plugin), read line by line as `:help` shows it.
+
+Pure, no I/O, never raises on any `str`, one pass. It yields the same `Blocks` record as `mdblocks`. Vim help has
+no spec; these are the rules of Vim's `:help help-writing`, its syntax file and its outline (`gO`):
+- The first line names the file and says what it is about (`*fugitive.txt*  A Git wrapper ...`): the title, the
+  root of every trail.
+- A line of `=` opens a section, titled by the next non-blank line; a line of `-` opens a subsection the same way.
+  A title's tags (`INTRODUCTION   *telescope.nvim*`) are left out of it, as the outline leaves them out.
+- A "yelling" line, in capitals (`COMMANDS   *fugitive-commands*`, `SPECIFYING OBJECTS`), is a headline one level
+  below; a column heading (`Staging maps ~` at the start of a line, one phrase) one more below.
+- A tag (`*:Gdiffsplit*`, `*'tabstop'*`, `*telescope.builtin.live_grep()*`) written at the right end of a line,
+  or alone on its lines, defines the name `:help` jumps to: each such line opens an entry titled by its tags, the
+  deepest level, as a Sphinx `.. function::` entry is. Tag lines right above a headline or column heading name
+  that heading instead.
+- An example block runs from a line ending in `>` (Neovim: `>lua`, `>vim`) to a line opening with `<` or the
+  next line that starts in the first column: verbatim, no title looked for inside.
+- Section rules, the `<` lines that close examples and the closing modeline (`vim:tw=78:ts=8:ft=help:norl:`) are
+  markup a reader never sees.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .mdblocks import Blocks, Heading
+from .rstblocks import clean_rst_title
+
+# Levels, the title 1: Vim's outline has sections, subsections, headlines and column headings; entries are ours.
+SECTION_LEVEL = 2
+SUBSECTION_LEVEL = 3
+HEADLINE_LEVEL = 4
+COLUMN_LEVEL = 5
+ENTRY_LEVEL = 6
+
+# A tag as Vim's syntax file defines one (helpHyperTextEntry): printable, no blank, `"` or `*`, ending the line
+# or followed by a blank.
+_TAG = r"\*[^\s\"*]+\*"
+_TAGS_TAIL = re.compile(rf"(?:^|\s)((?:{_TAG}\s*)+)$")
+_TAG_NAME = re.compile(rf"{_TAG}")
+_RULE = re.compile(r"^(={3,}|-{3,})\s*$")
+# Vim's outline takes "any line that's yelling": capitals, digits and a little punctuation, its tags after it.
+_HEADLINE = re.compile(r"^[A-Z0-9][-A-Z0-9 .,():_'/&]*[A-Z)]$")
+_COLUMN = re.compile(r"^(\S.*?)\s+~$")
+_EXAMPLE_OPEN = re.compile(r"(?:^|\s)>[a-z0-9]*$")
+_MODELINE = re.compile(r"^\s*vim?:.*(?:ft|filetype)=help")
+
+
+def parse_vimhelp(lines: list[str]) -> Blocks:
+    """Title, sections, headlines, column headings, tagged entries, examples and markup lines of a Vim help file
+    given as `mdblocks.split_lines` lines."""
+    headings: list[Heading] = []
+    verbatim: list[tuple[int, int]] = []
+    inert: list[int] = []
+    example = -1  # first line of the open example block, -1 when none is open
+    rule_level = 0  # the level a section rule gives the next non-blank line, 0 when none is pending
+    rule_line = -1
+    tag_start = -1  # the first of the tag-only lines right above this one, -1 when the line above is not one
+    tag_names: list[str] = []
+    for i, line in enumerate(lines):
+        stripped = line.rstrip()
+        if example >= 0:
+            if not stripped:
+                continue
+            if stripped.lstrip().startswith("<"):
+                verbatim.append((example, i))
+                example = -1
+                if stripped.strip() == "<":
+                    inert.append(i)
+                continue
+            if line[0] in " \t":
+                continue
+            verbatim.append((example, i))  # a line in the first column ends the example and is read as text
+            example = -1
+        if i == 0 and stripped.startswith("*"):
+            headings.append(Heading(0, 1, 1, _title(_TAG_NAME.sub(lambda m: m.group(0)[1:-1], stripped))))
+            if _EXAMPLE_OPEN.search(stripped):
+                example = 1
+            continue
+        if not stripped:
+            if tag_start >= 0:  # a blank line after tag lines: they name an entry of their own
+                headings.append(Heading(tag_start, i, ENTRY_LEVEL, " ".join(tag_names)))
+                tag_start, tag_names = -1, []
+            continue
+        if _RULE.match(stripped):
+            if tag_start >= 0:
+                headings.append(Heading(tag_start, i, ENTRY_LEVEL, " ".join(tag_names)))
+                tag_start, tag_names = -1, []
+            inert.append(i)
+            rule_level = SECTION_LEVEL if stripped[0] == "=" else SUBSECTION_LEVEL
+            rule_line = i
+            continue
+        if _MODELINE.match(stripped):
+            inert.append(i)
+            continue
+        text, tags = _split_tags(stripped)
+        start = tag_start if tag_start >= 0 else i
+        if rule_level:
+            title = _title(text) or " ".join(tags)
+            headings.append(Heading(min(rule_line, start), i + 1, rule_level, title))
+            rule_level, tag_start, tag_names = 0, -1, []
+        elif not text.strip() and tags:  # a tag-only line: its entry or the heading below names it
+            if tag_start < 0:
+                tag_start = i
+            tag_names.extend(tags)
+            continue
+        elif _HEADLINE.match(text) and sum(c.isalpha() for c in text) >= 2:
+            headings.append(Heading(start, i + 1, HEADLINE_LEVEL, _title(text)))
+            tag_start, tag_names = -1, []
+        elif _column(stripped):
+            headings.append(Heading(start, i + 1, COLUMN_LEVEL, _title(_column(stripped))))
+            tag_start, tag_names = -1, []
+        elif tags and _entry_line(stripped, text):
+            headings.append(Heading(start, i + 1, ENTRY_LEVEL, " ".join((*tag_names, *tags))))
+            tag_start, tag_names = -1, []
+        elif tag_start >= 0:  # tag lines over a definition line (`'tabstop' 'ts'  number`): their entry
+            headings.append(Heading(tag_start, i, ENTRY_LEVEL, " ".join(tag_names)))
+            tag_start, tag_names = -1, []
+        if _EXAMPLE_OPEN.search(stripped):
+            example = i + 1
+    if tag_start >= 0:
+        headings.append(Heading(tag_start, len(lines), ENTRY_LEVEL, " ".join(tag_names)))
+    if example >= 0 and example < len(lines):
+        verbatim.append((example, len(lines)))
+    return Blocks(0, None, tuple(headings), tuple(verbatim), (), tuple(inert))
+
+
+def _split_tags(line: str) -> tuple[str, list[str]]:
+    """A line's text before its trailing tags, and those tags' names (without the asterisks)."""
+    m = _TAGS_TAIL.search(line)
+    if not m:
+        return line, []
+    return line[: m.start(1)].rstrip(), [t[1:-1] for t in _TAG_NAME.findall(m.group(1))]
+
+
+def _entry_line(line: str, text: str) -> bool:
+    """True when a line's trailing tags stand apart from its text (a tab or two blanks), as a definition's do,
+    rather than ending a sentence."""
+    rest = line[len(text):]
+    return "\t" in rest or rest.startswith("  ")
+
+
+def _column(line: str) -> str:
+    """A column heading's text (`Staging maps ~` in the first column, one phrase), "" for any other line."""
+    if line[:1] in (" ", "\t"):
+        return ""
+    m = _COLUMN.match(line)
+    if not m or "\t" in m.group(1) or "  " in m.group(1):
+        return ""
+    return m.group(1)
+
+
+def _title(text: str) -> str:
+    """A heading's text as the outline shows it: blanks collapsed, markup as `clean_rst_title` reads it."""
+    return clean_rst_title(" ".join(text.split()))
