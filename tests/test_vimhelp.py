@@ -112,6 +112,14 @@ def test_an_example_ends_at_a_line_in_the_first_column() -> None:
     assert [h.text for h in blocks.headings] == ["x.txt X", "NEXT"]
 
 
+def test_a_tag_opening_a_line_over_its_description_is_a_term_and_a_table_of_terms_is_text() -> None:
+    lines = ["*x.txt*  X", "", "✨ FEATURES                     *x-features*", "", "*x.setup* (config: table)",
+             "  Set it up.", "", "*:Xold*      Superseded by |:Xnew|.", "*:Xolder*    Superseded by |:Xnew|.",
+             "Plain *text* line."]
+    assert [s.trail for s in sections("\n".join(lines), formats.VIMHELP)] == [
+        "x.txt X", "x.txt X > ✨ FEATURES", "x.txt X > ✨ FEATURES > x.setup"]
+
+
 def test_a_file_opening_with_a_rule_has_its_sections_as_roots() -> None:
     lines = ["=" * 20, "                        *x.changelog*", "", "Changes.", "", "      *x.changelog-1*", "", "One."]
     assert [s.trail for s in sections("\n".join(lines), formats.VIMHELP)] == [

@@ -10,8 +10,10 @@ no spec; these are the rules of Vim's `:help help-writing`, its syntax file and 
   below; a column heading (`Staging maps ~` at the start of a line, one phrase) one more below.
 - A tag (`*:Gdiffsplit*`, `*'tabstop'*`, `*telescope.builtin.live_grep()*`) written at the right end of a line,
   or alone on its lines, defines the name `:help` jumps to: each such line opens an entry titled by its tags, the
-  deepest level, as a Sphinx `.. function::` entry is. Tag lines right above a headline or column heading name
-  that heading instead.
+  deepest level, as a Sphinx `.. function::` entry is. So does a tag opening a line over its indented description,
+  as a term does (`*cmp.setup* (config)`); a run of one-line terms (`*:Gmove*   Superseded by |:GMove|.`) is a
+  table, its section's text, as a table's rows are. Tag lines right above a headline or column heading name that
+  heading instead.
 - An example block runs from a line ending in `>` (Neovim: `>lua`, `>vim`) to a line opening with `<` or the
   next line that starts in the first column: verbatim, no title looked for inside.
 - Section rules, the `<` lines that close examples and the closing modeline (`vim:tw=78:ts=8:ft=help:norl:`) are
@@ -37,9 +39,12 @@ ENTRY_LEVEL = 6
 _TAG = r"\*[^\s\"*]+\*"
 _TAGS_TAIL = re.compile(rf"(?:^|\s)((?:{_TAG}\s*)+)$")
 _TAG_NAME = re.compile(rf"{_TAG}")
+_LEADING_TAGS = re.compile(rf"^{_TAG}(?:[ \t]+{_TAG})*(?=\s)")
 _RULE = re.compile(r"^(={3,}|-{3,})\s*$")
 # Vim's outline takes "any line that's yelling": capitals, digits and a little punctuation, its tags after it.
 _HEADLINE = re.compile(r"^[A-Z0-9][-A-Z0-9 .,():_'/&]*[A-Z)]$")
+# panvimdoc, which writes many plugins' help from their README, keeps a heading's emoji: `✨ FEATURES   *x-features*`.
+_SYMBOLS = re.compile(r"^(?:[^\x00-\x7f]\S*\s+)+")
 _COLUMN = re.compile(r"^(\S.*?)\s+~$")
 _EXAMPLE_OPEN = re.compile(r"(?:^|\s)>[a-z0-9]*$")
 _MODELINE = re.compile(r"^\s*vim?:.*(?:ft|filetype)=help")
@@ -103,7 +108,7 @@ def parse_vimhelp(lines: list[str]) -> Blocks:
                 tag_start = i
             tag_names.extend(tags)
             continue
-        elif _HEADLINE.match(text) and sum(c.isalpha() for c in text) >= 2:
+        elif _HEADLINE.match(_SYMBOLS.sub("", text)) and sum(c.isalpha() for c in text) >= 2:
             headings.append(Heading(start, i + 1, HEADLINE_LEVEL, _title(text)))
             tag_start, tag_names = -1, []
         elif _column(stripped):
@@ -111,6 +116,10 @@ def parse_vimhelp(lines: list[str]) -> Blocks:
             tag_start, tag_names = -1, []
         elif tags and _entry_line(stripped, text):
             headings.append(Heading(start, i + 1, ENTRY_LEVEL, " ".join((*tag_names, *tags))))
+            tag_start, tag_names = -1, []
+        elif _LEADING_TAGS.match(stripped) and _indented(lines, i + 1):  # `*cmp.setup* (config)` over its text
+            lead = _TAG_NAME.findall(_LEADING_TAGS.match(stripped).group(0))  # type: ignore[union-attr]
+            headings.append(Heading(start, i + 1, ENTRY_LEVEL, " ".join((*tag_names, *(t[1:-1] for t in lead)))))
             tag_start, tag_names = -1, []
         elif tag_start >= 0:  # tag lines over a definition line (`'tabstop' 'ts'  number`): their entry
             headings.append(Heading(tag_start, i, ENTRY_LEVEL, " ".join(tag_names)))
@@ -130,6 +139,11 @@ def _split_tags(line: str) -> tuple[str, list[str]]:
     if not m:
         return line, []
     return line[: m.start(1)].rstrip(), [t[1:-1] for t in _TAG_NAME.findall(m.group(1))]
+
+
+def _indented(lines: list[str], i: int) -> bool:
+    """True when line `i` exists, holds text and is indented: the description of the term above it."""
+    return i < len(lines) and lines[i][:1] in (" ", "\t") and bool(lines[i].strip())
 
 
 def _entry_line(line: str, text: str) -> bool:

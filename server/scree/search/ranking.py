@@ -306,6 +306,13 @@ README_DEMOTE = 1
 README_LOOKUP_WORD = True
 
 
+# A stem ending in `changelog` after a `-` or `_` names a changelog; not so the other history words, which end the names of
+# how-tos and features ("manage-releases", "git-history", "Version history", "gauging_changes").
+# Measured (docs/benchmarks.md): NAMED_CHANGELOGS.
+NAMED_CHANGELOGS = True
+_CHANGELOG_NAMES = {"changelog", "changelogs"}
+
+
 def is_front_readme(path: str) -> bool:
     """True for the README at the notes' root (`README.md`, `README.rst`): the project's front page."""
     return "/" not in path and path.casefold().startswith("readme.")
@@ -323,7 +330,10 @@ def is_history_file(path: str) -> bool:
     if stem in _HISTORY_NAMES or any(p in _HISTORY_NAMES for p in folders) or (BLOG_IS_HISTORY and is_blog(path)):
         return True
     joined = stem.replace("-", "").replace("_", "").replace(" ", "")  # `version_history`, `Release Notes`
-    return joined in _JOINED_HISTORY_NAMES
+    if joined in _JOINED_HISTORY_NAMES:
+        return True
+    # a changelog named for its project or hidden from the site's navigation: `telescope_changelog.txt`, `_changelog.md`
+    return NAMED_CHANGELOGS and _STEM_PARTS.split(stem)[-1] in _CHANGELOG_NAMES
 
 
 # A lookup of a name (a bare name, no question) is not answered by an upgrade guide's note on it ("Upgrading to 2.0 >
