@@ -21,7 +21,9 @@ Author:  Somebody
 
 INTRODUCTION                                    *frob*
 
-Frob turns buffers into frobs.
+Frob turns buffers into frobs.  It comes in two kinds:
+	quick		frobs at once			*frob-quick*
+	slow		frobs in the background
 
 COMMANDS                                        *frob-commands*
 
@@ -52,8 +54,8 @@ g:frob_level            How hard to frob.  Example: >
 'frobwidth' 'fw'        number  (default 8)
         Quasarflux width.
 
-------------------------------------------------------------------------------
 Lua API                                                      *frob.lua*
+-------
 
 frob.setup({opts})                                          *frob.setup()*
     Set it up: >lua
@@ -87,12 +89,12 @@ def test_sections_are_the_title_rules_headlines_column_headings_and_one_entry_pe
     assert [s.trail for s in sections(HELP, formats.VIMHELP)] == TRAILS
 
 
-def test_tag_lines_above_a_column_heading_name_it_and_a_sentences_tag_opens_nothing() -> None:
+def test_tag_lines_above_a_column_heading_name_it_and_a_sentences_or_table_rows_tag_opens_nothing() -> None:
     blocks = parse_vimhelp(_lines(HELP))
     lines = _lines(HELP)
     column = next(h for h in blocks.headings if h.text == "Mapping maps")
     assert lines[column.start].strip() == "*frob-mapping-maps*"
-    assert not any("inline" in h.text for h in blocks.headings)
+    assert not any("inline" in h.text or "quick" in h.text for h in blocks.headings)
 
 
 def test_an_example_is_verbatim_and_holds_no_heading_and_its_markers_are_markup() -> None:
@@ -103,6 +105,12 @@ def test_an_example_is_verbatim_and_holds_no_heading_and_its_markers_are_markup(
     assert not any("NOTAHEADLINE" in h.text or "notatag" in h.text for h in blocks.headings)
     inert = {lines[i].strip() for i in blocks.inert}
     assert "<" in inert and "vim:tw=78:ts=8:ft=help:norl:" in inert and "=" * 78 in inert
+
+
+def test_a_dashed_rule_is_a_rule_unless_it_underlines_a_title() -> None:
+    lines = ["*x.txt*  X", "", "tag     action ~", "-" * 40, "|x-a|   does a", "", "Properties", "----------",
+             "Some.", "", "-" * 40, "More text"]
+    assert [s.trail for s in sections("\n".join(lines), formats.VIMHELP)] == ["x.txt X", "x.txt X > Properties"]
 
 
 def test_an_example_ends_at_a_line_in_the_first_column() -> None:

@@ -4,12 +4,14 @@ Pure, no I/O, never raises on any `str`, one pass. It yields the same `Blocks` r
 no spec; these are the rules of Vim's `:help help-writing`, its syntax file and its outline (`gO`):
 - The first line names the file and says what it is about (`*fugitive.txt*  A Git wrapper ...`): the title, the
   root of every trail.
-- A line of `=` opens a section, titled by the next non-blank line; a line of `-` opens a subsection the same way.
-  A title's tags (`INTRODUCTION   *telescope.nvim*`) are left out of it, as the outline leaves them out.
+- A line of `=` opens a section, titled by the next non-blank line, as Vim's outline reads it. A title's tags
+  (`INTRODUCTION   *telescope.nvim*`) are left out of it, as the outline leaves them out. A line of `-` is a rule
+  (below a table's header, between paragraphs), or the underline of the title above it (`Properties` over
+  `----------`): a subsection.
 - A "yelling" line, in capitals (`COMMANDS   *fugitive-commands*`, `SPECIFYING OBJECTS`), is a headline one level
   below; a column heading (`Staging maps ~` at the start of a line, one phrase) one more below.
-- A tag (`*:Gdiffsplit*`, `*'tabstop'*`, `*telescope.builtin.live_grep()*`) written at the right end of a line,
-  or alone on its lines, defines the name `:help` jumps to: each such line opens an entry titled by its tags, the
+- A tag (`*:Gdiffsplit*`, `*'tabstop'*`, `*telescope.builtin.live_grep()*`) written at the right end of a line that
+  opens in the first column (a definition's, not an indented table row's), or alone on its lines, defines the name `:help` jumps to: each such line opens an entry titled by its tags, the
   deepest level, as a Sphinx `.. function::` entry is. So does a tag opening a line over its indented description,
   as a term does (`*cmp.setup* (config)`); a run of one-line terms (`*:Gmove*   Superseded by |:GMove|.`) is a
   table, its section's text, as a table's rows are. Tag lines right above a headline or column heading name that
@@ -91,8 +93,13 @@ def parse_vimhelp(lines: list[str]) -> Blocks:
                 headings.append(Heading(tag_start, i, ENTRY_LEVEL, " ".join(tag_names)))
                 tag_start, tag_names = -1, []
             inert.append(i)
-            rule_level = SECTION_LEVEL if stripped[0] == "=" else SUBSECTION_LEVEL
-            rule_line = i
+            if stripped[0] == "=":
+                rule_level, rule_line = SECTION_LEVEL, i
+            elif _underlines(lines, i, headings):
+                if headings and headings[-1].start == i - 1:  # `New interfaces   *interfaces-5.2*`: a title, tagged
+                    headings.pop()
+                text = _split_tags(lines[i - 1].rstrip())[0]
+                headings.append(Heading(i - 1, i + 1, SUBSECTION_LEVEL, _title(text)))
             continue
         if _MODELINE.match(stripped):
             inert.append(i)
@@ -114,7 +121,7 @@ def parse_vimhelp(lines: list[str]) -> Blocks:
         elif _column(stripped):
             headings.append(Heading(start, i + 1, COLUMN_LEVEL, _title(_column(stripped))))
             tag_start, tag_names = -1, []
-        elif tags and _entry_line(stripped, text):
+        elif tags and _entry_line(stripped, text) and stripped[:1] not in (" ", "\t"):
             headings.append(Heading(start, i + 1, ENTRY_LEVEL, " ".join((*tag_names, *tags))))
             tag_start, tag_names = -1, []
         elif _LEADING_TAGS.match(stripped) and _indented(lines, i + 1):  # `*cmp.setup* (config)` over its text
@@ -139,6 +146,20 @@ def _split_tags(line: str) -> tuple[str, list[str]]:
     if not m:
         return line, []
     return line[: m.start(1)].rstrip(), [t[1:-1] for t in _TAG_NAME.findall(m.group(1))]
+
+
+def _underlines(lines: list[str], i: int, headings: list[Heading]) -> bool:
+    """True when the rule of `-` at line `i` underlines the line above: a title in the first column, one phrase no
+    longer than the rule, after a blank line, not already a heading but a tagged line (`Properties` over `----`)."""
+    if i < 1 or headings and headings[-1].end > i - 1 and headings[-1].start != i - 1:
+        return False
+    above = lines[i - 1].rstrip()
+    if not above or above[0] in " \t" or (i >= 2 and lines[i - 2].strip()):
+        return False
+    text = _split_tags(above)[0]
+    if "\t" in text or "  " in text or text.endswith("~"):  # a table's header row (`tag   action ~`)
+        return False
+    return 0 < len(text) <= len(lines[i].rstrip()) + 1
 
 
 def _indented(lines: list[str], i: int) -> bool:
