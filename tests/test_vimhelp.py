@@ -107,6 +107,13 @@ def test_an_example_is_verbatim_and_holds_no_heading_and_its_markers_are_markup(
     assert "<" in inert and "vim:tw=78:ts=8:ft=help:norl:" in inert and "=" * 78 in inert
 
 
+def test_a_column_heading_may_end_in_a_tilde_without_a_blank_and_takes_the_tag_above() -> None:
+    lines = ["*x.txt*  X", "", "                *x-config.enabled*", "enabled~", "  Toggles it.", "",
+             "How to disable it?~", "  Set enabled.", "", "    indented: ~", "    text"]
+    assert [s.trail for s in sections("\n".join(lines), formats.VIMHELP)] == [
+        "x.txt X", "x.txt X > enabled", "x.txt X > How to disable it?"]
+
+
 def test_a_dashed_rule_is_a_rule_unless_it_underlines_a_title() -> None:
     lines = ["*x.txt*  X", "", "tag     action ~", "-" * 40, "|x-a|   does a", "", "Properties", "----------",
              "Some.", "", "-" * 40, "More text"]

@@ -9,7 +9,7 @@ no spec; these are the rules of Vim's `:help help-writing`, its syntax file and 
   (below a table's header, between paragraphs), or the underline of the title above it (`Properties` over
   `----------`): a subsection.
 - A "yelling" line, in capitals (`COMMANDS   *fugitive-commands*`, `SPECIFYING OBJECTS`), is a headline one level
-  below; a column heading (`Staging maps ~` at the start of a line, one phrase) one more below.
+  below; a column heading (`Staging maps ~`, `enabled~` at the start of a line, one phrase) one more below.
 - A tag (`*:Gdiffsplit*`, `*'tabstop'*`, `*telescope.builtin.live_grep()*`) written at the right end of a line that
   opens in the first column (a definition's, not an indented table row's), or alone on its lines, defines the name `:help` jumps to: each such line opens an entry titled by its tags, the
   deepest level, as a Sphinx `.. function::` entry is. So does a tag opening a line over its indented description,
@@ -47,7 +47,8 @@ _RULE = re.compile(r"^(={3,}|-{3,})\s*$")
 _HEADLINE = re.compile(r"^[A-Z0-9][-A-Z0-9 .,():_'/&]*[A-Z)]$")
 # panvimdoc, which writes many plugins' help from their README, keeps a heading's emoji: `✨ FEATURES   *x-features*`.
 _SYMBOLS = re.compile(r"^(?:[^\x00-\x7f]\S*\s+)+")
-_COLUMN = re.compile(r"^(\S.*?)\s+~$")
+# Vim's syntax file takes a blank before the `~` as optional (helpHeader): nvim-cmp writes `enabled~`, `How to ...?~`.
+_COLUMN = re.compile(r"^(\S.*?)\s*~$")
 _EXAMPLE_OPEN = re.compile(r"(?:^|\s)>[a-z0-9]*$")
 _MODELINE = re.compile(r"^\s*vim?:.*(?:ft|filetype)=help")
 
