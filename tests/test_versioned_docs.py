@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import write
 from synced import full_sync, keyword_hits, synced_index
 from scree.notes import secondary as versions
-from scree.notes.secondary import in_test_folder, later_files, names_version, one_per_section, versioned
+from scree.notes.secondary import agent_note, in_test_folder, later_files, names_version, one_per_section, versioned
 
 PAGE = """\
 # Reference
@@ -104,6 +104,22 @@ def test_a_note_below_a_test_folder_is_searched_later_the_notes_folder_s_own_nam
     assert not in_test_folder("docs/testing.md") and not in_test_folder("docs/test-plan/index.md")
     assert not in_test_folder("plan.md")  # a notes folder named `test` is notes
     assert later_files([(1, "docs/ignore.md"), (2, "tests/format/ignore.md")], "@noprettier") == {2}
+
+
+def test_an_agent_s_instruction_files_are_searched_later_at_any_depth() -> None:
+    assert agent_note("CLAUDE.md") and agent_note("pkg/AGENTS.md") and agent_note("CLAUDE.local.md")
+    assert not agent_note("docs/reference/api/agents.md") and not agent_note("docs/claude-md.md")
+    assert later_files([(1, "docs/testing.md"), (2, "AGENTS.md"), (3, "CLAUDE.md")], "run the tests") == {2, 3}
+
+
+def test_the_docs_answer_before_the_agents_notes_that_sum_them_up(tmp_path: Path) -> None:
+    # an AGENTS.md (imported by CLAUDE.md, so already in the agent's context) spells the commands more tersely
+    root = tmp_path / "repo"
+    files = {"docs/contributing.md": "# Contributing\n\n## Running the tests\n\nRun `make quasartest` from the "
+                                     "top folder; it builds the fixtures first.\n",
+             "CLAUDE.md": "@AGENTS.md\n", "AGENTS.md": "# Agents\n\n## Tests\n\n`make quasartest`\n"}
+    with synced_index(root, files) as index:
+        assert [h.path for h in keyword_hits(index, root, "quasartest", k=5)] == ["docs/contributing.md", "AGENTS.md"]
 
 
 def test_test_fixtures_answer_only_where_the_docs_leave_places(tmp_path: Path) -> None:

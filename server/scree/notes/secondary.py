@@ -1,5 +1,5 @@
 """Notes an agent reads only where the docs leave places: a Docusaurus site's copies of its docs for past releases,
-and the notes of test folders. Pure, import-free (the grep hint reads it).
+the notes of test folders, and the instructions written for coding agents. Pure, import-free (the grep hint reads it).
 
 Docusaurus keeps each released version's docs as a copy of the whole docs folder, `versioned_docs/version-30.4/`
 (`<plugin>_versioned_docs/` for a second docs plugin), beside the current docs, which the repository's code goes with.
@@ -11,6 +11,11 @@ as its one entry (a heading many sections share is a category). Docusaurus' own 
 A test folder's notes (`tests/`, `test/`, `__tests__/`, `fixtures/`, `testdata/`, at any depth) are what the tests feed
 the code: prettier's 297 Markdown fixtures (one a copy of its README) answered `@noprettier` and
 `prettier-ignore-start` before its docs, mdBook's test books `{{#rustdoc_include}}` before its guide.
+
+An agent's instructions (`CLAUDE.md`, `CLAUDE.local.md`, `AGENTS.md`, `GEMINI.md`, at any depth) are what the agent
+already holds: Claude Code loads a `CLAUDE.md` into the session and the files it imports (`@AGENTS.md`, the whole
+of most of them), other agents their own file. They sum up the docs for an agent (a project overview, the test
+commands, the layout); handed back, a section of one takes the place of the docs' own answer.
 
 So `search/secondarypass.py` searches the other notes first and these only for the places they leave free
 (`later_files`), one hit per section of a page whatever the versions it is copied in (`one_per_section`). A query
@@ -32,11 +37,15 @@ if TYPE_CHECKING:
 VERSIONED_COPIES_LATER = True
 # Search the notes of test folders after the others. Measured (docs/benchmarks.md): TEST_NOTES_LATER.
 TEST_NOTES_LATER = True
+# Search the agents' instruction files after the others. Measured (docs/benchmarks.md): AGENT_NOTES_LATER.
+AGENT_NOTES_LATER = True
+# Spelled as the agents look for them: griffe's API page `agents.md` is about its own "agents".
+AGENT_FILES = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md"})
 FOLDER_MARK = "versioned_docs/version-"  # in every copy's path
 TEST_FOLDERS = frozenset({"tests", "test", "__tests__", "fixtures", "__fixtures__", "testdata", "test_data",
                           "test-data"})
 # What a path of either kind holds (what the search asks the index for, before `later_groups` decides).
-PATH_MARKS = (FOLDER_MARK, "test", "fixtures")
+PATH_MARKS = (FOLDER_MARK, "test", "fixtures", "claude.", "agents.", "gemini.")
 _FOLDER = "versioned_docs"
 _VERSION = "version-"
 
@@ -77,18 +86,28 @@ def in_test_folder(path: str) -> bool:
     return any(part.casefold() in TEST_FOLDERS for part in path.split("/")[:-1])
 
 
+def agent_note(path: str) -> bool:
+    """True for a coding agent's instruction file (`CLAUDE.md`, `AGENTS.md`, ..., at any depth)."""
+    return path.rsplit("/", 1)[-1] in AGENT_FILES
+
+
+def _always_later(path: str) -> bool:
+    return (TEST_NOTES_LATER and in_test_folder(path)) or (AGENT_NOTES_LATER and agent_note(path))
+
+
 def later(path: str) -> bool:
-    """True for a note searched after the others (whatever the query): a versioned copy or a test folder's note."""
-    return (VERSIONED_COPIES_LATER and versioned(path) is not None) or (TEST_NOTES_LATER and in_test_folder(path))
+    """True for a note searched after the others (whatever the query): a versioned copy, a test folder's note or an
+    agent's instructions."""
+    return (VERSIONED_COPIES_LATER and versioned(path) is not None) or _always_later(path)
 
 
 def later_groups(files: Iterable[tuple[int, str]]) -> tuple[frozenset[int], dict[str, frozenset[int]]]:
-    """Of the notes (id, path), those searched after the others whatever the query (test folders' notes), and the
-    versioned copies by version: what a query needs of them read once (`later_of`)."""
+    """Of the notes (id, path), those searched after the others whatever the query (test folders' notes, agents'
+    instructions), and the versioned copies by version: what a query needs of them read once (`later_of`)."""
     always: set[int] = set()
     by_version: dict[str, set[int]] = {}
     for file_id, path in files:
-        if TEST_NOTES_LATER and in_test_folder(path):
+        if _always_later(path):
             always.add(file_id)
         elif VERSIONED_COPIES_LATER and (copy := versioned(path)) is not None:
             by_version.setdefault(copy[0], set()).add(file_id)
@@ -107,8 +126,8 @@ def later_of(groups: tuple[frozenset[int], dict[str, frozenset[int]]], query: st
 
 
 def later_files(files: Iterable[tuple[int, str]], query: str) -> set[int]:
-    """Of the notes (id, path), those searched after the others: test folders' notes, and the versioned copies but
-    those of a version the query names."""
+    """Of the notes (id, path), those searched after the others: test folders' notes, agents' instructions, and the
+    versioned copies but those of a version the query names."""
     return later_of(later_groups(files), query)
 
 

@@ -1,5 +1,5 @@
 """The notes an agent reads only where the others leave places, searched after them (`notes/secondary.py`): a
-Docusaurus site's copies of its docs for past releases, the notes of test folders.
+Docusaurus site's copies of its docs for past releases, the notes of test folders, agents' instruction files.
 
 `search` runs `search.search` over the other notes first (inside any `within` the languages give it), and over these
 only for the places left, one hit per section across a page's versions. Which notes they are is read once per change
@@ -32,7 +32,7 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
            unread: bool = False) -> SearchResult:
     """`search.search` over the notes, then, for the places they leave free, over those an agent reads only there: a
     Docusaurus site's copies of its docs for past releases (a version the query names is searched with the current
-    docs) and the notes of test folders (`notes/secondary.py`)."""
+    docs), the notes of test folders and agents' instructions (`notes/secondary.py`)."""
     try:
         later = secondary.later_of(_secondary_groups(index), q.text)
     except index.driver.Error:  # an index from before languages (schema 5), read as it is
@@ -64,8 +64,8 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
 
 
 def _secondary_groups(index: Index) -> tuple[frozenset[int], dict[str, frozenset[int]]]:
-    """The notes searched after the others (`secondary.later_groups`: test folders' notes, versioned copies by version):
-    read once per change of the index, a scan of its files (1.4 ms at 13,000 notes) being more than the rest of a
+    """The notes searched after the others (`secondary.later_groups`: test folders' notes, agents' instructions,
+    versioned copies by version): read once per change of the index, a scan of its files (1.4 ms at 13,000 notes) being more than the rest of a
     lookup's work there, and grouped so a query only checks each version it might name."""
     version = queries.data_version(index.conn)
     kept = index.memo.get(_SECONDARY_GROUPS)
