@@ -130,9 +130,11 @@ def test_an_example_ends_at_a_line_in_the_first_column() -> None:
 def test_a_tag_opening_a_line_over_its_description_is_a_term_and_a_table_of_terms_is_text() -> None:
     lines = ["*x.txt*  X", "", "✨ FEATURES                     *x-features*", "", "*x.setup* (config: table)",
              "  Set it up.", "", "*:Xold*      Superseded by |:Xnew|.", "*:Xolder*    Superseded by |:Xnew|.",
-             "Plain *text* line."]
+             "Plain *text* line.", "", "Helpers:", "  *x.mapping.close* ()", "    Same as |x.close|.", "",
+             "  *x.mapping.keep*    kept on one line, no entry"]
     assert [s.trail for s in sections("\n".join(lines), formats.VIMHELP)] == [
-        "x.txt X", "x.txt X > ✨ FEATURES", "x.txt X > ✨ FEATURES > x.setup"]
+        "x.txt X", "x.txt X > ✨ FEATURES", "x.txt X > ✨ FEATURES > x.setup",
+        "x.txt X > ✨ FEATURES > x.mapping.close"]
 
 
 def test_a_file_opening_with_a_rule_has_its_sections_as_roots() -> None:

@@ -11,11 +11,12 @@ no spec; these are the rules of Vim's `:help help-writing`, its syntax file and 
 - A "yelling" line, in capitals (`COMMANDS   *fugitive-commands*`, `SPECIFYING OBJECTS`), is a headline one level
   below; a column heading (`Staging maps ~`, `enabled~` at the start of a line, one phrase) one more below.
 - A tag (`*:Gdiffsplit*`, `*'tabstop'*`, `*telescope.builtin.live_grep()*`) written at the right end of a line that
-  opens in the first column (a definition's, not an indented table row's), or alone on its lines, defines the name `:help` jumps to: each such line opens an entry titled by its tags, the
-  deepest level, as a Sphinx `.. function::` entry is. So does a tag opening a line over its indented description,
-  as a term does (`*cmp.setup* (config)`); a run of one-line terms (`*:Gmove*   Superseded by |:GMove|.`) is a
-  table, its section's text, as a table's rows are. Tag lines right above a headline or column heading name that
-  heading instead.
+  opens in the first column (a definition's, not an indented table row's), or alone on its lines, defines the name
+  `:help` jumps to: each such line opens an entry titled by its tags, the deepest level, as a Sphinx `.. function::`
+  entry is. So does a tag opening a line (indented or not) over its description indented deeper, as a term does
+  (`*cmp.setup* (config)`, `  *cmp.mapping.close* ()`); a run of one-line terms (`*:Gmove*   Superseded by
+  |:GMove|.`) is a table, its section's text, as a table's rows are. Tag lines right above a headline or column
+  heading name that heading instead.
 - An example block runs from a line ending in `>` (Neovim: `>lua`, `>vim`) to a line opening with `<` or the
   next line that starts in the first column: verbatim, no title looked for inside.
 - Section rules, the `<` lines that close examples and the closing modeline (`vim:tw=78:ts=8:ft=help:norl:`) are
@@ -41,6 +42,9 @@ ENTRY_LEVEL = 6
 _TAG = r"\*[^\s\"*]+\*"
 _TAGS_TAIL = re.compile(rf"(?:^|\s)((?:{_TAG}\s*)+)$")
 _TAG_NAME = re.compile(rf"{_TAG}")
+# A term may open an indented line too, over a deeper description (nvim-cmp's list of mapping helpers).
+# Measured (docs/benchmarks.md): INDENTED_TERMS.
+INDENTED_TERMS = True
 _LEADING_TAGS = re.compile(rf"^{_TAG}(?:[ \t]+{_TAG})*(?=\s)")
 _RULE = re.compile(r"^(={3,}|-{3,})\s*$")
 # Vim's outline takes "any line that's yelling": capitals, digits and a little punctuation, its tags after it.
@@ -125,8 +129,9 @@ def parse_vimhelp(lines: list[str]) -> Blocks:
         elif tags and _entry_line(stripped, text) and stripped[:1] not in (" ", "\t"):
             headings.append(Heading(start, i + 1, ENTRY_LEVEL, " ".join((*tag_names, *tags))))
             tag_start, tag_names = -1, []
-        elif _LEADING_TAGS.match(stripped) and _indented(lines, i + 1):  # `*cmp.setup* (config)` over its text
-            lead = _TAG_NAME.findall(_LEADING_TAGS.match(stripped).group(0))  # type: ignore[union-attr]
+        elif _LEADING_TAGS.match(term := stripped.lstrip() if INDENTED_TERMS else stripped) and _deeper(lines, i):
+            # `*cmp.setup* (config)` over its text, or a list of them (`  *cmp.mapping.close* ()` over `    Same as`)
+            lead = _TAG_NAME.findall(_LEADING_TAGS.match(term).group(0))  # type: ignore[union-attr]
             headings.append(Heading(start, i + 1, ENTRY_LEVEL, " ".join((*tag_names, *(t[1:-1] for t in lead)))))
             tag_start, tag_names = -1, []
         elif tag_start >= 0:  # tag lines over a definition line (`'tabstop' 'ts'  number`): their entry
@@ -163,9 +168,15 @@ def _underlines(lines: list[str], i: int, headings: list[Heading]) -> bool:
     return 0 < len(text) <= len(lines[i].rstrip()) + 1
 
 
-def _indented(lines: list[str], i: int) -> bool:
-    """True when line `i` exists, holds text and is indented: the description of the term above it."""
-    return i < len(lines) and lines[i][:1] in (" ", "\t") and bool(lines[i].strip())
+def _deeper(lines: list[str], i: int) -> bool:
+    """True when the line after `i` holds text indented deeper than line `i`: the description of the term there."""
+    if i + 1 >= len(lines) or not lines[i + 1].strip():
+        return False
+    return _indent(lines[i + 1]) > _indent(lines[i])
+
+
+def _indent(line: str) -> int:
+    return len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip())
 
 
 def _entry_line(line: str, text: str) -> bool:
