@@ -408,7 +408,7 @@ def test_the_hook_knows_every_text_suffix_scree_reads_but_txt() -> None:
     # reads a PDF, and `*.txt` is mostly logs).
     from scree.notes.formats import SUFFIX_KINDS
 
-    assert {s.lstrip(".") for s in SUFFIX_KINDS if s not in (".txt", ".pdf")} <= set(hint._DOC_EXTS)
+    assert {s.lstrip(".") for s in SUFFIX_KINDS if s not in (".txt", ".pdf", ".ipynb")} <= set(hint._DOC_EXTS)
 
 
 def test_words_in_too_many_sections_are_ranked_by_heading_or_not_at_all(tmp_path: Path) -> None:

@@ -163,6 +163,12 @@ def test_heading_text_is_capped_and_never_raises_on_odd_characters() -> None:
     assert found("> " * 500 + "# deep\n") == [], "nesting past markdown-it's limit is not parsed"
 
 
+def test_a_myst_role_in_a_heading_reads_as_its_text_and_a_code_span_stays() -> None:
+    headings = blocks("# Add a Launch on {term}`Binder` button\n\n## See {ref}`the guide <guide-x>`\n\n"
+                      "## The `{dropdown}` directive\n").headings
+    assert [h.text for h in headings] == ["Add a Launch on Binder button", "See the guide", "The `{dropdown}` directive"]
+
+
 # Lines that change block structure depending on their neighbours.
 _POOL = [
     "", "", "", "text", "more words", "# H1", "## H2", "### H3 ###", "   #### H4", "#", "===", "---", "***",

@@ -13,7 +13,7 @@ changelog directive's releases), `adocblocks` (AsciiDoc's) and `vimhelp` (a Vim 
 `autodoc` (the docstrings Sphinx autodoc directives show, read with ast), `autodocdefaults` (conf.py's `autodoc_default_options`; off), `modapi` (what a sphinx-automodapi line stands for: its module's API), `pymodule` (a module's top-level statements, relative imports and `__all__`, for autodoc), `autodocpage` (those docstrings as the page's sections, for search and read_doc), `docstringrst` (what a docstring's reStructuredText makes: its object descriptions as entries, a module docstring's title), `includes` (the lines a
 `literalinclude`, or an `include` of a file that is no note, shows from another file), `argparsepage` (the options a
 sphinx-argparse directive renders, read from the parser's code; off), `modules` (a Python module of the
-folder by dotted name, for autodoc), `pysource` (Python source parsed whatever Python reads it), `pdftext` (a PDF's text, pages and outline), `utf8` (byte sizes and
+folder by dotted name, for autodoc), `pysource` (Python source parsed whatever Python reads it), `pdftext` (a PDF's text, pages and outline), `notebook` (a Jupyter notebook's cells as Markdown), `utf8` (byte sizes and
 cuts), `embedview` (what the model reads of a chunk), `sections` (read_doc's section lookup),
 `sectiontext` (what a section's trail and text say; import-free, the hooks use it), `wikilinks`,
 `language` (a note's language and the page it translates), `secondary` (the notes searched only where the others leave places: a Docusaurus site's

@@ -106,10 +106,12 @@ log = logging.getLogger(__name__)
 # (`autodoc._public`).
 # 33: a Vim plugin's help files (`doc/*.txt` beside `plugin/`, `lua/`, ...) are read as Vim help (`notes/vimhelp.py`),
 # no longer as plain text when `.txt` is listed.
+# 34: a Jupyter notebook is its cells' Markdown and fenced code (`notes/notebook.py`), no longer its JSON when `.ipynb`
+# is listed; a MyST role in a Markdown heading reads as its text (`{term}`Binder`` is "Binder").
 # `formats.MKDOCSTRINGS_DIRECTIVES`, `autodocdefaults.DEFAULT_OPTIONS` (conf.py's `autodoc_default_options` applied
 # to the directives that do not set the option) and `argparsepage.ARGPARSE_PAGES` (a sphinx-argparse directive shows its
-# parser's options) are off, and with them off the chunks are 33's; turning one on sets the next version here.
-CHUNKER_VERSION = "33"
+# parser's options) are off, and with them off the chunks are 34's; turning one on sets the next version here.
+CHUNKER_VERSION = "34"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from

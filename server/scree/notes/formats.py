@@ -3,7 +3,8 @@
 Each format is one reader that turns a note's lines into the same `Blocks` record (headings with their
 lines and levels, verbatim blocks, targets, markup lines): `mdblocks` (Markdown and its dialects),
 `rstblocks` (reStructuredText), `adocblocks` (AsciiDoc), `pdftext` (a PDF's extracted text, its pages and
-outline as headings), `vimhelp` (a Vim plugin's help files); plain text has no structure but paragraphs.
+outline as headings), `vimhelp` (a Vim plugin's help files); a Jupyter notebook is its cells' Markdown
+(`notebook`), read by `mdblocks`; plain text has no structure but paragraphs.
 The chunker, read_doc's section lookup, the language rules, the embedding view and the store take it from
 there and never ask which format a note came from. Adding a format is one reader module, a suffix here,
 and its tests.
@@ -30,20 +31,28 @@ ASCIIDOC = "asciidoc"
 TEXT = "text"
 PDF = "pdf"
 VIMHELP = "vimhelp"
+NOTEBOOK = "notebook"
 
-KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP)
+KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP, NOTEBOOK)
 SUFFIX_KINDS = {
     ".md": MARKDOWN, ".mdx": MARKDOWN, ".markdown": MARKDOWN,
     ".rst": RST, ".rest": RST,
     ".adoc": ASCIIDOC, ".asciidoc": ASCIIDOC,
     ".txt": TEXT,
     ".pdf": PDF,
+    ".ipynb": NOTEBOOK,
 }
-# Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc and PDF (its text, `pdftext`). `.txt` is read in Sphinx source
+# Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc and PDF (its text, `pdftext`). `.ipynb` (a notebook's
+# cells, `notebook`) is read where a docs build reads it as a page (a Sphinx or Jupyter Book source folder) without a
+# setting, elsewhere only when listed: a data project's analysis notebooks are not its docs. `.txt` is read in Sphinx source
 # folders (as reStructuredText) and Vim help folders (as Vim help) without a setting, elsewhere only when listed.
 DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".pdf")
 SPHINX_TEXT_SUFFIX = ".txt"
 SPHINX_CONF = "conf.py"
+NOTEBOOK_SUFFIX = ".ipynb"
+# What makes a folder the source of a docs build that renders its notebooks as pages: Sphinx (nbsphinx, MyST-NB),
+# Jupyter Book 1 (`_toc.yml`) and 2 / MyST (`myst.yml`).
+BOOK_MARKERS = (SPHINX_CONF, "_toc.yml", "myst.yml")
 # A `doc/` folder is Vim's help when the folder holding it is a runtime folder: a plugin's root, Vim's or Neovim's
 # `runtime/` (`:help runtimepath`). Vim reads `doc/*.txt` there as help files, and nothing deeper.
 VIM_HELP_DIR = "doc"
@@ -79,7 +88,7 @@ def kind_of(name: str, *, sphinx_source: bool = False, vim_help: bool = False) -
 
 
 KIND_NAMES = {MARKDOWN: "Markdown", RST: "reStructuredText", ASCIIDOC: "AsciiDoc", TEXT: "text", PDF: "PDF",
-              VIMHELP: "Vim help"}
+              VIMHELP: "Vim help", NOTEBOOK: "Jupyter notebook"}
 
 
 def count_kinds(paths: list[str]) -> dict[str, int]:

@@ -93,6 +93,9 @@ _WHITESPACE = re.compile(r"\s+")
 # CommonMark's line endings (markdown-it's own `NEWLINES_RE`): other Unicode separators stay inside a line.
 _LINE_END = re.compile(r"\r\n?|\n")
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
+# A MyST role (`{term}`Binder``, `{ref}`the guide <guide>``) renders as its text, or the text before its `<target>`;
+# `{dropdown}` inside a code span is not one.
+_MYST_ROLE = re.compile(r"(?<!`)\{[A-Za-z][\w:.-]*\}`([^`]+)`")
 
 # Markers that turn a dialect's plugin on (see the module docstring).
 _MYST_MARKER = re.compile(r"^ {0,3}(?:\([^()\s]+\)=[ \t]*$|(?:`{3,}|~{3,}|:{3,})[ \t]*\{[\w:.-]+\})", re.MULTILINE)
@@ -314,7 +317,7 @@ def _parser(front_matter: bool, myst: bool = False, colon: bool = False) -> Mark
 
 
 def clean_heading(raw: str) -> str:
-    """Plain heading text for a trail: links and images become their text, HTML tags, emphasis
+    """Plain heading text for a trail: links, images and MyST roles become their text, HTML tags, emphasis
     markers and backslash escapes go, code spans stay as written (backticks included),
     whitespace is collapsed, and the result is capped at MAX_HEADING_BYTES.
 
@@ -329,6 +332,8 @@ def clean_heading(raw: str) -> str:
 
     # A bound on the work the regexes below may do; far more than any real heading needs.
     text = raw[:MAX_RAW_HEADING_CHARS].replace("\x00", "")  # NUL marks the placeholders
+    if "}`" in text:
+        text = _MYST_ROLE.sub(_role_text, text)
     # Code spans hide behind placeholders so a link around one (`[`x`](u)`) still unwraps.
     if "`" in text:
         text = _CODE_SPAN.sub(hold, text)
@@ -337,6 +342,12 @@ def clean_heading(raw: str) -> str:
         text = _PLACEHOLDER.sub(lambda m: spans[int(m.group(1))], text)
     text = _WHITESPACE.sub(" ", text).strip()
     return cut_utf8(text, MAX_HEADING_BYTES).rstrip()
+
+
+def _role_text(m: re.Match[str]) -> str:
+    body = m.group(1)
+    lt = body.rfind("<")
+    return body[:lt].strip() if lt > 0 and body.endswith(">") and body[:lt].strip() else body
 
 
 def _plain(s: str) -> str:

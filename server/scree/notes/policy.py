@@ -3,8 +3,10 @@
 A note is a regular file with a note extension (`.md`, `.mdx`, `.markdown`, `.rst`, `.adoc`, `.asciidoc` by
 default; the `SCREE_NOTE_EXTENSIONS` setting), or a `.txt` file in a Sphinx source folder (one with a `conf.py`
 at or above it; requirements lists aside) while `.rst` is read, or a Vim help file (`doc/*.txt` of a Vim runtime
-folder, `formats.VIM_RUNTIME_DIRS`) while no default format is left out, inside the folder that is not hidden, not gitignored,
-not screeignored, not inside a nested git repository and not reached through a symlinked folder.
+folder, `formats.VIM_RUNTIME_DIRS`) or a notebook page of a docs build (`.ipynb` in a folder with a Sphinx `conf.py`
+or a Jupyter Book `_toc.yml`/`myst.yml` at or above it) while no default format is left out, inside the folder that
+is not hidden, not gitignored, not screeignored, not inside a nested git repository and not reached through a
+symlinked folder.
 A symlinked file is admitted only when it resolves, inside the folder, to a file the policy admits.
 
 Ignore rules follow git: every `.gitignore` from the enclosing repository's top down to the file's
@@ -200,6 +202,9 @@ class NotesPolicy:
         # A Vim plugin's help files are its docs; read unless the user narrowed the note extensions.
         self._vim_text = formats.SPHINX_TEXT_SUFFIX not in suffixes and set(formats.DEFAULT_SUFFIXES) <= set(suffixes)
         self._vim_dirs: dict[str, bool] = {}
+        # A docs build's notebook pages likewise; every notebook when `.ipynb` is listed.
+        self._book_notebooks = formats.NOTEBOOK_SUFFIX not in suffixes and set(formats.DEFAULT_SUFFIXES) <= set(suffixes)
+        self._book_dirs: dict[str, bool] = {}
 
     @classmethod
     def load(cls, root: Path, *, extra_ignore: Sequence[str] = (),
@@ -224,9 +229,22 @@ class NotesPolicy:
         lower = name.lower()
         if lower.endswith(self.suffixes):
             return True
+        if lower.endswith(formats.NOTEBOOK_SUFFIX):
+            return self._book_notebooks
         if not lower.endswith(formats.SPHINX_TEXT_SUFFIX):
             return False
         return self._vim_text or (self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES))
+
+    def in_book_source(self, rel_dir: str) -> bool:
+        """True when the folder `rel_dir` or one above it, up to the notes folder, is the source of a docs build that
+        renders notebooks as pages: it holds a Sphinx `conf.py` or a Jupyter Book `_toc.yml` / `myst.yml`."""
+        known = self._book_dirs.get(rel_dir)
+        if known is None:
+            base = self._abs(rel_dir) if rel_dir else self._root_str
+            here = any(os.path.isfile(os.path.join(base, marker)) for marker in formats.BOOK_MARKERS)
+            known = here or (bool(rel_dir) and self.in_book_source(posixpath.dirname(rel_dir)))
+            self._book_dirs[rel_dir] = known
+        return known
 
     def in_vim_help(self, rel_dir: str) -> bool:
         """True when the folder `rel_dir` (POSIX, relative to root) is a Vim runtime folder's `doc/`: the
@@ -297,13 +315,15 @@ class NotesPolicy:
 
     def _note_path(self, rel: str, name: str) -> bool:
         """True when a file's name and place make it a note (a `.txt` counts only in a Sphinx source folder or
-        a Vim help folder)."""
+        a Vim help folder, a notebook only in a docs build's source folder, unless their suffix is listed)."""
         lower = name.lower()
         if lower.endswith(self.suffixes):
             return True
         if not self.is_note_name(name):
             return False
         folder = posixpath.dirname(rel)
+        if lower.endswith(formats.NOTEBOOK_SUFFIX):
+            return self.in_book_source(folder)
         if self._vim_text and self.in_vim_help(folder):
             return True
         return self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES) and self.in_sphinx_source(folder)

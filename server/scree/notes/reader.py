@@ -14,6 +14,7 @@ import stat
 
 from ..errors import FileSkipped
 from . import formats
+from .notebook import notebook_text
 from .pdftext import pdf_text
 from .policy import NotesPolicy, Verdict
 from ..records import NoteText
@@ -27,7 +28,8 @@ _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
 
 def read_note(policy: NotesPolicy, rel_path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> NoteText:
     """Read and decode a note. Raises `FileSkipped` when it is refused, binary, too big or unreadable.
-    A PDF's text is its pages' text with page and outline markers (`pdftext`).
+    A PDF's text is its pages' text with page and outline markers (`pdftext`); a notebook's, its cells as
+    Markdown (`notebook`).
 
     The BOM is stripped; invalid UTF-8 is replaced (U+FFFD) and reported in `warnings`;
     `sha256`/`size` are of the raw bytes, `mtime_ns` is taken before reading so a change during
@@ -35,8 +37,12 @@ def read_note(policy: NotesPolicy, rel_path: str, *, max_bytes: int = DEFAULT_MA
     """
     rel, data, st = _read_checked(policy, rel_path, max_bytes)
     warnings: tuple[str, ...] = ()
-    if _is_pdf(rel):
+    kind = formats.kind_of(rel)
+    if kind == formats.PDF:
         text = pdf_text(rel, data)  # FileSkipped when it gives no text
+    elif kind == formats.NOTEBOOK:
+        _refuse_binary(rel, data)
+        text = notebook_text(rel, data)  # FileSkipped when it is no notebook
     else:
         _refuse_binary(rel, data)
         body = data[len(_BOM) :] if data.startswith(_BOM) else data
