@@ -61,3 +61,17 @@ def test_notes_of_huge_lines_of_openers_are_indexed_by_a_real_process_in_bounded
     assert found.returncode == 0, found.stderr
     paths = {hit["path"] for hit in json.loads(found.stdout)["results"]}
     assert paths == {f"{name}.md" for name in SHAPES} | {"plain.md"}
+
+
+def test_vim_help_of_huge_lines_of_tags_and_blanks_is_indexed_by_a_real_process_in_bounded_time(tmp_path: Path) -> None:
+    # a line of tags that ends in a word, and blanks before a `~`, were each minutes of regex backtracking
+    notes = tmp_path / "plugin.vim"
+    write(notes, "plugin/x.vim", "command! X echo 1\n")
+    tags = (("*a* " * (LINE_BYTES // 4)) + "x")
+    blanks = "a" + " " * LINE_BYTES + "b~"
+    help_text = f"*x.txt*  X\n\nROTATION                  *x-rotation*\n\n{tags}\n{blanks}\n\nRotation nightly.\n"
+    write(notes, "doc/x.txt", help_text)
+    done = scree("reindex", "--notes", str(notes), timeout=90)
+    assert done.returncode == 0, done.stderr
+    found = scree("search", "--json", "--mode", "keyword", "--notes", str(notes), "rotation", timeout=60)
+    assert [hit["path"] for hit in json.loads(found.stdout)["results"]][:1] == ["doc/x.txt"]

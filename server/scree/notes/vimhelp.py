@@ -40,7 +40,7 @@ ENTRY_LEVEL = 6
 # A tag as Vim's syntax file defines one (helpHyperTextEntry): printable, no blank, `"` or `*`, ending the line
 # or followed by a blank.
 _TAG = r"\*[^\s\"*]+\*"
-_TAGS_TAIL = re.compile(rf"(?:^|\s)((?:{_TAG}\s*)+)$")
+_TAG_BODY = re.compile(r"[^\s\"*]+")
 _TAG_NAME = re.compile(rf"{_TAG}")
 # A term may open an indented line too, over a deeper description (nvim-cmp's list of mapping helpers).
 # Measured (docs/benchmarks.md): INDENTED_TERMS.
@@ -51,8 +51,6 @@ _RULE = re.compile(r"^(={3,}|-{3,})\s*$")
 _HEADLINE = re.compile(r"^[A-Z0-9][-A-Z0-9 .,():_'/&]*[A-Z)]$")
 # panvimdoc, which writes many plugins' help from their README, keeps a heading's emoji: `✨ FEATURES   *x-features*`.
 _SYMBOLS = re.compile(r"^(?:[^\x00-\x7f]\S*\s+)+")
-# Vim's syntax file takes a blank before the `~` as optional (helpHeader): nvim-cmp writes `enabled~`, `How to ...?~`.
-_COLUMN = re.compile(r"^(\S.*?)\s*~$")
 _EXAMPLE_OPEN = re.compile(r"(?:^|\s)>[a-z0-9]*$")
 _MODELINE = re.compile(r"^\s*vim?:.*(?:ft|filetype)=help")
 
@@ -147,11 +145,26 @@ def parse_vimhelp(lines: list[str]) -> Blocks:
 
 
 def _split_tags(line: str) -> tuple[str, list[str]]:
-    """A line's text before its trailing tags, and those tags' names (without the asterisks)."""
-    m = _TAGS_TAIL.search(line)
-    if not m:
+    """A line's text before its trailing tags, and those tags' names (without the asterisks). Read word by word from
+    the end, by index: a regex searched from every blank for a run of tags up to the end, quadratic on a long line
+    of tags that ends in something else."""
+    tags: list[str] = []
+    end = len(line)
+    while True:
+        while end > 0 and line[end - 1] in " \t":
+            end -= 1
+        start = end
+        while start > 0 and line[start - 1] not in " \t":
+            start -= 1
+        if end - start > 2 and line[start] == "*" and line[end - 1] == "*" and _TAG_BODY.fullmatch(line, start + 1,
+                                                                                                   end - 1):
+            tags.append(line[start + 1:end - 1])
+            end = start
+        else:
+            break
+    if not tags:
         return line, []
-    return line[: m.start(1)].rstrip(), [t[1:-1] for t in _TAG_NAME.findall(m.group(1))]
+    return line[:end].rstrip(), tags[::-1]
 
 
 def _underlines(lines: list[str], i: int, headings: list[Heading]) -> bool:
@@ -188,12 +201,14 @@ def _entry_line(line: str, text: str) -> bool:
 
 def _column(line: str) -> str:
     """A column heading's text (`Staging maps ~` in the first column, one phrase), "" for any other line."""
-    if line[:1] in (" ", "\t"):
+    # Vim's syntax file takes the blank before the `~` as optional (helpHeader): nvim-cmp writes `enabled~`. Read by
+    # hand: a regex's lazy text before `\s*~$` retried every run of blanks, quadratic on a long line of them.
+    if not line.endswith("~") or line[:1] in (" ", "\t", ""):
         return ""
-    m = _COLUMN.match(line)
-    if not m or "\t" in m.group(1) or "  " in m.group(1):
+    text = line[:-1].rstrip()
+    if not text or "\t" in text or "  " in text:
         return ""
-    return m.group(1)
+    return text
 
 
 def _title(text: str) -> str:
