@@ -69,7 +69,7 @@ def test_vim_help_of_huge_lines_of_tags_and_blanks_is_indexed_by_a_real_process_
     write(notes, "plugin/x.vim", "command! X echo 1\n")
     tags = (("*a* " * (LINE_BYTES // 4)) + "x")
     blanks = "a" + " " * LINE_BYTES + "b~"
-    help_text = f"*x.txt*  X\n\nROTATION                  *x-rotation*\n\n{tags}\n{blanks}\n\nRotation nightly.\n"
+    help_text = f"*x.txt*  X\n\nROTATION      *x-rotation*\n\n{tags}\n{blanks}\n\nRotation nightly.\n"
     write(notes, "doc/x.txt", help_text)
     done = scree("reindex", "--notes", str(notes), timeout=90)
     assert done.returncode == 0, done.stderr
