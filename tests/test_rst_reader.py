@@ -209,6 +209,21 @@ def test_inherited_members_alone_shows_the_members_as_sphinx_does() -> None:
     assert alone == ["API > pkg.Engine"]
 
 
+def test_a_docstring_the_class_body_assigns_after_a_method_is_that_methods(monkeypatch) -> None:
+    # emcee's EnsembleSampler: `get_chain.__doc__ = Backend.get_chain.__doc__`, and a docstring written as a string
+    page = "API\n===\n\n.. autoclass:: pkg.Sampler\n    :inherited-members:\n"
+    source = ('class Backend:\n    def get_chain(self, thin=1):\n        """Get the stored chain, thinned by thin."""\n\n'
+              'class Sampler:\n    """A sampler."""\n\n    def get_chain(self, **kwargs):\n        return 1\n\n'
+              '    get_chain.__doc__ = Backend.get_chain.__doc__\n\n    def reset(self):\n        pass\n\n'
+              '    reset.__doc__ = """Clear the chain."""\n\n    def hidden(self):\n        pass\n')
+    shown = autodoc_chunks(chunk_note(page, formats.RST), {"pkg": ("src/pkg/__init__.py", source)}.get)
+    assert [c.heading for c in shown] == ["API > pkg.Sampler", "API > pkg.Sampler.get_chain", "API > pkg.Sampler.reset"]
+    assert "thinned by thin" in shown[1].text and "Clear the chain." in shown[2].text
+    monkeypatch.setattr(autodoc, "ASSIGNED_DOCS", False)
+    find = {"pkg": ("src/pkg/__init__.py", source)}.get
+    assert [c.heading for c in autodoc_chunks(chunk_note(page, formats.RST), find)] == ["API > pkg.Sampler"]
+
+
 def test_a_member_directive_in_a_class_body_documents_that_classs_member() -> None:
     # trio's CancelScope: `.. autoattribute:: shield` in `.. autoclass:: trio.CancelScope`'s body is the class's
     # property, whose docstring is its getter's (the setter after it has none); a member directive outside any class

@@ -219,7 +219,7 @@ class Resolver:
             for child in _listed(cls, _public(cls, None), listed):
                 if child.name in seen:
                     continue
-                child_doc = ast.get_docstring(child)
+                child_doc = ast.get_docstring(child) or self._assigned_doc(cls, where, child.name)
                 if not child_doc and undoc and not _overload(child):
                     inherited = self._from_bases(node, mod, child.name, documented=True)
                     child_doc = ast.get_docstring(inherited[0]) if inherited and isinstance(inherited[0], _DEFS) \
@@ -239,6 +239,26 @@ class Resolver:
                         out.append(Documented(f"{name}.{attr}", f"attribute {name}.{attr}", attr_doc,
                                               f"{where.path}, line {node_at}", member=not listed))
         return out
+
+    def _assigned_doc(self, cls: ast.ClassDef, mod: _Module, name: str) -> str | None:
+        """The docstring a class body gives its member `name` after defining it: `get_chain.__doc__ = "..."`, or a
+        documented method's, copied (`get_chain.__doc__ = Backend.get_chain.__doc__`: emcee's sampler, whose methods
+        hand the work to its backend). Autodoc reads the attribute at run time; here the assignment is read."""
+        if not ASSIGNED_DOCS:
+            return None
+        for stmt in cls.body:
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and _doc_of(stmt.targets[0]) == name):
+                continue
+            value = stmt.value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                return inspect.cleandoc(value.value) or None
+            source = value.value if isinstance(value, ast.Attribute) and value.attr == "__doc__" else None
+            if isinstance(source, ast.Attribute):  # `Backend.get_chain`: a method of a class the folder defines
+                found = self._base(source.value, mod)
+                if found is not None:
+                    member = _defined(found[0].body, source.attr)
+                    return ast.get_docstring(member) if isinstance(member, _DEFS) else None
+        return None
 
     def _ancestors(self, node: ast.ClassDef, mod: _Module, depth: int = 0) -> list[tuple[ast.ClassDef, _Module]]:
         """A class's base classes that the folder's source defines, breadth first, a few levels up."""
@@ -551,6 +571,16 @@ def _star_sources(body: list[ast.stmt], package: str) -> list[str]:
 # stubs (werkzeug's `Request.get_json`), or a base class's documented method that a subclass overrides without one.
 # Measured (docs/benchmarks.md): MEMBERS_FOUND_DOCUMENTED.
 MEMBERS_FOUND_DOCUMENTED = True
+# A member's docstring may be set in its class body after it (`get_chain.__doc__ = Backend.get_chain.__doc__`), as
+# autodoc sees it at run time. Measured (docs/benchmarks.md): ASSIGNED_DOCS.
+ASSIGNED_DOCS = True
+
+
+def _doc_of(target: ast.expr) -> str | None:
+    """The name whose `__doc__` an assignment target sets (`get_chain.__doc__`), or None."""
+    if isinstance(target, ast.Attribute) and target.attr == "__doc__" and isinstance(target.value, ast.Name):
+        return target.value.id
+    return None
 
 
 def _public(node: ast.AST, names: set[str] | None) -> list[_Def]:

@@ -12,7 +12,8 @@ A symlinked file is admitted only when it resolves, inside the folder, to a file
 Ignore rules follow git: every `.gitignore` from the enclosing repository's top down to the file's
 folder, plus that repository's `.git/info/exclude`; deeper files override shallower ones, the last
 line matching the path itself wins, and nothing below an excluded folder can be re-included
-(folders are decided top-down). pathspec's GitIgnoreSpec parses the lines; the per-path decision is
+(folders are decided top-down). As in git, they never ignore a tracked file (`gitindex`): a folder they name is
+walked when git tracks a file below it, and only its tracked files are notes. pathspec's GitIgnoreSpec parses the lines; the per-path decision is
 made here because pathspec answers for file paths only, and git decides folders by their own lines.
 `.screeignore` files use the same syntax as a second, independent rule set: they can only exclude
 more, never re-include what git ignores. Below them sit scree's defaults for vendored folders
@@ -26,7 +27,6 @@ from __future__ import annotations
 import enum
 import errno
 import functools
-import logging
 import os
 import posixpath
 import stat
@@ -37,11 +37,11 @@ from pathlib import Path
 
 from ..errors import PathRefused
 from . import formats
+from .gitindex import Tracked, tracked_below
+from .gitrepo import GITIGNORE, outer_rules
 from .ignorerules import Rules, compile_patterns, first_match, parse_ignore_lines, read_ignore_file
 
-log = logging.getLogger(__name__)
 
-GITIGNORE = ".gitignore"
 SCREEIGNORE = ".screeignore"
 # MDX (Docusaurus, Nextra, Mintlify, Starlight) is Markdown plus import lines and JSX tags, which the chunker
 # keeps out of chunks of their own. Quarto's `.qmd` is opt-in: its code cells are executed, not read.
@@ -58,6 +58,9 @@ VENDORED_LABEL = "scree's defaults for vendored folders"
 # written in `doc/build/` (their output goes below it, to `output/` or `_build/`). A folder of one of these names that
 # holds a `conf.py` is indexed: Sphinx reads its sources from there, and no build output holds one.
 BUILT_DIRS = ("target", "dist", "build")
+# A file git tracks is a note though an ignore pattern names it (`git add -f`), as git itself never ignores it.
+# Measured (docs/benchmarks.md): TRACKED_NOT_IGNORED.
+TRACKED_NOT_IGNORED = True
 SPHINX_CONF = "conf.py"
 # An ignore file bigger than this is not a hand-written rule list; reading it would only cost time.
 
@@ -134,27 +137,6 @@ def normalise_rel(path: str) -> str | None:
     return norm
 
 
-def _git_dir(worktree: Path) -> Path | None:
-    """The git directory of a worktree: `.git` itself, or where a `.git` file (`gitdir: ...`) points."""
-    dotgit = worktree / ".git"
-    try:
-        if dotgit.is_dir():
-            return dotgit
-        first = dotgit.read_text(encoding="utf-8", errors="replace").splitlines()[0]
-    except (OSError, IndexError):
-        return None
-    if not first.startswith("gitdir:"):
-        return None
-    git_dir = Path(first[len("gitdir:") :].strip())
-    git_dir = git_dir if git_dir.is_absolute() else worktree / git_dir
-    # A linked worktree keeps info/exclude in the main repository's directory.
-    try:
-        common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
-    except OSError:
-        return git_dir
-    return Path(common) if Path(common).is_absolute() else git_dir / common
-
-
 def _kind_name(mode: int) -> str:
     if stat.S_ISFIFO(mode):
         return "a FIFO (named pipe)"
@@ -205,6 +187,8 @@ class NotesPolicy:
         # A docs build's notebook pages likewise; every notebook when `.ipynb` is listed.
         self._book_notebooks = formats.NOTEBOOK_SUFFIX not in suffixes and set(formats.DEFAULT_SUFFIXES) <= set(suffixes)
         self._book_dirs: dict[str, bool] = {}
+        self._tracked: Tracked | None = None  # read from the git index when an ignore pattern first names a path
+        self._ignored_tracked: dict[str, str] = {}  # ignored folders walked for their tracked files: the rule
 
     @classmethod
     def load(cls, root: Path, *, extra_ignore: Sequence[str] = (),
@@ -219,7 +203,7 @@ class NotesPolicy:
         root = Path(os.path.realpath(root))
         extra = parse_ignore_lines(list(extra_ignore), "extra ignore patterns")
         extra_rules = Rules("extra ignore patterns", compile_patterns(extra), "", "") if extra else None
-        outer, files = _outer_rules(root)
+        outer, files = outer_rules(root)
         return cls(root, outer_rules=outer, extra_rules=extra_rules, outer_ignore_files=files, suffixes=suffixes,
                    languages=languages)
 
@@ -430,8 +414,12 @@ class NotesPolicy:
         folders = _parent_folders(rel)
         git_chain = [self._rules(f, GITIGNORE) for f in reversed(folders)]
         hit = first_match(rel, is_dir, [*git_chain, *self._outer_rules])
-        if hit:
+        if hit is None and not is_dir and self._ignored_tracked:  # below a folder walked for its tracked files only
+            hit = next((self._ignored_tracked[f] for f in folders if f in self._ignored_tracked), None)
+        if hit and not self._tracked_anyway(rel, is_dir):
             return SkipCode.GITIGNORED, f"{what} is gitignored ({hit})"
+        if hit and is_dir:
+            self._ignored_tracked[rel] = hit
         scree_chain = [self._rules(f, SCREEIGNORE) for f in reversed(folders)]
         hit = first_match(rel, is_dir, [self._extra_rules, *scree_chain, self._vendored])
         if hit and hit.endswith(VENDORED_LABEL):
@@ -442,6 +430,15 @@ class NotesPolicy:
         if hit:
             return SkipCode.SCREEIGNORED, f"{what} is excluded by scree ignore rules ({hit})"
         return None
+
+    def _tracked_anyway(self, rel: str, is_dir: bool) -> bool:
+        """True when git tracks the file `rel`, or a file below the folder `rel`, which its ignore patterns name: git
+        never ignores a tracked file (`notes/gitindex.py`). The index is read once, the first time it is asked."""
+        if not TRACKED_NOT_IGNORED:
+            return False
+        if self._tracked is None:
+            self._tracked = tracked_below(self.root)
+        return rel in (self._tracked.folders if is_dir else self._tracked.files)
 
     def _own_dir_verdict(self, rel: str) -> tuple[SkipCode, str] | None:
         """Rules and file-system checks for one folder, its parents already admitted."""
@@ -546,57 +543,3 @@ def _parent_folders(rel: str) -> list[str]:
     """Root-relative folders containing `rel`, shallowest first ("" is the root)."""
     parts = rel.split("/")[:-1]
     return [""] + ["/".join(parts[: i + 1]) for i in range(len(parts))]
-
-
-def _outer_rules(root: Path) -> tuple[list[Rules], frozenset[str]]:
-    """Ignore rules of the repository enclosing `root` that live above it, deepest first.
-
-    If those rules ignore the notes folder itself they are dropped: the user pointed scree at the
-    folder on purpose, and applying them would index nothing.
-    """
-    top = next((p for p in (root, *root.parents) if os.path.lexists(p / ".git")), None)
-    if top is None:
-        return [], frozenset()
-    files: set[str] = set()
-    chain: list[tuple[Path, Rules]] = []  # (folder of the file, rules), deepest first
-    for folder in (p for p in root.parents if p == top or top in p.parents):
-        path = str(folder / GITIGNORE)
-        files.add(path)
-        spec = read_ignore_file(path, path)
-        if spec:
-            chain.append((folder, Rules(path, compile_patterns(spec), "", _posix_rel(root, folder) + "/")))
-    git_dir = _git_dir(top)
-    if git_dir is not None:
-        exclude = str(git_dir / "info" / "exclude")
-        files.add(exclude)
-        spec = read_ignore_file(exclude, ".git/info/exclude")
-        prepend = "" if top == root else _posix_rel(root, top) + "/"
-        if spec:
-            chain.append((top, Rules(".git/info/exclude", compile_patterns(spec), "", prepend)))
-    if top != root and _root_ignored(root, top, chain):
-        log.warning(
-            "the notes folder %s is itself ignored by its repository's rules above it; "
-            "those rules are not applied inside it",
-            root,
-        )
-        return [], frozenset(files)
-    return [rules for _folder, rules in chain], frozenset(files)
-
-
-def _posix_rel(path: Path, start: Path) -> str:
-    return os.path.relpath(path, start).replace(os.sep, "/")
-
-
-def _root_ignored(root: Path, top: Path, chain: list[tuple[Path, Rules]]) -> bool:
-    """True when the rules above the notes folder ignore it or a folder between it and the repo top."""
-    between = [p for p in reversed(root.parents) if top in p.parents] + [root]  # shallowest first
-    for folder in between:
-        # Only files in folders above `folder` apply to it (info/exclude sits at the top).
-        for base, rules in chain:
-            if base in folder.parents:
-                hit = rules.decide(_posix_rel(folder, base) + "/")
-                if hit is not None:
-                    if hit[0]:
-                        return True
-                    break
-    return False
