@@ -53,6 +53,16 @@ def test_a_tracked_file_in_an_ignored_folder_is_a_note_and_its_untracked_sibling
     assert "gitignored" in (policy.file_skip_reason("docs/_build/page.md") or "")  # nothing tracked below it
 
 
+def test_only_the_tracked_notes_are_kept_of_an_index(tmp_path: Path) -> None:
+    # a monorepo's index lists every code file; the policy keeps the names a note may have
+    repo = repo_with_forced_tutorials(tmp_path)
+    (repo / "docs" / "tutorials" / "helper.py").write_text("x = 1\n")
+    git(repo, "add", "-f", "docs/tutorials/helper.py")
+    kept = tracked_below(repo, NotesPolicy.load(repo).is_note_name)
+    assert "docs/tutorials/quickstart.md" in kept.files and "docs/tutorials/helper.py" not in kept.files
+    assert "docs/tutorials/helper.py" in tracked_below(repo).files
+
+
 def test_a_notes_folder_below_the_repository_top_reads_the_same_index(tmp_path: Path) -> None:
     repo = repo_with_forced_tutorials(tmp_path)
     assert notes(NotesPolicy.load(repo / "docs")) == ["index.md", "tutorials/deep/moves.md", "tutorials/quickstart.md"]

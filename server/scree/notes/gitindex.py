@@ -14,6 +14,7 @@ import logging
 import os
 import struct
 from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 
 from .gitrepo import repo_top, worktree_git_dir
@@ -34,8 +35,10 @@ class Tracked:
     folders: frozenset[str] = frozenset()
 
 
-def tracked_below(root: Path) -> Tracked:
-    """What the repository enclosing `root` tracks below it (an empty `Tracked` when there is no readable index)."""
+def tracked_below(root: Path, wanted: Callable[[str], bool] = lambda name: True) -> Tracked:
+    """What the repository enclosing `root` tracks below it, of the files whose name is `wanted` (the notes: a
+    monorepo's index lists a million code files, which no note needs kept); an empty `Tracked` when there is no
+    readable index."""
     top = repo_top(root)
     git_dir = worktree_git_dir(top) if top is not None else None
     if top is None or git_dir is None:
@@ -58,8 +61,10 @@ def tracked_below(root: Path) -> Tracked:
         if rel.endswith("/"):  # a sparse index's folder entry: the folder is tracked, its files are not checked out
             rel = rel.rstrip("/")
             folders.add(rel)
-        else:
+        elif wanted(rel.rpartition("/")[2]):
             files.add(rel)
+        else:
+            continue
         slash = rel.rfind("/")
         while slash > 0:
             rel = rel[:slash]

@@ -437,7 +437,7 @@ class NotesPolicy:
         if not TRACKED_NOT_IGNORED:
             return False
         if self._tracked is None:
-            self._tracked = tracked_below(self.root)
+            self._tracked = tracked_below(self.root, self.is_note_name)
         return rel in (self._tracked.folders if is_dir else self._tracked.files)
 
     def _own_dir_verdict(self, rel: str) -> tuple[SkipCode, str] | None:
