@@ -105,3 +105,21 @@ def test_a_notebook_is_a_note_in_a_docs_build_source_and_elsewhere_only_when_lis
     listed = NotesPolicy.load(root, suffixes=(*formats.DEFAULT_SUFFIXES, ".ipynb"))
     assert listed.file_skip_reason("examples/analysis.ipynb") is None
     assert NotesPolicy.load(root, suffixes=(".md",)).file_skip_reason(page) is not None
+
+
+def test_a_quarto_project_s_pages_and_notebooks_are_notes_and_elsewhere_only_when_listed(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    pages = {"docs/_quarto.yml": "project:\n  type: website\n", "docs/guide/intro.qmd": "# Intro\n\nText.\n",
+             "docs/examples/demo.ipynb": LAUNCH, "blog/post.qmd": "# Post\n", "conf/conf.py": "",
+             "conf/page.qmd": "# Sphinx does not read it\n"}
+    for rel, text in pages.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    policy = NotesPolicy.load(root)
+    assert policy.file_skip_reason("docs/guide/intro.qmd") is None and policy.note_kind("docs/guide/intro.qmd") == \
+        formats.MARKDOWN
+    assert policy.file_skip_reason("docs/examples/demo.ipynb") is None
+    for outside in ("blog/post.qmd", "conf/page.qmd"):
+        assert "SCREE_NOTE_EXTENSIONS" in (policy.file_skip_reason(outside) or "")
+    listed = NotesPolicy.load(root, suffixes=(*formats.DEFAULT_SUFFIXES, ".qmd"))
+    assert listed.file_skip_reason("blog/post.qmd") is None and listed.file_skip_reason("docs/examples/demo.ipynb") is None

@@ -43,16 +43,20 @@ SUFFIX_KINDS = {
     ".ipynb": NOTEBOOK,
 }
 # Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc and PDF (its text, `pdftext`). `.ipynb` (a notebook's
-# cells, `notebook`) is read where a docs build reads it as a page (a Sphinx or Jupyter Book source folder) without a
-# setting, elsewhere only when listed: a data project's analysis notebooks are not its docs. `.txt` is read in Sphinx source
+# cells, `notebook`) and `.qmd` (Quarto's Markdown) are read where a docs build reads them as pages (a Sphinx, Jupyter
+# Book or Quarto source folder: BOOK_PAGES) without a setting, elsewhere only when listed: a data project's analysis
+# notebooks are not its docs. `.txt` is read in Sphinx source
 # folders (as reStructuredText) and Vim help folders (as Vim help) without a setting, elsewhere only when listed.
 DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".pdf")
 SPHINX_TEXT_SUFFIX = ".txt"
 SPHINX_CONF = "conf.py"
 NOTEBOOK_SUFFIX = ".ipynb"
-# What makes a folder the source of a docs build that renders its notebooks as pages: Sphinx (nbsphinx, MyST-NB),
-# Jupyter Book 1 (`_toc.yml`) and 2 / MyST (`myst.yml`).
-BOOK_MARKERS = (SPHINX_CONF, "_toc.yml", "myst.yml")
+QUARTO_SUFFIX = ".qmd"
+QUARTO_PROJECT = "_quarto.yml"
+# The pages a docs build reads besides the formats read everywhere, and what makes a folder (or one above it) the
+# source of such a build: notebooks for Sphinx (nbsphinx, MyST-NB), Jupyter Book 1 (`_toc.yml`) and 2 / MyST
+# (`myst.yml`) and Quarto; Quarto's own Markdown pages (`.qmd`, read as Markdown) for Quarto.
+BOOK_PAGES = {NOTEBOOK_SUFFIX: (SPHINX_CONF, "_toc.yml", "myst.yml", QUARTO_PROJECT), QUARTO_SUFFIX: (QUARTO_PROJECT,)}
 # A `doc/` folder is Vim's help when the folder holding it is a runtime folder: a plugin's root, Vim's or Neovim's
 # `runtime/` (`:help runtimepath`). Vim reads `doc/*.txt` there as help files, and nothing deeper.
 VIM_HELP_DIR = "doc"

@@ -3,8 +3,9 @@
 A note is a regular file with a note extension (`.md`, `.mdx`, `.markdown`, `.rst`, `.adoc`, `.asciidoc` by
 default; the `SCREE_NOTE_EXTENSIONS` setting), or a `.txt` file in a Sphinx source folder (one with a `conf.py`
 at or above it; requirements lists aside) while `.rst` is read, or a Vim help file (`doc/*.txt` of a Vim runtime
-folder, `formats.VIM_RUNTIME_DIRS`) or a notebook page of a docs build (`.ipynb` in a folder with a Sphinx `conf.py`
-or a Jupyter Book `_toc.yml`/`myst.yml` at or above it) while no default format is left out, inside the folder that
+folder, `formats.VIM_RUNTIME_DIRS`) or a page of a docs build (a notebook in a folder with a Sphinx `conf.py`, a
+Jupyter Book `_toc.yml`/`myst.yml` or a Quarto `_quarto.yml` at or above it; a `.qmd` under a `_quarto.yml`) while
+no default format is left out, inside the folder that
 is not hidden, not gitignored, not screeignored, not inside a nested git repository and not reached through a
 symlinked folder.
 A symlinked file is admitted only when it resolves, inside the folder, to a file the policy admits.
@@ -13,8 +14,9 @@ Ignore rules follow git: every `.gitignore` from the enclosing repository's top 
 folder, plus that repository's `.git/info/exclude`; deeper files override shallower ones, the last
 line matching the path itself wins, and nothing below an excluded folder can be re-included
 (folders are decided top-down). As in git, they never ignore a tracked file (`gitindex`): a folder they name is
-walked when git tracks a file below it, and only its tracked files are notes. pathspec's GitIgnoreSpec parses the lines; the per-path decision is
-made here because pathspec answers for file paths only, and git decides folders by their own lines.
+walked when git tracks a file below it, and only its tracked files are notes. pathspec's GitIgnoreSpec parses
+the lines; the per-path decision is made here because pathspec answers for file paths only, and git decides folders
+by their own lines.
 `.screeignore` files use the same syntax as a second, independent rule set: they can only exclude
 more, never re-include what git ignores. Below them sit scree's defaults for vendored folders
 (`node_modules/`, `vendor/`, `venv/`, `site-packages/`, `dist/`, ...): a folder that is not a git
@@ -184,9 +186,10 @@ class NotesPolicy:
         # A Vim plugin's help files are its docs; read unless the user narrowed the note extensions.
         self._vim_text = formats.SPHINX_TEXT_SUFFIX not in suffixes and set(formats.DEFAULT_SUFFIXES) <= set(suffixes)
         self._vim_dirs: dict[str, bool] = {}
-        # A docs build's notebook pages likewise; every notebook when `.ipynb` is listed.
-        self._book_notebooks = formats.NOTEBOOK_SUFFIX not in suffixes and set(formats.DEFAULT_SUFFIXES) <= set(suffixes)
-        self._book_dirs: dict[str, bool] = {}
+        # A docs build's notebook and Quarto pages likewise; every one when its suffix is listed.
+        self._book_pages = tuple(s for s in formats.BOOK_PAGES if s not in suffixes) \
+            if set(formats.DEFAULT_SUFFIXES) <= set(suffixes) else ()
+        self._book_dirs: dict[tuple[str, tuple[str, ...]], bool] = {}
         self._tracked: Tracked | None = None  # read from the git index when an ignore pattern first names a path
         self._ignored_tracked: dict[str, str] = {}  # ignored folders walked for their tracked files: the rule
 
@@ -213,21 +216,23 @@ class NotesPolicy:
         lower = name.lower()
         if lower.endswith(self.suffixes):
             return True
-        if lower.endswith(formats.NOTEBOOK_SUFFIX):
-            return self._book_notebooks
+        if lower.endswith(formats.NOTEBOOK_SUFFIX) or lower.endswith(formats.QUARTO_SUFFIX):
+            return lower.endswith(self._book_pages) if self._book_pages else False
         if not lower.endswith(formats.SPHINX_TEXT_SUFFIX):
             return False
         return self._vim_text or (self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES))
 
-    def in_book_source(self, rel_dir: str) -> bool:
+    def in_book_source(self, rel_dir: str,
+                       markers: tuple[str, ...] = formats.BOOK_PAGES[formats.NOTEBOOK_SUFFIX]) -> bool:
         """True when the folder `rel_dir` or one above it, up to the notes folder, is the source of a docs build that
-        renders notebooks as pages: it holds a Sphinx `conf.py` or a Jupyter Book `_toc.yml` / `myst.yml`."""
-        known = self._book_dirs.get(rel_dir)
+        renders such pages: it holds one of `markers` (a Sphinx `conf.py`, a Jupyter Book `_toc.yml` / `myst.yml`, a
+        Quarto `_quarto.yml`: `formats.BOOK_PAGES`)."""
+        known = self._book_dirs.get((rel_dir, markers))
         if known is None:
             base = self._abs(rel_dir) if rel_dir else self._root_str
-            here = any(os.path.isfile(os.path.join(base, marker)) for marker in formats.BOOK_MARKERS)
-            known = here or (bool(rel_dir) and self.in_book_source(posixpath.dirname(rel_dir)))
-            self._book_dirs[rel_dir] = known
+            here = any(os.path.isfile(os.path.join(base, marker)) for marker in markers)
+            known = here or (bool(rel_dir) and self.in_book_source(posixpath.dirname(rel_dir), markers))
+            self._book_dirs[(rel_dir, markers)] = known
         return known
 
     def in_vim_help(self, rel_dir: str) -> bool:
@@ -306,8 +311,9 @@ class NotesPolicy:
         if not self.is_note_name(name):
             return False
         folder = posixpath.dirname(rel)
-        if lower.endswith(formats.NOTEBOOK_SUFFIX):
-            return self.in_book_source(folder)
+        for suffix, markers in formats.BOOK_PAGES.items():
+            if lower.endswith(suffix):
+                return self.in_book_source(folder, markers)
         if self._vim_text and self.in_vim_help(folder):
             return True
         return self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES) and self.in_sphinx_source(folder)
