@@ -169,6 +169,21 @@ def test_a_myst_role_in_a_heading_reads_as_its_text_and_a_code_span_stays() -> N
     assert [h.text for h in headings] == ["Add a Launch on Binder button", "See the guide", "The `{dropdown}` directive"]
 
 
+def test_quarto_divs_are_markup_their_headings_are_the_pages_and_a_stray_closer_opens_nothing() -> None:
+    # Quarto's grid: nested Pandoc divs, headings inside; markdown-it's colon fence made each div one opaque block,
+    # and the outer div's last `:::` opened a fence that hid every later heading
+    page = ("# Page\n\n::: {.grid}\n\n::: {.g-col-4}\n### Placeholder stub\n\nText.\n:::\n\n::: {.g-col-4}\n"
+            "### Group stub\n:::\n\n:::\n\n:::{note}\n# Not a page heading\n:::\n\n## After `fmt()`{.qd-no-link}\n\n"
+            "```{python}\n:::\n# a comment\n```\n\n## Last {#sec-last}\n")
+    parsed = blocks(page)
+    assert [h.text for h in parsed.headings] == ["Page", "Placeholder stub", "Group stub", "After `fmt()`",
+                                                  "Last {#sec-last}"]
+    lines = page.split("\n")
+    assert {lines[i] for i in parsed.inert} == {"::: {.grid}", "::: {.g-col-4}", ":::"}
+    stray = blocks("# A\n\n::: {.x}\ntext\n:::\n:::\n\n## B\n")
+    assert [h.text for h in stray.headings] == ["A", "B"]
+
+
 # Lines that change block structure depending on their neighbours.
 _POOL = [
     "", "", "", "text", "more words", "# H1", "## H2", "### H3 ###", "   #### H4", "#", "===", "---", "***",

@@ -95,6 +95,8 @@ _LINE_END = re.compile(r"\r\n?|\n")
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
 # A MyST role (`{term}`Binder``, `{ref}`the guide <guide>``) renders as its text, or the text before its `<target>`;
 # `{dropdown}` inside a code span is not one.
+# A heading's own trailing `{#id}` stays: the benchmark's labels keep attr_list ids as written (fastapi, griffe).
+_SPAN_ATTRIBUTES = re.compile(r"(\x00\d+\x00)\{[ \t]*[.#][^{}\n]*\}")
 _MYST_ROLE = re.compile(r"(?<!`)\{[A-Za-z][\w:.-]*\}`([^`]+)`")
 
 # Markers that turn a dialect's plugin on (see the module docstring).
@@ -147,6 +149,12 @@ def split_lines(text: str) -> list[str]:
 def parse_blocks(lines: list[str]) -> Blocks:
     """Front matter, headings and verbatim blocks of a note given as `split_lines` lines."""
     src = "\n".join(lines)
+    divs = _pandoc_div_lines(lines) if ":::" in src and "{" in src else []
+    if divs:  # markdown-it reads the page without them: what they hold is the page's own text
+        lines = list(lines)
+        for i in divs:
+            lines[i] = ""
+        src = "\n".join(lines)
     with_front_matter = bool(lines) and lines[0].rstrip(" \t") == "---"
     myst = ("(" in src or "{" in src) and _MYST_MARKER.search(src) is not None
     colon = ":::" in src and _COLON_MARKER.search(src) is not None
@@ -161,6 +169,8 @@ def parse_blocks(lines: list[str]) -> Blocks:
             for start, end in esm:
                 hidden[start:end] = [""] * (end - start)
             tokens = parser.parse("\n".join(hidden))
+        if colon:
+            tokens = _without_stray_closers(parser, lines, tokens, esm)
     except Exception:  # noqa: BLE001 - a parser bug must cost structure, never the note
         log.warning("markdown-it failed on a note; it is indexed without headings", exc_info=True)
         return Blocks(0, None, (), ())
@@ -198,10 +208,82 @@ def parse_blocks(lines: list[str]) -> Blocks:
     for start, end in esm:  # code, whose blank lines are content: markup a reader never sees
         verbatim.append((start, end))
         inert.extend(range(start, end))
-    if esm:
+    inert.extend(divs)
+    if esm or divs:
         verbatim.sort()
         inert.sort()
     return Blocks(body_start, front_matter, tuple(headings), tuple(verbatim), tuple(targets), tuple(inert))
+
+
+# A Pandoc or Quarto fenced div opens with colons and an attribute block (`::: {.callout-note}`, `:::{#fig-x .grid}`,
+# `::: {layout-ncol=2}`: `_pandoc_div`); MyST's `:::{note}` names a directive instead.
+_COLON_LINE = re.compile(r"^ {0,3}:{3,}")
+_CODE_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _pandoc_div(line: str) -> bool:
+    """True for a Pandoc div's opening line (colons, then one attribute block); read by hand, in linear time."""
+    rest = line.strip().lstrip(":").strip()
+    if len(rest) < 2 or rest[0] != "{" or rest[-1] != "}" or "}" in rest[1:-1]:
+        return False
+    inner = rest[1:-1].strip()
+    return inner[:1] in (".", "#") or "=" in inner
+
+
+def _pandoc_div_lines(lines: list[str]) -> list[int]:
+    """The lines that open and close a page's Pandoc fenced divs (Quarto's grids, callouts, layouts). Pandoc nests
+    them (a bare `:::` closes the innermost) and reads what they hold as the page's own blocks, headings included, so
+    those lines are markup, hidden from markdown-it, whose colon fence would make each div one opaque block. A MyST
+    or Docusaurus fence inside (`:::{note}`, `:::tip`) keeps its lines and its closer; code fences are skipped."""
+    out: list[int] = []
+    stack: list[bool] = []  # per open colon fence: is it a Pandoc div?
+    fence = ""
+    for i, line in enumerate(lines):
+        if fence:
+            if line.lstrip().startswith(fence):
+                fence = ""
+            continue
+        code = _CODE_FENCE.match(line)
+        if code:
+            fence = code.group(1)
+            continue
+        if not _COLON_LINE.match(line):
+            continue
+        if _pandoc_div(line):
+            stack.append(True)
+            out.append(i)
+        elif line.strip().strip(":"):
+            stack.append(False)  # a directive's or admonition's fence: markdown-it's own
+        elif stack and stack.pop():
+            out.append(i)
+    return out
+
+
+# Rounds of `_without_stray_closers`, each one more reading of the page: a page needs one, a run of stray closers one
+# per closer it pairs up (a page of nothing but `:::` lines, log2 of them); past this it stays as markdown-it reads it.
+_MAX_STRAY_ROUNDS = 4
+
+
+def _without_stray_closers(parser: MarkdownIt, lines: list[str], tokens: list,
+                           esm: list[tuple[int, int]]) -> list:
+    """The tokens with each bare `:::` that opened a fence read as the stray closer it is. Pandoc and Quarto nest
+    their fenced divs (`::: {.grid}` around `::: {.g-col-9}` ... `:::` ... `:::`); markdown-it's colon fence closes
+    the outer div at the inner's closer, and the last `:::` then opened a fence with no name that ran to the page's
+    end, hiding every later heading. No dialect opens a fence with a bare `:::`, so such a line is hidden and the
+    page read again."""
+    hidden: list[str] | None = None
+    for _ in range(_MAX_STRAY_ROUNDS):
+        strays = [t.map[0] for t in tokens if t.type == "colon_fence" and t.map and not t.info.strip()]
+        if not strays:
+            break
+        if hidden is None:
+            hidden = list(lines)
+            for start, end in esm:
+                hidden[start:end] = [""] * (end - start)
+        for i in strays:
+            hidden[i] = ""
+        tokens = parser.parse("\n".join(hidden))
+    return tokens
 
 
 def _esm_blocks(lines: list[str], tokens: list) -> list[tuple[int, int]]:
@@ -318,7 +400,7 @@ def _parser(front_matter: bool, myst: bool = False, colon: bool = False) -> Mark
 
 def clean_heading(raw: str) -> str:
     """Plain heading text for a trail: links, images and MyST roles become their text, HTML tags, emphasis
-    markers and backslash escapes go, code spans stay as written (backticks included),
+    markers, a code span's attribute block (`{.class}`) and backslash escapes go, code spans stay as written (backticks included),
     whitespace is collapsed, and the result is capped at MAX_HEADING_BYTES.
 
     Regexes rather than markdown-it's inline parser on purpose: they are the benchmark labeller's
@@ -337,6 +419,8 @@ def clean_heading(raw: str) -> str:
     # Code spans hide behind placeholders so a link around one (`[`x`](u)`) still unwraps.
     if "`" in text:
         text = _CODE_SPAN.sub(hold, text)
+    if spans and "{" in text:  # Pandoc's attributes on a code span: `nanoplot_options()`{.qd-no-link}
+        text = _SPAN_ATTRIBUTES.sub(r"\1", text)
     text = _plain(text)
     if spans:
         text = _PLACEHOLDER.sub(lambda m: spans[int(m.group(1))], text)
