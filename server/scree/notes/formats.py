@@ -13,7 +13,8 @@ A note's kind comes from its suffix, except `.txt`: inside a Sphinx source folde
 `conf.py`, or below one) it is reStructuredText, as Sphinx reads it (Django's `docs/**.txt`); in a Vim runtime
 folder's `doc/` (beside `plugin/`, `autoload/`, `lua/`, ...) it is Vim help, as `:help` reads it; elsewhere it
 is plain text, read only when the user lists `.txt` in SCREE_NOTE_EXTENSIONS. A suffix the user adds that
-scree has no reader for (`.qmd`, `.mdown`) is read as Markdown, as before formats were told apart.
+scree has no reader for (`.qmd`, `.mdown`) is read as Markdown, as before formats were told apart; a docs build's
+notebooks and a Quarto project's `.qmd` pages are read without a setting (`BOOK_PAGES`).
 """
 
 from __future__ import annotations
