@@ -216,11 +216,11 @@ def test_a_docstring_the_class_body_assigns_after_a_method_is_that_methods(monke
               'class Sampler:\n    """A sampler."""\n\n    def get_chain(self, **kwargs):\n        return 1\n\n'
               '    get_chain.__doc__ = Backend.get_chain.__doc__\n\n    def reset(self):\n        pass\n\n'
               '    reset.__doc__ = """Clear the chain."""\n\n    def hidden(self):\n        pass\n')
-    shown = autodoc_chunks(chunk_note(page, formats.RST), {"pkg": ("src/pkg/__init__.py", source)}.get)
+    find = {"pkg": ("src/pkg/__init__.py", source)}.get
+    shown = autodoc_chunks(chunk_note(page, formats.RST), find)
     assert [c.heading for c in shown] == ["API > pkg.Sampler", "API > pkg.Sampler.get_chain", "API > pkg.Sampler.reset"]
     assert "thinned by thin" in shown[1].text and "Clear the chain." in shown[2].text
     monkeypatch.setattr(autodoc, "ASSIGNED_DOCS", False)
-    find = {"pkg": ("src/pkg/__init__.py", source)}.get
     assert [c.heading for c in autodoc_chunks(chunk_note(page, formats.RST), find)] == ["API > pkg.Sampler"]
 
 

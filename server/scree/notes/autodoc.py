@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 
 from . import pysource, rstblocks
 from .mkdocsdirectives import DIRECTIVE as MKDOCSTRINGS
-from .pymodule import all_list, all_of, from_module, statements
+from .pymodule import all_list, all_of, imported_from, star_sources, statements
 from ..records import AutodocRef
 from .utf8 import cut_utf8
 
@@ -282,7 +282,8 @@ class Resolver:
         if isinstance(local, ast.ClassDef) and not rest:
             found = local, mod
         else:
-            found = self._first(_imported(mod.tree.body, head, mod.package), [rest] if rest else [], 0)
+            sources = imported_from(mod.tree.body, head, mod.package, branches=BRANCHES_READ)
+            found = self._first(sources, [rest] if rest else [], 0)
         if found is not None and isinstance(found[0], ast.ClassDef):
             return found[0], found[1]
         return None
@@ -311,12 +312,12 @@ class Resolver:
             body = getattr(node, "body", [])
             found = _defined(body, part)
             if found is None and depth == 0 and hops < MAX_HOPS:
-                sources = _imported(body, part, mod.package)
+                sources = imported_from(body, part, mod.package, branches=BRANCHES_READ)
                 if sources:
                     return self._first(sources, path[1:], hops + 1)
                 # `from ._core import *`: the last such module that exports the name, as at run time. Each
                 # (module, name) is searched once: modules that star-import each other end, and so does a fan of them.
-                for star in reversed(_star_sources(body, mod.package)):
+                for star in reversed(star_sources(body, mod.package, branches=BRANCHES_READ)):
                     if (star, part) in self._star_seen:
                         continue
                     self._star_seen.add((star, part))
@@ -330,7 +331,8 @@ class Resolver:
             value = getattr(found, "value", None)
             if (depth == 0 and hops < MAX_HOPS and isinstance(value, ast.Name) and found is not None
                     and _attribute_doc(found, mod) is None):
-                sources = _imported(body, value.id, mod.package)  # `ib = attr = attrib`, `attrib` imported
+                # `ib = attr = attrib`, `attrib` imported
+                sources = imported_from(body, value.id, mod.package, branches=BRANCHES_READ)
                 if sources:
                     return self._first(sources, path[1:], hops + 1)
             if found is None and depth > 0 and isinstance(node, ast.ClassDef):
@@ -541,30 +543,6 @@ def _accessor_of(node: _Def, name: str) -> bool:
     docstring Sphinx shows is its getter's."""
     return any(isinstance(d, ast.Attribute) and d.attr in ("setter", "deleter") and isinstance(d.value, ast.Name)
                and d.value.id == name for d in node.decorator_list)
-
-
-def _imported(body: list[ast.stmt], name: str, package: str) -> list[str]:
-    """The dotted names `name` was imported from (`from .app import Flask` in package `flask`: `flask.app.Flask`), in
-    source order: more than one where branches import it (a compiled speed-up, then its fallback)."""
-    out = []
-    for node in statements(body) if BRANCHES_READ else body:
-        if isinstance(node, ast.ImportFrom):
-            for alias in node.names:
-                if (alias.asname or alias.name) == name:
-                    base = from_module(node, package)
-                    out.append(f"{base}.{alias.name}" if base else alias.name)
-    return out
-
-
-def _star_sources(body: list[ast.stmt], package: str) -> list[str]:
-    """The modules `body` imports everything from (`from ._core import *` in package `pkg`: `pkg._core`), in
-    order."""
-    out = []
-    for node in statements(body) if BRANCHES_READ else body:
-        if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
-            if base := from_module(node, package):
-                out.append(base)
-    return out
 
 
 # A member is the first definition of its name that has a docstring: the body of an `@overload`ed method after its

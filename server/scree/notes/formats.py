@@ -46,8 +46,8 @@ SUFFIX_KINDS = {
 # Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc and PDF (its text, `pdftext`). `.ipynb` (a notebook's
 # cells, `notebook`) and `.qmd` (Quarto's Markdown) are read where a docs build reads them as pages (a Sphinx, Jupyter
 # Book or Quarto source folder: BOOK_PAGES) without a setting, elsewhere only when listed: a data project's analysis
-# notebooks are not its docs. `.txt` is read in Sphinx source
-# folders (as reStructuredText) and Vim help folders (as Vim help) without a setting, elsewhere only when listed.
+# notebooks are not its docs. `.txt` is read in Sphinx source folders (as reStructuredText) and Vim help folders (as
+# Vim help) without a setting, elsewhere only when listed.
 DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".pdf")
 SPHINX_TEXT_SUFFIX = ".txt"
 SPHINX_CONF = "conf.py"

@@ -93,10 +93,11 @@ _WHITESPACE = re.compile(r"\s+")
 # CommonMark's line endings (markdown-it's own `NEWLINES_RE`): other Unicode separators stay inside a line.
 _LINE_END = re.compile(r"\r\n?|\n")
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
-# A MyST role (`{term}`Binder``, `{ref}`the guide <guide>``) renders as its text, or the text before its `<target>`;
-# `{dropdown}` inside a code span is not one.
+# Pandoc's attribute block on a code span (after `clean_heading` holds the span): `nanoplot_options()`{.qd-no-link}.
 # A heading's own trailing `{#id}` stays: the benchmark's labels keep attr_list ids as written (fastapi, griffe).
 _SPAN_ATTRIBUTES = re.compile(r"(\x00\d+\x00)\{[ \t]*[.#][^{}\n]*\}")
+# A MyST role (`{term}`Binder``, `{ref}`the guide <guide>``) renders as its text, or the text before its `<target>`;
+# `{dropdown}` inside a code span is not one.
 _MYST_ROLE = re.compile(r"(?<!`)\{[A-Za-z][\w:.-]*\}`([^`]+)`")
 
 # Markers that turn a dialect's plugin on (see the module docstring).
@@ -400,8 +401,8 @@ def _parser(front_matter: bool, myst: bool = False, colon: bool = False) -> Mark
 
 def clean_heading(raw: str) -> str:
     """Plain heading text for a trail: links, images and MyST roles become their text, HTML tags, emphasis
-    markers, a code span's attribute block (`{.class}`) and backslash escapes go, code spans stay as written (backticks included),
-    whitespace is collapsed, and the result is capped at MAX_HEADING_BYTES.
+    markers, a code span's attribute block (`{.class}`) and backslash escapes go, code spans stay as written
+    (backticks included), whitespace is collapsed, and the result is capped at MAX_HEADING_BYTES.
 
     Regexes rather than markdown-it's inline parser on purpose: they are the benchmark labeller's
     rules (entities stay as written, `[text][ref]` unwraps even without a definition), and labels
@@ -419,7 +420,7 @@ def clean_heading(raw: str) -> str:
     # Code spans hide behind placeholders so a link around one (`[`x`](u)`) still unwraps.
     if "`" in text:
         text = _CODE_SPAN.sub(hold, text)
-    if spans and "{" in text:  # Pandoc's attributes on a code span: `nanoplot_options()`{.qd-no-link}
+    if spans and "{" in text:
         text = _SPAN_ATTRIBUTES.sub(r"\1", text)
     text = _plain(text)
     if spans:

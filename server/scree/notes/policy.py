@@ -5,9 +5,8 @@ default; the `SCREE_NOTE_EXTENSIONS` setting), or a `.txt` file in a Sphinx sour
 at or above it; requirements lists aside) while `.rst` is read, or a Vim help file (`doc/*.txt` of a Vim runtime
 folder, `formats.VIM_RUNTIME_DIRS`) or a page of a docs build (a notebook in a folder with a Sphinx `conf.py`, a
 Jupyter Book `_toc.yml`/`myst.yml` or a Quarto `_quarto.yml` at or above it; a `.qmd` under a `_quarto.yml`) while
-no default format is left out, inside the folder that
-is not hidden, not gitignored, not screeignored, not inside a nested git repository and not reached through a
-symlinked folder.
+no default format is left out, inside the folder that is not hidden, not gitignored, not screeignored, not inside a
+nested git repository and not reached through a symlinked folder.
 A symlinked file is admitted only when it resolves, inside the folder, to a file the policy admits.
 
 Ignore rules follow git: every `.gitignore` from the enclosing repository's top down to the file's
@@ -46,7 +45,8 @@ from .ignorerules import Rules, compile_patterns, first_match, parse_ignore_line
 
 SCREEIGNORE = ".screeignore"
 # MDX (Docusaurus, Nextra, Mintlify, Starlight) is Markdown plus import lines and JSX tags, which the chunker
-# keeps out of chunks of their own. Quarto's `.qmd` is opt-in: its code cells are executed, not read.
+# keeps out of chunks of their own. Quarto's `.qmd` is read in a Quarto project (`formats.BOOK_PAGES`), elsewhere only
+# when listed.
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 NOTE_SUFFIXES = formats.DEFAULT_SUFFIXES  # Markdown, reStructuredText, AsciiDoc (issue 34)
 # `.txt` files in a Sphinx source folder that are not pages: pip's lists, robots.txt, sphinxcontrib-spelling's word
@@ -64,6 +64,7 @@ BUILT_DIRS = ("target", "dist", "build")
 # Measured (docs/benchmarks.md): TRACKED_NOT_IGNORED.
 TRACKED_NOT_IGNORED = True
 SPHINX_CONF = "conf.py"
+_SPHINX_MARKERS = (SPHINX_CONF,)  # a Sphinx source, as `in_book_source` finds one
 # An ignore file bigger than this is not a hand-written rule list; reading it would only cost time.
 
 
@@ -182,14 +183,13 @@ class NotesPolicy:
         self._vendored = _vendored_rules()
         # `.txt` pages of Sphinx source folders are read with reStructuredText unless `.txt` is listed anyway.
         self._sphinx_text = ".rst" in suffixes and formats.SPHINX_TEXT_SUFFIX not in suffixes
-        self._sphinx_dirs: dict[str, bool] = {}
-        # A Vim plugin's help files are its docs; read unless the user narrowed the note extensions.
-        self._vim_text = formats.SPHINX_TEXT_SUFFIX not in suffixes and set(formats.DEFAULT_SUFFIXES) <= set(suffixes)
+        # A Vim plugin's help files are its docs, and a docs build's notebook and Quarto pages: read unless the user
+        # narrowed the note extensions (every one of a suffix the user lists).
+        unnarrowed = set(formats.DEFAULT_SUFFIXES) <= set(suffixes)
+        self._vim_text = unnarrowed and formats.SPHINX_TEXT_SUFFIX not in suffixes
         self._vim_dirs: dict[str, bool] = {}
-        # A docs build's notebook and Quarto pages likewise; every one when its suffix is listed.
-        self._book_pages = tuple(s for s in formats.BOOK_PAGES if s not in suffixes) \
-            if set(formats.DEFAULT_SUFFIXES) <= set(suffixes) else ()
-        self._book_dirs: dict[tuple[str, tuple[str, ...]], bool] = {}
+        self._book_pages = tuple(s for s in formats.BOOK_PAGES if s not in suffixes) if unnarrowed else ()
+        self._book_dirs: dict[tuple[str, tuple[str, ...]], bool] = {}  # (folder, markers): one at or above it
         self._tracked: Tracked | None = None  # read from the git index when an ignore pattern first names a path
         self._ignored_tracked: dict[str, str] = {}  # ignored folders walked for their tracked files: the rule
 
@@ -216,8 +216,8 @@ class NotesPolicy:
         lower = name.lower()
         if lower.endswith(self.suffixes):
             return True
-        if lower.endswith(formats.NOTEBOOK_SUFFIX) or lower.endswith(formats.QUARTO_SUFFIX):
-            return lower.endswith(self._book_pages) if self._book_pages else False
+        if lower.endswith(tuple(formats.BOOK_PAGES)):
+            return lower.endswith(self._book_pages)
         if not lower.endswith(formats.SPHINX_TEXT_SUFFIX):
             return False
         return self._vim_text or (self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES))
@@ -251,12 +251,7 @@ class NotesPolicy:
     def in_sphinx_source(self, rel_dir: str) -> bool:
         """True when the folder `rel_dir` (POSIX, relative to root; "" for root) or a folder above it, up to
         the notes folder, holds a Sphinx `conf.py`."""
-        known = self._sphinx_dirs.get(rel_dir)
-        if known is None:
-            here = os.path.isfile(os.path.join(self._abs(rel_dir) if rel_dir else self._root_str, formats.SPHINX_CONF))
-            known = here or (bool(rel_dir) and self.in_sphinx_source(posixpath.dirname(rel_dir)))
-            self._sphinx_dirs[rel_dir] = known
-        return known
+        return self.in_book_source(rel_dir, _SPHINX_MARKERS)
 
     def note_kind(self, rel_path: str) -> str:
         """The format a note at `rel_path` is read in (`formats.kind_of`)."""

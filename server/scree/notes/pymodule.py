@@ -1,5 +1,6 @@
 """What a Python module's syntax tree says at its top level, for autodoc (`notes/autodoc.py`): its statements with those
-of its `if` and `try` blocks in their place, the module a `from ... import` reads, and its `__all__`.
+of its `if` and `try` blocks in their place, the module a `from ... import` reads, where a name was imported from, and
+its `__all__`.
 
 Pure: `ast` nodes in, names and nodes out.
 """
@@ -36,6 +37,31 @@ def from_module(node: ast.ImportFrom, package: str) -> str:
         up = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
         base = ".".join([*up, base] if base else up)
     return base
+
+
+def imported_from(body: list[ast.stmt], name: str, package: str, *, branches: bool = True) -> list[str]:
+    """The dotted names `name` was imported from (`from .app import Flask` in package `flask`: `flask.app.Flask`), in
+    source order: more than one where branches import it (a compiled speed-up, then its fallback); `branches=False`
+    reads the top level only."""
+    out = []
+    for node in statements(body) if branches else body:
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    base = from_module(node, package)
+                    out.append(f"{base}.{alias.name}" if base else alias.name)
+    return out
+
+
+def star_sources(body: list[ast.stmt], package: str, *, branches: bool = True) -> list[str]:
+    """The modules `body` imports everything from (`from ._core import *` in package `pkg`: `pkg._core`), in
+    order."""
+    out = []
+    for node in statements(body) if branches else body:
+        if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
+            if base := from_module(node, package):
+                out.append(base)
+    return out
 
 
 def all_of(tree: ast.Module) -> set[str] | None:

@@ -15,8 +15,8 @@ inverse), `ahead` (a long query's vector computed before the index is taken), `v
 `route` (the mode for `auto`), `ftsquery` (safe FTS5 MATCH strings), `fusion` (DBSF, RRF),
 `ranking` (pure ranking steps around fusion), `languages` (the query's language first, copies of one page
 in other languages folded into one result), `secondarypass` (the notes read only where the others leave places,
-searched after them: Docusaurus' versioned copies, test folders' notes), `expansion` (how the caller's guess at the answer,
-`expected_answer`, widens a question's search).
+searched after them: Docusaurus' versioned copies, test folders' notes, agents' instructions), `expansion` (how the
+caller's guess at the answer, `expected_answer`, widens a question's search).
 
 Imports nothing: importing one module never loads the others.
 """

@@ -65,8 +65,9 @@ def search(index: Index, policy: NotesPolicy, embedder: Embedder, q: Query,
 
 def _secondary_groups(index: Index) -> tuple[frozenset[int], dict[str, frozenset[int]]]:
     """The notes searched after the others (`secondary.later_groups`: test folders' notes, agents' instructions,
-    versioned copies by version): read once per change of the index, a scan of its files (1.4 ms at 13,000 notes) being more than the rest of a
-    lookup's work there, and grouped so a query only checks each version it might name."""
+    versioned copies by version): read once per change of the index, a scan of its files (1.4 ms at 13,000 notes)
+    being more than the rest of a lookup's work there, and grouped so a query only checks each version it might
+    name."""
     version = queries.data_version(index.conn)
     kept = index.memo.get(_SECONDARY_GROUPS)
     if kept is not None and kept[0] == version:
