@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import (adocblocks, mdblocks, mdbookincludes, mkdocsdirectives, mkdocssnippets, mystdirectives, pdftext,
-               rstblocks, rstsubst, vimhelp)
+               rdblocks, rstblocks, rstsubst, vimhelp)
 from ..records import AutodocRef
 
 MARKDOWN = "markdown"
@@ -33,8 +33,9 @@ TEXT = "text"
 PDF = "pdf"
 VIMHELP = "vimhelp"
 NOTEBOOK = "notebook"
+RD = "rd"
 
-KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP, NOTEBOOK)
+KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP, NOTEBOOK, RD)
 SUFFIX_KINDS = {
     ".md": MARKDOWN, ".mdx": MARKDOWN, ".markdown": MARKDOWN,
     ".rst": RST, ".rest": RST,
@@ -42,6 +43,7 @@ SUFFIX_KINDS = {
     ".txt": TEXT,
     ".pdf": PDF,
     ".ipynb": NOTEBOOK,
+    ".rd": RD,
 }
 # Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc and PDF (its text, `pdftext`). `.ipynb` (a notebook's
 # cells, `notebook`) and `.qmd` (Quarto's Markdown) are read where a docs build reads them as pages (a Sphinx, Jupyter
@@ -57,7 +59,18 @@ QUARTO_PROJECT = "_quarto.yml"
 # The pages a docs build reads besides the formats read everywhere, and what makes a folder (or one above it) the
 # source of such a build: notebooks for Sphinx (nbsphinx, MyST-NB), Jupyter Book 1 (`_toc.yml`) and 2 / MyST
 # (`myst.yml`) and Quarto; Quarto's own Markdown pages (`.qmd`, read as Markdown) for Quarto.
-BOOK_PAGES = {NOTEBOOK_SUFFIX: (SPHINX_CONF, "_toc.yml", "myst.yml", QUARTO_PROJECT), QUARTO_SUFFIX: (QUARTO_PROJECT,)}
+# An R package (a folder with its `DESCRIPTION`) documents itself in `man/*.Rd` (R's help pages, `rdblocks`) and in
+# R Markdown vignettes (`vignettes/*.Rmd`, Markdown with knitr's code chunks), which R CMD build and pkgdown render; a
+# bookdown book, an R Markdown site, a Quarto project and a Jupyter Book (through Jupytext) render `.Rmd` pages too.
+R_PACKAGE = "DESCRIPTION"
+RD_SUFFIX = ".rd"
+RMARKDOWN_SUFFIX = ".rmd"
+BOOK_PAGES = {NOTEBOOK_SUFFIX: (SPHINX_CONF, "_toc.yml", "myst.yml", QUARTO_PROJECT), QUARTO_SUFFIX: (QUARTO_PROJECT,),
+              RD_SUFFIX: (R_PACKAGE,),
+              RMARKDOWN_SUFFIX: (R_PACKAGE, "_bookdown.yml", "_site.yml", QUARTO_PROJECT, "_toc.yml", "myst.yml")}
+# A page knitted or rendered to Markdown beside its source (`README.Rmd` to `README.md`, `README.qmd` too): the
+# Markdown is what readers see and the one read; the source would repeat every section.
+KNITTED_SOURCES = (RMARKDOWN_SUFFIX, QUARTO_SUFFIX)
 # A `doc/` folder is Vim's help when the folder holding it is a runtime folder: a plugin's root, Vim's or Neovim's
 # `runtime/` (`:help runtimepath`). Vim reads `doc/*.txt` there as help files, and nothing deeper.
 VIM_HELP_DIR = "doc"
@@ -93,7 +106,7 @@ def kind_of(name: str, *, sphinx_source: bool = False, vim_help: bool = False) -
 
 
 KIND_NAMES = {MARKDOWN: "Markdown", RST: "reStructuredText", ASCIIDOC: "AsciiDoc", TEXT: "text", PDF: "PDF",
-              VIMHELP: "Vim help", NOTEBOOK: "Jupyter notebook"}
+              VIMHELP: "Vim help", NOTEBOOK: "Jupyter notebook", RD: "R documentation"}
 
 
 def count_kinds(paths: list[str]) -> dict[str, int]:
@@ -130,6 +143,9 @@ def structure(kind: str, lines: list[str], changelog_sections: Sequence[str] = (
         return Structure(pdftext.pdf_blocks(lines))
     if kind == VIMHELP:
         return Structure(vimhelp.parse_vimhelp(lines))
+    if kind == RD:
+        page = rdblocks.parse_rd(lines)
+        return Structure(page.blocks, text=page.text)
     blocks = mdblocks.parse_blocks(lines)
     refs = mystdirectives.myst_directives(lines, blocks.verbatim)
     books = (*mdbookincludes.mdbook_includes(lines), *mkdocssnippets.snippets(lines, blocks))

@@ -291,8 +291,11 @@ class NotesPolicy:
             self._file_rule_cache[rel] = self._rule_reason(rel, is_dir=False)
         rule = self._file_rule_cache[rel]
         if rule is None and not any_name and not self._note_path(rel, rel[slash + 1 :]):
-            rule = SkipCode.NOT_MARKDOWN, (f"not a document scree reads: its extension is not one of "
-                                           f"{' '.join(self.suffixes)} (SCREE_NOTE_EXTENSIONS)")
+            knitted = self._knitted_to(rel)
+            rule = SkipCode.NOT_MARKDOWN, (
+                f"the source of {knitted} beside it, which is read instead" if knitted else
+                f"not a document scree reads: its extension is not one of {' '.join(self.suffixes)} "
+                f"(SCREE_NOTE_EXTENSIONS)")
         if rule:
             return Verdict(rel, rule[0], rule[1])
         return self._inspect_file_on_disk(rel, via_link=any_name)  # any_name: a link is refused, not followed
@@ -308,10 +311,19 @@ class NotesPolicy:
         folder = posixpath.dirname(rel)
         for suffix, markers in formats.BOOK_PAGES.items():
             if lower.endswith(suffix):
-                return self.in_book_source(folder, markers)
+                return self.in_book_source(folder, markers) and not self._knitted_to(rel)
         if self._vim_text and self.in_vim_help(folder):
             return True
         return self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES) and self.in_sphinx_source(folder)
+
+    def _knitted_to(self, rel: str) -> str | None:
+        """The Markdown page beside `rel` that it is knitted or rendered to (`README.Rmd` to `README.md`:
+        `formats.KNITTED_SOURCES`), when `rel` is such a source read without a setting; else None."""
+        lower = rel.lower()
+        if not lower.endswith(formats.KNITTED_SOURCES) or lower.endswith(self.suffixes):
+            return None
+        page = rel[: rel.rfind(".")] + ".md"
+        return posixpath.basename(page) if os.path.isfile(self._abs(page)) else None
 
     def inspect_dir(self, rel_dir: str, *, parents_admitted: bool = False) -> Verdict:
         """Verdict on a folder: admitted means the walker may list it. Checks every parent too,
