@@ -58,7 +58,7 @@ def test_a_parent_that_already_follows_one_of_its_subsections_stays():
                                   "changelogs/0.3.x.md", "changelog.d/1234.feature.md",
                                   "docs/content/2012-news.md", "docs/release-notes-3.x.md", "CHANGES-v2.rst",
                                   "Documentation/RelNotes/2.3.0.adoc", "relnotes/v1.68.0.md",
-                                  "doc/telescope_changelog.txt", "docs/pkg-changelog.md"])
+                                  "doc/telescope_changelog.txt", "docs/pkg-changelog.md", "NEWS.0.md", "HISTORY.v1.rst"])
 def test_release_histories_are_recognised_by_their_name(path):
     assert ranking.is_history_file(path)
 
@@ -67,7 +67,7 @@ def test_release_histories_are_recognised_by_their_name(path):
                                   "docs/version-policy.md", "docs/browser-history.md",
                                   "docs/tutorial/blog.rst", "docs/changes.d.md", "docs/2012-guide.md",
                                   "docs/news-2-feed.md", "docs/manage-releases.md", "Documentation/git-history.adoc",
-                                  "docs/gauging_changes.md"])  # Flask's tutorial builds a blog: a page, not a feed
+                                  "docs/gauging_changes.md", "docs/guide.v2.md", "python3.12.md"])  # Flask's tutorial builds a blog: a page, not a feed
 def test_other_notes_are_not_histories(path):
     assert not ranking.is_history_file(path)
 

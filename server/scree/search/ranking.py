@@ -290,9 +290,10 @@ def is_blog(path: str) -> bool:
 
 
 # A history split by year or release series names its part beside the history's name (`2012-news.md`, titled
-# "Changelog - 2012"; `changes-2.x.md`): the name is read without it. Measured (docs/benchmarks.md): DATED_HISTORIES.
+# "Changelog - 2012"; `changes-2.x.md`; data.table's `NEWS.0.md`, `NEWS.1.md` after a dot): the name is read without
+# it. Measured (docs/benchmarks.md): DATED_HISTORIES.
 DATED_HISTORIES = True
-_STEM_PARTS = re.compile(r"[-_ ]")
+_STEM_PARTS = re.compile(r"[-_ ]|\.(?=v?\d)")
 _YEAR_OR_SERIES = re.compile(r"v?\d+(?:\.(?:\d+|x))*")
 
 
