@@ -75,3 +75,15 @@ def test_vim_help_of_huge_lines_of_tags_and_blanks_is_indexed_by_a_real_process_
     assert done.returncode == 0, done.stderr
     found = scree("search", "--json", "--mode", "keyword", "--notes", str(notes), "rotation", timeout=60)
     assert [hit["path"] for hit in json.loads(found.stdout)["results"]][:1] == ["doc/x.txt"]
+
+
+def test_an_rd_page_of_huge_lines_of_markup_is_indexed_by_a_real_process_in_bounded_time(tmp_path: Path) -> None:
+    # commands nested past any real page, unclosed arguments and a line of bare braces, in one R help page
+    notes = tmp_path / "pkg"
+    write(notes, "DESCRIPTION", "Package: x\n")
+    lines = "\n".join(_line(fragment) for fragment in ("\\code{", "\\item{", "{", "\\section{x}{", "a\\%"))
+    write(notes, "man/x.Rd", f"\\name{{x}}\n\\title{{Rotation}}\n\\description{{\nRotation nightly.\n{lines}\n}}\n")
+    done = scree("reindex", "--notes", str(notes), timeout=90)
+    assert done.returncode == 0, done.stderr
+    found = scree("search", "--json", "--mode", "keyword", "--notes", str(notes), "rotation", timeout=60)
+    assert [hit["path"] for hit in json.loads(found.stdout)["results"]][:1] == ["man/x.Rd"]
