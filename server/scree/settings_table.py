@@ -90,7 +90,8 @@ NOTE_EXTENSIONS = Setting(
     "which files are notes, by extension (space or comma separated); `.txt` pages of a Sphinx source folder "
     "(one with `conf.py`) are read as reStructuredText while `.rst` is listed; add `.txt` for every text file, "
     "`.ipynb` for every notebook, `.qmd` for every Quarto file, `.rmd` / `.rd` for every R Markdown or Rd file (a docs "
-    "build's notebooks, a Quarto project's pages and an R package's vignettes and help pages are read without it)")
+    "build's notebooks, a Quarto project's pages and an R package's vignettes and help pages are read without it); "
+    "manual pages (`ssh.1`) are read unless the list leaves out one of the defaults")
 LOG_LEVEL = Setting("SCREE_LOG_LEVEL", "log_level", "str", "", "`WARNING`", "stderr logging level")
 VECTOR_CACHE_MB = Setting(
     "SCREE_VECTOR_CACHE_MB", "vector_cache_mb", "float", "", "`400`",

@@ -110,10 +110,12 @@ log = logging.getLogger(__name__)
 # is listed; a MyST role in a Markdown heading reads as its text (`{term}`Binder`` is "Binder").
 # 35: an R help page (`man/*.Rd`) is read as R's help shows it (`notes/rdblocks.py`), no longer as Markdown when `.rd`
 # is listed.
+# 36: a manual page (`ssh.1`, roff) is read as `man` shows it (`notes/roffblocks.py`), no longer as Markdown when its
+# suffix is listed.
 # `formats.MKDOCSTRINGS_DIRECTIVES`, `autodocdefaults.DEFAULT_OPTIONS` (conf.py's `autodoc_default_options` applied
 # to the directives that do not set the option) and `argparsepage.ARGPARSE_PAGES` (a sphinx-argparse directive shows its
-# parser's options) are off, and with them off the chunks are 35's; turning one on sets the next version here.
-CHUNKER_VERSION = "35"
+# parser's options) are off, and with them off the chunks are 36's; turning one on sets the next version here.
+CHUNKER_VERSION = "36"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from

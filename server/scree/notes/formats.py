@@ -3,13 +3,14 @@
 Each format is one reader that turns a note's lines into the same `Blocks` record (headings with their
 lines and levels, verbatim blocks, targets, markup lines): `mdblocks` (Markdown and its dialects),
 `rstblocks` (reStructuredText), `adocblocks` (AsciiDoc), `pdftext` (a PDF's extracted text, its pages and
-outline as headings), `vimhelp` (a Vim plugin's help files); a Jupyter notebook is its cells' Markdown
+outline as headings), `vimhelp` (a Vim plugin's help files), `rdblocks` (an R package's help pages), `roffblocks`
+(manual pages: roff with the man or mdoc macros); a Jupyter notebook is its cells' Markdown
 (`notebook`), read by `mdblocks`; plain text has no structure but paragraphs.
 The chunker, read_doc's section lookup, the language rules, the embedding view and the store take it from
 there and never ask which format a note came from. Adding a format is one reader module, a suffix here,
 and its tests.
 
-A note's kind comes from its suffix, except `.txt`: inside a Sphinx source folder (a folder holding
+A note's kind comes from its suffix (a manual page's is its section: `ssh.1`, `sshd_config.5`), except `.txt`: inside a Sphinx source folder (a folder holding
 `conf.py`, or below one) it is reStructuredText, as Sphinx reads it (Django's `docs/**.txt`); in a Vim runtime
 folder's `doc/` (beside `plugin/`, `autoload/`, `lua/`, ...) it is Vim help, as `:help` reads it; elsewhere it
 is plain text, read only when the user lists `.txt` in SCREE_NOTE_EXTENSIONS. A suffix the user adds that
@@ -22,8 +23,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import re
+
 from . import (adocblocks, mdblocks, mdbookincludes, mkdocsdirectives, mkdocssnippets, mystdirectives, pdftext,
-               rdblocks, rstblocks, rstsubst, vimhelp)
+               rdblocks, roffblocks, rstblocks, rstsubst, vimhelp)
 from ..records import AutodocRef
 
 MARKDOWN = "markdown"
@@ -34,8 +37,9 @@ PDF = "pdf"
 VIMHELP = "vimhelp"
 NOTEBOOK = "notebook"
 RD = "rd"
+ROFF = "roff"
 
-KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP, NOTEBOOK, RD)
+KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP, NOTEBOOK, RD, ROFF)
 SUFFIX_KINDS = {
     ".md": MARKDOWN, ".mdx": MARKDOWN, ".markdown": MARKDOWN,
     ".rst": RST, ".rest": RST,
@@ -48,8 +52,9 @@ SUFFIX_KINDS = {
 # Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc and PDF (its text, `pdftext`). `.ipynb` (a notebook's
 # cells, `notebook`) and `.qmd` (Quarto's Markdown) are read where a docs build reads them as pages (a Sphinx, Jupyter
 # Book or Quarto source folder: BOOK_PAGES) without a setting, elsewhere only when listed: a data project's analysis
-# notebooks are not its docs. `.txt` is read in Sphinx source folders (as reStructuredText) and Vim help folders (as
-# Vim help) without a setting, elsewhere only when listed.
+# notebooks are not its docs; an R package's `.Rd` help pages and `.Rmd` vignettes likewise. `.txt` is read in Sphinx
+# source folders (as reStructuredText) and Vim help folders (as Vim help) without a setting, elsewhere only when
+# listed; manual pages (`is_man_page`) without a setting.
 DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".pdf")
 SPHINX_TEXT_SUFFIX = ".txt"
 SPHINX_CONF = "conf.py"
@@ -71,6 +76,17 @@ BOOK_PAGES = {NOTEBOOK_SUFFIX: (SPHINX_CONF, "_toc.yml", "myst.yml", QUARTO_PROJ
 # A page knitted or rendered to Markdown beside its source (`README.Rmd` to `README.md`, `README.qmd` too): the
 # Markdown is what readers see and the one read; the source would repeat every section.
 KNITTED_SOURCES = (RMARKDOWN_SUFFIX, QUARTO_SUFFIX)
+# A manual page is named for its section (`ssh.1`, `sshd_config.5`, `openssl.1ssl`, `x.man`): read unless the note
+# extensions are narrowed; a name ending in a digit before the dot (`LGPL-2.1`, a folder `2.2`) is no page, and a
+# file so named that is no roff (`roffblocks.is_roff`) is skipped with the reason.
+_MAN_PAGE = re.compile(r"[^/]*[^\d./][.](?:[1-9][a-z]{0,4}|man)", re.IGNORECASE)
+
+
+def is_man_page(name: str) -> bool:
+    """True when a file name (or path) names a manual page: `ssh.1`, `sshd_config.5`, `x.3p`, `tool.man`."""
+    return _MAN_PAGE.fullmatch(name.rsplit("/", 1)[-1]) is not None
+
+
 # A `doc/` folder is Vim's help when the folder holding it is a runtime folder: a plugin's root, Vim's or Neovim's
 # `runtime/` (`:help runtimepath`). Vim reads `doc/*.txt` there as help files, and nothing deeper.
 VIM_HELP_DIR = "doc"
@@ -100,13 +116,15 @@ def kind_of(name: str, *, sphinx_source: bool = False, vim_help: bool = False) -
     folder's `doc/`."""
     dot = name.rfind(".")
     suffix = name[dot:].lower() if dot >= 0 and "/" not in name[dot:] else ""
+    if suffix not in SUFFIX_KINDS and is_man_page(name):
+        return ROFF
     if suffix == SPHINX_TEXT_SUFFIX:
         return VIMHELP if vim_help else RST if sphinx_source else TEXT
     return SUFFIX_KINDS.get(suffix, MARKDOWN)
 
 
 KIND_NAMES = {MARKDOWN: "Markdown", RST: "reStructuredText", ASCIIDOC: "AsciiDoc", TEXT: "text", PDF: "PDF",
-              VIMHELP: "Vim help", NOTEBOOK: "Jupyter notebook", RD: "R documentation"}
+              VIMHELP: "Vim help", NOTEBOOK: "Jupyter notebook", RD: "R documentation", ROFF: "manual page"}
 
 
 def count_kinds(paths: list[str]) -> dict[str, int]:
@@ -146,6 +164,9 @@ def structure(kind: str, lines: list[str], changelog_sections: Sequence[str] = (
     if kind == RD:
         page = rdblocks.parse_rd(lines)
         return Structure(page.blocks, text=page.text)
+    if kind == ROFF:
+        man = roffblocks.parse_roff(lines)
+        return Structure(man.blocks, text=man.text)
     blocks = mdblocks.parse_blocks(lines)
     refs = mystdirectives.myst_directives(lines, blocks.verbatim)
     books = (*mdbookincludes.mdbook_includes(lines), *mkdocssnippets.snippets(lines, blocks))

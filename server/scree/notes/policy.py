@@ -187,6 +187,7 @@ class NotesPolicy:
         # narrowed the note extensions (every one of a suffix the user lists).
         unnarrowed = set(formats.DEFAULT_SUFFIXES) <= set(suffixes)
         self._vim_text = unnarrowed and formats.SPHINX_TEXT_SUFFIX not in suffixes
+        self._man_pages = unnarrowed
         self._vim_dirs: dict[str, bool] = {}
         self._book_pages = tuple(s for s in formats.BOOK_PAGES if s not in suffixes) if unnarrowed else ()
         self._book_dirs: dict[tuple[str, tuple[str, ...]], bool] = {}  # (folder, markers): one at or above it
@@ -218,6 +219,8 @@ class NotesPolicy:
             return True
         if lower.endswith(tuple(formats.BOOK_PAGES)):
             return lower.endswith(self._book_pages)
+        if formats.is_man_page(lower):
+            return self._man_pages
         if not lower.endswith(formats.SPHINX_TEXT_SUFFIX):
             return False
         return self._vim_text or (self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES))
@@ -302,12 +305,15 @@ class NotesPolicy:
 
     def _note_path(self, rel: str, name: str) -> bool:
         """True when a file's name and place make it a note (a `.txt` counts only in a Sphinx source folder or
-        a Vim help folder, a notebook only in a docs build's source folder, unless their suffix is listed)."""
+        a Vim help folder, a notebook only in a docs build's source folder, unless their suffix is listed; a manual
+        page, `ssh.1`, unless the extensions are narrowed)."""
         lower = name.lower()
         if lower.endswith(self.suffixes):
             return True
         if not self.is_note_name(name):
             return False
+        if formats.is_man_page(lower):
+            return self._man_pages
         folder = posixpath.dirname(rel)
         for suffix, markers in formats.BOOK_PAGES.items():
             if lower.endswith(suffix):

@@ -16,6 +16,7 @@ from ..errors import FileSkipped
 from . import formats
 from .notebook import notebook_text
 from .pdftext import pdf_text
+from .roffblocks import is_roff
 from .policy import NotesPolicy, Verdict
 from ..records import NoteText
 
@@ -23,13 +24,14 @@ DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 _READ_CHUNK = 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_MAN_HEAD_CHARS = 64 * 1024  # where a manual page's header is looked for
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def read_note(policy: NotesPolicy, rel_path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> NoteText:
     """Read and decode a note. Raises `FileSkipped` when it is refused, binary, too big or unreadable.
     A PDF's text is its pages' text with page and outline markers (`pdftext`); a notebook's, its cells as
-    Markdown (`notebook`).
+    Markdown (`notebook`); a file named as a manual page (`ssh.1`) must be roff (`roffblocks.is_roff`).
 
     The BOM is stripped; invalid UTF-8 is replaced (U+FFFD) and reported in `warnings`;
     `sha256`/`size` are of the raw bytes, `mtime_ns` is taken before reading so a change during
@@ -52,6 +54,9 @@ def read_note(policy: NotesPolicy, rel_path: str, *, max_bytes: int = DEFAULT_MA
             offset = exc.start + (len(data) - len(body))
             text = body.decode("utf-8", errors="replace")
             warnings = (f"invalid UTF-8 (first bad byte at offset {offset}) replaced with U+FFFD",)
+        if kind == formats.ROFF and not is_roff(text[:_MAN_HEAD_CHARS].splitlines()):
+            raise FileSkipped(rel, "is named as a manual page but holds no roff (no .TH or .Dd among its first "
+                                   "requests); add it to .screeignore if it is not a document")
     return NoteText(
         rel_path=rel,
         text=text,
