@@ -190,3 +190,30 @@ def test_a_flag_spelled_by_few_sections_among_many_that_say_its_words_is_still_f
         assert first("keyword") != "runbooks/render.md"
     finally:
         index.close()
+
+
+def test_a_one_letter_flag_is_named_spelled_and_titled_in_its_own_case_only() -> None:
+    from scree.notes.sectiontext import titled_by
+
+    assert named_identifiers("-L", set()) == ["-L"] and named_identifiers("what does `ssh -R` do", set())[0] == "-R"
+    assert named_identifiers("--Verbose", set()) == ["--verbose"]  # a long flag is folded as any name is
+    spelled = spelled_counter(["-L"])
+    assert spelled("use -L 8080:db:5432") == 1 and spelled("use -l to list keys") == 0
+    assert titled_by("SSH(1) > -L", ["-L"]) and not titled_by("SSH-ADD(1) > -l", ["-L"])
+
+
+def test_a_one_letter_flag_lookup_answers_from_the_entry_in_its_case(tmp_path: Path, monkeypatch) -> None:
+    """ssh-add's `-l` (list the keys) answered a lookup of ssh's `-L` (a local forward): getopt tells them apart."""
+    from scree.notes import sectiontext
+
+    root = tmp_path / "man"
+    write(root, "add.md", "# ssh-add\n\n## -l\n\nLists fingerprints of all identities the agent holds.\n")
+    write(root, "ssh.md", "# ssh\n\n## -L\n\nForwards a local port to a host and port on the remote side.\n")
+    index = _index(root)
+    try:
+        assert [h.path for h in _hits(root, index, "-L", "keyword")][:1] == ["ssh.md"]
+        assert [h.path for h in _hits(root, index, "-l", "keyword")][:1] == ["add.md"]
+        monkeypatch.setattr(sectiontext, "FLAG_CASE", False)  # the miss: both are "-l", one answer for the two
+        assert _hits(root, index, "-L", "keyword")[0].path == _hits(root, index, "-l", "keyword")[0].path
+    finally:
+        index.close()

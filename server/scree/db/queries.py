@@ -310,6 +310,7 @@ def spelling_chunks(conn: Any, needle: str, limit: int, file_ids: FileScope | No
     answer (`literal_search`'s rules), by the word index for a needle of letters and digits (a token of its
     own: what the index finds is what the chunk holds; words apart, the chunks holding them as a phrase, which
     the caller checks for the needle as spelled), else by a scan."""
+    needle = needle.casefold()  # a one-letter flag comes as written (`-L`): its case is the caller's to check
     hay = _FOLDED
     words = needle.split()
     if words and all(w.isalnum() for w in words):

@@ -17,6 +17,20 @@ HEADING_DIRECTIVE = "::: "
 # In a docstring's note (`notes.autodocpage.docstring_note`), before its source: a mkdocstrings directive shows it.
 MKDOCSTRINGS_MARK = ", shown by mkdocstrings"
 _LIST_MARKS = ("- ", "* ", "+ ", "|")
+# A one-letter flag's case is its name: `-L` and `-l` are two options to getopt (ssh's local forward and ssh-add's
+# key list), so such a name is compared as written, never case-folded. Measured (docs/benchmarks.md): FLAG_CASE.
+FLAG_CASE = True
+
+
+def is_short_flag(name: str) -> bool:
+    """True for a one-letter flag: `-L`, `-x`."""
+    return len(name) == 2 and name[0] == "-" and name[1].isalpha() and name[1].isascii()
+
+
+def fold_name(name: str) -> str:
+    """A name as names are compared: case-folded, except a one-letter flag (FLAG_CASE)."""
+    return name if FLAG_CASE and is_short_flag(name) else name.casefold()
+
 
 
 def titled_by(trail: str, names: Sequence[str]) -> bool:
@@ -38,7 +52,7 @@ def _bare(heading: str) -> str:
         h = h.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
     if h.startswith("<") and h.endswith(">") and len(h) > 2:
         h = h[1:-1].strip()
-    return h.casefold()
+    return fold_name(h)
 
 
 def _outside_fences(lines: list[str]) -> Iterator[tuple[int, str]]:

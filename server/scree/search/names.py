@@ -15,6 +15,7 @@ from typing import AbstractSet, Callable, Hashable, Sequence
 
 from ..db import queries
 from ..index.store import Index
+from ..notes import sectiontext
 from ..notes.sectiontext import TRAIL_SEPARATOR
 from . import ranking
 from .keyspelling import spelled_in_table, spelled_in_yaml
@@ -80,11 +81,14 @@ def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
         return patterns[name]
 
     tabled = [(n, n.rpartition(".")[2]) for n in names if TABLE_KEYS and _DOTTED_KEY.fullmatch(n)]
+    # a one-letter flag is spelled in its own case only (`sectiontext.FLAG_CASE`): read in the text as written
+    cased = {n for n in spelt if sectiontext.FLAG_CASE and sectiontext.is_short_flag(n)}
 
     def spelled(text: str) -> int:
         hay = text.casefold()
         # The substring test first: most chunks lack the name, and the bounded regex is 10x slower.
-        found = {n for n, first in heads if first in hay and verbatim(n).search(hay)}
+        found = {n for n, first in heads if first in (text if n in cased else hay)
+                 and verbatim(n).search(text if n in cased else hay)}
         return len(found) + sum(1 for n, key in tabled
                                 if n not in found and key in hay and (("[" in hay and spelled_in_table(hay, n))
                                                                       or (YAML_KEYS and ":" in hay
@@ -107,7 +111,8 @@ def exact_chunks(index: Index, name: str, limit: int, file_ids: FileScope | None
     exact = verbatim_pattern(name)
     found = queries.spelling_chunks(index.conn, name, limit, file_ids)
     texts = queries.chunk_texts(index.conn, found)
-    return [cid for cid in found if exact.search(texts.get(cid, "").casefold())]
+    cased = sectiontext.FLAG_CASE and sectiontext.is_short_flag(name)  # a one-letter flag as written
+    return [cid for cid in found if exact.search(texts.get(cid, "") if cased else texts.get(cid, "").casefold())]
 
 
 # A command's entry is titled by its subcommand under the tool's reference ("Available tool commands > check" for
@@ -152,7 +157,7 @@ def title_forms(titles: Sequence[str]) -> list[str]:
 def lookup_names(lookup: str, vocabulary: AbstractSet[str]) -> list[str]:
     """A lookup's names (`route.named_identifiers`) and the whole of it, case-folded: `Restricted mode` is looked up
     as itself too."""
-    whole = lookup.strip().strip("`").strip().casefold()
+    whole = sectiontext.fold_name(lookup.strip().strip("`").strip())
     names = named_identifiers(lookup, vocabulary)
     return [*names, whole] if whole and whole not in names else names
 
@@ -177,7 +182,7 @@ def link_names(lookup: str, vocabulary: AbstractSet[str]) -> list[str]:
 def one_word_name(lookup: str) -> list[str]:
     """A lookup of one word as the name it looks up, case-folded (`diagnose`, which the vocabulary may not hold);
     none for a longer one."""
-    return [lookup.strip().strip("`").casefold()] if len(lookup.split()) == 1 else []
+    return [sectiontext.fold_name(lookup.strip().strip("`"))] if len(lookup.split()) == 1 else []
 
 
 def lookup_titles(lookup: str, vocabulary: AbstractSet[str]) -> list[str]:

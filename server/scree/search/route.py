@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import AbstractSet, List
 
+from ..notes.sectiontext import fold_name
 from .ftsquery import STOPWORDS
 
 # The marks around a word as a query types it (quotes, brackets, sentence punctuation), stripped before the word is
@@ -85,7 +86,7 @@ def asked_name(query: str, vocabulary: AbstractSet[str] = frozenset()) -> str | 
         if found:
             word = found.group(1)
             names = named_identifiers(word, vocabulary)
-            if len(names) == 1 and names[0] == word.strip("`").casefold():
+            if len(names) == 1 and names[0] == fold_name(word.strip("`")):
                 return word
     # A command: the program, one of the repo's names, and its subcommand ("What does scrapy view do?").
     found = _ASKED_COMMAND.match(query.strip()) if ASKED_COMMANDS else None
@@ -257,7 +258,7 @@ def named_identifiers(query: str, vocabulary: AbstractSet[str] = frozenset()) ->
             found = [bare]
         else:
             continue
-        for name in (f.casefold() for f in found):
+        for name in (fold_name(f) for f in found):
             if name and name not in seen:
                 seen.add(name)
                 names.append(name)

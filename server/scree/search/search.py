@@ -47,6 +47,7 @@ from ..index.indexstatus import stage_two_note
 from . import expansion, ranking, siblings
 from . import questionentries
 from ..notes.policy import NotesPolicy
+from ..notes.sectiontext import fold_name
 from ..records import FileScope, FilesExcept, Hit, SearchResult
 from .route import (asked_name, common_words_only, is_lookup, is_syntax_name, looks_like_identifier,
                     lone_mark, named_identifiers, punctuation_name, route)
@@ -404,7 +405,7 @@ class _Ranker:
         """True when no section of `rows` (the candidates) outside the release histories spells the lookup, and at
         most RARE_NAME_SECTIONS history sections do: a name one release may have added (`releases.ADDED_LOOKUPS`,
         which reads the index to be sure). A name more entries spell is one the history keeps speaking of."""
-        spelled = spelled_counter([self.text.strip().strip("`").strip().casefold()])
+        spelled = spelled_counter([fold_name(self.text.strip().strip("`").strip())])
         spellers = {(row.path, row.heading) for row in rows.values() if spelled(f"{row.heading}\n{row.text}")}
         return len(spellers) <= RARE_NAME_SECTIONS and all(ranking.is_history_file(path) for path, _ in spellers)
 
