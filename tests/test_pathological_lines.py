@@ -87,3 +87,17 @@ def test_an_rd_page_of_huge_lines_of_markup_is_indexed_by_a_real_process_in_boun
     assert done.returncode == 0, done.stderr
     found = scree("search", "--json", "--mode", "keyword", "--notes", str(notes), "rotation", timeout=60)
     assert [hit["path"] for hit in json.loads(found.stdout)["results"]][:1] == ["man/x.Rd"]
+
+
+def test_a_manual_page_of_huge_lines_of_escapes_and_macros_is_indexed_by_a_real_process_in_bounded_time(
+        tmp_path: Path) -> None:
+    # unclosed escapes (`\[`, `\*[`, `\h'`), a macro line of enclosures, and thousands of nested tagged lists
+    notes = tmp_path / "tool"
+    lines = "\n".join(_line(fragment) for fragment in ("\\[", "\\*[", "\\h'", "\\f"))
+    nested = ".Bl -tag\n.It x\n" * 2_000
+    text = f".Dt X 1\n.Sh DESCRIPTION\nRotation nightly.\n{lines}\n.Op {_line('Op ')}\n{nested}"
+    write(notes, "x.1", text)
+    done = scree("reindex", "--notes", str(notes), timeout=90)
+    assert done.returncode == 0, done.stderr
+    found = scree("search", "--json", "--mode", "keyword", "--notes", str(notes), "rotation", timeout=60)
+    assert [hit["path"] for hit in json.loads(found.stdout)["results"]][:1] == ["x.1"]

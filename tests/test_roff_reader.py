@@ -3,6 +3,7 @@ directly; which files are pages on real folders; the sync, search and read_doc w
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -201,3 +202,11 @@ def test_tags_over_one_text_are_one_entry_and_a_list_of_bare_names_is_none() -> 
     assert [(h.start, h.end, h.text) for h in man.blocks.headings if h.level == 3] == [
         (3, 5, "-L port:host"), (6, 7, "-o ssh_option"), (12, 13, "-q")]
     assert man.text[9:11] == ["AddressFamily", "ControlPersist"]  # still text of `-o ssh_option`
+
+
+@pytest.mark.parametrize("shape", [".Bl -tag\n.It x\n", ".It Fl x Xo\n", "\\[" * 50 + "\n", ".Op " + "Op " * 50 + "\n"])
+def test_a_huge_page_of_markup_reads_in_linear_time(shape: str) -> None:
+    started = time.perf_counter()
+    lines, man = page(".Dt X 1\n.Sh DESCRIPTION\n" + shape * 100_000)
+    assert len(man.text) == len(lines)
+    assert time.perf_counter() - started < 20  # 100,000 nested lists counted per item took hours

@@ -109,6 +109,7 @@ class _Reader:
         self.name = ""  # mdoc's `.Nm` name, shown where `.Nm` stands alone
         self.section = 0  # the level of the section or subsection the line is in (0: before any)
         self.lists: list[bool] = []  # open mdoc lists: True for one whose items are entries
+        self.entry_lists = 0  # how many of them are
         self.pending = ""  # "head" (a bare `.SH`: the next line is its title) or "tag" (the line after `.TP`)
         self.pending_level = 0
         self.literal = -1  # the first line of an open `.nf` / `.EX` / literal display, -1 when none is open
@@ -175,11 +176,11 @@ class _Reader:
             if words:
                 title = f"{_escapes(words[0])}({_escapes(words[1])})" if len(words) > 1 else _escapes(words[0])
                 self._head(i, TITLE_LEVEL, title, body=False)
-                self.section, self.lists = TITLE_LEVEL, []
+                self.section, self.lists, self.entry_lists = TITLE_LEVEL, [], 0
             return
         if name in _SECTIONS:
             level = _SECTIONS[name]
-            self.lists, self.run = [], None
+            self.lists, self.run, self.entry_lists = [], None, 0
             self.section = level
             title = self._render(name, rest)
             if title.strip():
@@ -193,10 +194,11 @@ class _Reader:
             if self.run is not None:  # a list opening an item's text
                 self._settle()
             self.lists.append(bool(set(rest.split()) & _TAG_LISTS))
+            self.entry_lists += self.lists[-1]
             return
         if name == "El":
             if self.lists:
-                self.lists.pop()
+                self.entry_lists -= self.lists.pop()
             self.run = None
             return
         if name == "It":
@@ -286,8 +288,7 @@ class _Reader:
     # ----- headings ------------------------------------------------------------------------------------------
 
     def _below(self) -> int:
-        depth = sum(1 for entries in self.lists if entries)
-        return min(max(self.section, TITLE_LEVEL) + max(depth, 1), _MAX_LEVEL)
+        return min(max(self.section, TITLE_LEVEL) + max(self.entry_lists, 1), _MAX_LEVEL)
 
     def _head(self, start: int, level: int, title: str, *, body: bool, end: int = -1) -> None:
         title = " ".join(title.split())
