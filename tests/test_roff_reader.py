@@ -158,7 +158,7 @@ def test_a_roff_page_is_known_by_its_header_past_the_comments() -> None:
 
 
 @pytest.mark.parametrize(("name", "page_name"), [
-    ("ssh.1", True), ("sshd_config.5", True), ("openssl.1ssl", True), ("Tool.MAN", True), ("doc/x.3p", True),
+    ("ssh.1", True), ("sshd_config.5", True), ("openssl.1ssl", True), ("Tool.MAN", True), ("doc/x.3p", True), ("man8/ip-route.8.in", True), ("configure.in", False),
     ("LGPL-2.1", False), ("2.2", False), ("python3.1", False), ("notes.10", False), ("x.md", False)])
 def test_a_manual_page_is_known_by_its_name(name: str, page_name: bool) -> None:
     assert formats.is_man_page(name) is page_name
@@ -210,3 +210,14 @@ def test_a_huge_page_of_markup_reads_in_linear_time(shape: str) -> None:
     lines, man = page(".Dt X 1\n.Sh DESCRIPTION\n" + shape * 100_000)
     assert len(man.text) == len(lines)
     assert time.perf_counter() - started < 20  # 100,000 nested lists counted per item took hours
+
+
+def test_man_tags_over_one_text_are_one_entry_and_an_indented_block_s_tags_nest_below_its_entry() -> None:
+    text = (".TH IP-ROUTE 8\n.SH DESCRIPTION\n.TP\nip route add\nadd new route\n.RS\n.TP\n"
+            '.BI to " TYPE PREFIX " (default)\nthe destination prefix.\n.TP\n.BI tos " TOS"\n.TP\n'
+            '.BI dsfield " TOS"\nthe Type Of Service key.\n.RE\n.TP\nip route show\nlist routes\n')
+    _, man = page(text)
+    assert [(h.start, h.level, h.text) for h in man.blocks.headings if h.level > 2] == [
+        (3, 3, "ip route add"), (7, 4, "to TYPE PREFIX (default)"), (10, 4, "tos TOS"), (16, 3, "ip route show")]
+    assert [s.trail for s in sections(text, formats.ROFF)][-2:] == [
+        "IP-ROUTE(8) > DESCRIPTION > ip route add > tos TOS", "IP-ROUTE(8) > DESCRIPTION > ip route show"]

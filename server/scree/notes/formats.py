@@ -76,14 +76,16 @@ BOOK_PAGES = {NOTEBOOK_SUFFIX: (SPHINX_CONF, "_toc.yml", "myst.yml", QUARTO_PROJ
 # A page knitted or rendered to Markdown beside its source (`README.Rmd` to `README.md`, `README.qmd` too): the
 # Markdown is what readers see and the one read; the source would repeat every section.
 KNITTED_SOURCES = (RMARKDOWN_SUFFIX, QUARTO_SUFFIX)
-# A manual page is named for its section (`ssh.1`, `sshd_config.5`, `openssl.1ssl`, `x.man`): read unless the note
+# A manual page is named for its section (`ssh.1`, `sshd_config.5`, `openssl.1ssl`, `x.man`; the template configure
+# fills in, `ip-route.8.in`, is the page in the repository): read unless the note
 # extensions are narrowed; a name ending in a digit before the dot (`LGPL-2.1`, a folder `2.2`) is no page, and a
 # file so named that is no roff (`roffblocks.is_roff`) is skipped with the reason.
-_MAN_PAGE = re.compile(r"[^/]*[^\d./][.](?:[1-9][a-z]{0,4}|man)", re.IGNORECASE)
+_MAN_PAGE = re.compile(r"[^/]*[^\d./][.](?:[1-9][a-z]{0,4}|man)(?:[.]in)?", re.IGNORECASE)
 
 
 def is_man_page(name: str) -> bool:
-    """True when a file name (or path) names a manual page: `ssh.1`, `sshd_config.5`, `x.3p`, `tool.man`."""
+    """True when a file name (or path) names a manual page: `ssh.1`, `sshd_config.5`, `x.3p`, `tool.man`,
+    `ip-route.8.in`."""
     return _MAN_PAGE.fullmatch(name.rsplit("/", 1)[-1]) is not None
 
 

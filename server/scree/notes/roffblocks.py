@@ -9,7 +9,10 @@ reader of the formatted page reads them (`RoffPage.text`, line for line, so ever
 - A tagged paragraph is an entry titled by its tag as the page shows it, one level below what holds it: the line
   after `.TP`, an `.IP` tag that is a word, an `.It` of an mdoc `-tag` (`-hang`, `-ohang`, `-inset`, `-diag`) list
   (`.It Fl J Ar destination` is `-J destination`, `.It Cm ProxyJump` is `ProxyJump`; `.It Xo` runs to `.Xc`), as
-  a command line option or a configuration keyword is defined there. Bullet, numbered and column lists are text.
+  a command line option or a configuration keyword is defined there; in man's indented block (`.RS` ... `.RE`) one
+  level below the entry it follows, as `ip route add`'s parameters are. Tags with no text between them are one
+  entry, titled by the first (`-L` in four forms over one description); an mdoc list of tags with no text at all
+  (scp's list of ssh_config keywords) has none. Bullet, numbered and column lists are text.
 - mdoc's semantic macros read as mandoc renders them (`Fl x` -x, `Xr ssh 1` ssh(1), `Op` [...], `Dq` "...", `Ns`
   and `Sm off` join words, `Nm` the page's name); man's font macros (`.B`, `.BR`, ...) as their words; escapes as
   the characters they print (`\\-` -, `\\(em` —, `\\fB` nothing).
@@ -34,7 +37,7 @@ _BREAKS = {"PP", "P", "LP", "Pp", "Lp", "sp", "br", "HP"}
 _TAG_LISTS = {"-tag", "-hang", "-ohang", "-inset", "-diag"}
 # Requests and macros that only lay the page out (indents, fonts, fill, hyphenation, registers, strings, includes,
 # conditionals, mdoc's prologue): a reader sees none of them.
-_LAYOUT = {"RS", "RE", "in", "ti", "ft", "ad", "na", "hy", "nh", "ne", "ta", "ll", "ps", "vs", "so", "ds", "nr",
+_LAYOUT = {"in", "ti", "ft", "ad", "na", "hy", "nh", "ne", "ta", "ll", "ps", "vs", "so", "ds", "nr",
            "if", "ie", "el", "tr", "cs", "bp", "ns", "rs", "pc", "ce", "ul", "cu", "ss", "fam", "mso", "do", "PD",
            "DT", "UC", "AT", "Dd", "Os", "El", "Ed", "Xc", "YS", "UE", "ME", "hw", "lf", "ev", "rm", "rn", "as",
            "am", "wh", "ch", "it", "fc", "lc", "cc", "c2", "ec", "eo", "em", "ig", "tm", "ab", "pl", "po", "mk",
@@ -110,6 +113,7 @@ class _Reader:
         self.section = 0  # the level of the section or subsection the line is in (0: before any)
         self.lists: list[bool] = []  # open mdoc lists: True for one whose items are entries
         self.entry_lists = 0  # how many of them are
+        self.indents = 0  # man's open `.RS` blocks
         self.pending = ""  # "head" (a bare `.SH`: the next line is its title) or "tag" (the line after `.TP`)
         self.pending_level = 0
         self.literal = -1  # the first line of an open `.nf` / `.EX` / literal display, -1 when none is open
@@ -140,16 +144,22 @@ class _Reader:
     def _text_line(self, i: int, line: str) -> None:
         shown = _escapes(line).rstrip()
         self.text[i] = shown
-        if self.run is not None and self.xo is None and shown.strip():
-            self._settle()
+        self._shown(i, shown)
+
+    def _shown(self, i: int, shown: str) -> None:
+        """A line that prints `shown`: a tag `.TP` waits for, a bare `.SH`'s title, or text after a run of tags."""
         if self.xo is not None:
-            self.xo[2].append(shown)
-        elif self.pending == "head" and shown.strip():
+            self.xo[2].append(shown if self.spaced else "\x00" + shown)
+        elif not shown.strip():
+            return
+        elif self.pending == "head":
             self._head(i, self.pending_level, shown, body=False)
             self.pending = ""
-        elif self.pending == "tag" and shown.strip():
-            self._head(i, self._below(), shown, body=True)
+        elif self.pending == "tag":
+            self._tagged(i, i + 1, shown)
             self.pending = ""
+        elif self.run is not None:
+            self._settle()
 
     def _request(self, i: int, line: str) -> None:
         body = line[1:].lstrip(" \t")
@@ -176,11 +186,11 @@ class _Reader:
             if words:
                 title = f"{_escapes(words[0])}({_escapes(words[1])})" if len(words) > 1 else _escapes(words[0])
                 self._head(i, TITLE_LEVEL, title, body=False)
-                self.section, self.lists, self.entry_lists = TITLE_LEVEL, [], 0
+                self.section, self.lists, self.entry_lists, self.indents = TITLE_LEVEL, [], 0, 0
             return
         if name in _SECTIONS:
             level = _SECTIONS[name]
-            self.lists, self.run, self.entry_lists = [], None, 0
+            self.lists, self.run, self.entry_lists, self.indents = [], None, 0, 0
             self.section = level
             title = self._render(name, rest)
             if title.strip():
@@ -209,6 +219,9 @@ class _Reader:
             self.xo = None
             self._tagged(start, i + 1, _joined_tag(parts))
             return
+        if name in ("RS", "RE"):  # man's indented block: the tagged paragraphs in it belong to the one above
+            self.indents = self.indents + 1 if name == "RS" else max(self.indents - 1, 0)
+            return
         if name == "Sm":
             self.spaced = rest.split()[:1] != ["off"] if rest else not self.spaced
             return
@@ -228,13 +241,7 @@ class _Reader:
             return
         shown = self._render(name, rest)
         self.text[i] = shown
-        if self.run is not None and self.xo is None and shown.strip():
-            self._settle()
-        if self.xo is not None:
-            self.xo[2].append(shown if self.spaced else "\x00" + shown)
-        elif self.pending == "tag" and shown.strip():
-            self._head(i, self._below(), shown, body=True)
-            self.pending = ""
+        self._shown(i, shown)
 
     def _item(self, i: int, rest: str) -> None:
         entries = bool(self.lists) and self.lists[-1]
@@ -288,7 +295,7 @@ class _Reader:
     # ----- headings ------------------------------------------------------------------------------------------
 
     def _below(self) -> int:
-        return min(max(self.section, TITLE_LEVEL) + max(self.entry_lists, 1), _MAX_LEVEL)
+        return min(max(self.section, TITLE_LEVEL) + max(self.entry_lists, 1) + self.indents, _MAX_LEVEL)
 
     def _head(self, start: int, level: int, title: str, *, body: bool, end: int = -1) -> None:
         title = " ".join(title.split())
