@@ -63,6 +63,16 @@ def test_notes_of_huge_lines_of_openers_are_indexed_by_a_real_process_in_bounded
     assert paths == {f"{name}.md" for name in SHAPES} | {"plain.md"}
 
 
+def _first_hit_after_reindex(notes: Path, query: str) -> str:
+    """The first hit's path for `query` once a real `scree reindex` process has indexed `notes` (the quadratic
+    readers needed minutes; the bound is generous)."""
+    done = scree("reindex", "--notes", str(notes), timeout=90)
+    assert done.returncode == 0, done.stderr
+    found = scree("search", "--json", "--mode", "keyword", "--notes", str(notes), query, timeout=60)
+    assert found.returncode == 0, found.stderr
+    return str(json.loads(found.stdout)["results"][0]["path"])
+
+
 def test_vim_help_of_huge_lines_of_tags_and_blanks_is_indexed_by_a_real_process_in_bounded_time(tmp_path: Path) -> None:
     # a line of tags that ends in a word, and blanks before a `~`, were each minutes of regex backtracking
     notes = tmp_path / "plugin.vim"
@@ -71,10 +81,7 @@ def test_vim_help_of_huge_lines_of_tags_and_blanks_is_indexed_by_a_real_process_
     blanks = "a" + " " * LINE_BYTES + "b~"
     help_text = f"*x.txt*  X\n\nROTATION      *x-rotation*\n\n{tags}\n{blanks}\n\nRotation nightly.\n"
     write(notes, "doc/x.txt", help_text)
-    done = scree("reindex", "--notes", str(notes), timeout=90)
-    assert done.returncode == 0, done.stderr
-    found = scree("search", "--json", "--mode", "keyword", "--notes", str(notes), "rotation", timeout=60)
-    assert [hit["path"] for hit in json.loads(found.stdout)["results"]][:1] == ["doc/x.txt"]
+    assert _first_hit_after_reindex(notes, "rotation") == "doc/x.txt"
 
 
 def test_an_rd_page_of_huge_lines_of_markup_is_indexed_by_a_real_process_in_bounded_time(tmp_path: Path) -> None:
@@ -83,10 +90,7 @@ def test_an_rd_page_of_huge_lines_of_markup_is_indexed_by_a_real_process_in_boun
     write(notes, "DESCRIPTION", "Package: x\n")
     lines = "\n".join(_line(fragment) for fragment in ("\\code{", "\\item{", "{", "\\section{x}{", "a\\%"))
     write(notes, "man/x.Rd", f"\\name{{x}}\n\\title{{Rotation}}\n\\description{{\nRotation nightly.\n{lines}\n}}\n")
-    done = scree("reindex", "--notes", str(notes), timeout=90)
-    assert done.returncode == 0, done.stderr
-    found = scree("search", "--json", "--mode", "keyword", "--notes", str(notes), "rotation", timeout=60)
-    assert [hit["path"] for hit in json.loads(found.stdout)["results"]][:1] == ["man/x.Rd"]
+    assert _first_hit_after_reindex(notes, "rotation") == "man/x.Rd"
 
 
 def test_a_manual_page_of_huge_lines_of_escapes_and_macros_is_indexed_by_a_real_process_in_bounded_time(
@@ -97,7 +101,4 @@ def test_a_manual_page_of_huge_lines_of_escapes_and_macros_is_indexed_by_a_real_
     nested = ".Bl -tag\n.It x\n" * 2_000
     text = f".Dt X 1\n.Sh DESCRIPTION\nRotation nightly.\n{lines}\n.Op {_line('Op ')}\n{nested}"
     write(notes, "x.1", text)
-    done = scree("reindex", "--notes", str(notes), timeout=90)
-    assert done.returncode == 0, done.stderr
-    found = scree("search", "--json", "--mode", "keyword", "--notes", str(notes), "rotation", timeout=60)
-    assert [hit["path"] for hit in json.loads(found.stdout)["results"]][:1] == ["x.1"]
+    assert _first_hit_after_reindex(notes, "rotation") == "x.1"
