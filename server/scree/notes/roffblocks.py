@@ -167,10 +167,10 @@ class _Reader:
             return
         name, _, rest = body.partition(" ")
         name, rest = name.rstrip("\t"), rest.strip()
-        if name in ("de", "de1", "am", "ig"):
-            self.skip_to = "." + (rest.split()[1] if name != "ig" and len(rest.split()) > 1 else ".")
-            if name == "ig" and rest:
-                self.skip_to = "." + rest.split()[0]
+        if name in ("de", "de1", "am", "ig"):  # a definition (`.de XX [end]`) or ignored block (`.ig [end]`): to `..`
+            args = rest.split()
+            end = args[0] if name == "ig" and args else args[1] if name != "ig" and len(args) > 1 else "."
+            self.skip_to = "." + end
             return
         if name in ("nf", "EX") or (name == "Bd" and ("-literal" in rest or "-unfilled" in rest)):
             if self.literal < 0:
