@@ -155,11 +155,13 @@ def test_a_roff_page_is_known_by_its_header_past_the_comments() -> None:
     assert is_roff(split_lines(MDOC)) and is_roff(split_lines(MAN))
     assert not is_roff(split_lines("GNU LESSER GENERAL PUBLIC LICENSE\nVersion 2.1, February 1999\n"))
     assert not is_roff(split_lines(".\\\" only a comment\n"))
+    assert is_roff(split_lines(".so man8/ip-route.8\n"))  # an alias of another page
 
 
 @pytest.mark.parametrize(("name", "page_name"), [
     ("ssh.1", True), ("sshd_config.5", True), ("openssl.1ssl", True), ("Tool.MAN", True), ("doc/x.3p", True), ("man8/ip-route.8.in", True), ("configure.in", False),
-    ("LGPL-2.1", False), ("2.2", False), ("python3.1", False), ("notes.10", False), ("x.md", False)])
+    ("tc-u32.8", True), ("python3.1", True), ("LGPL-2.1", False), ("2.2", False), ("release-1.2.3", False),
+    ("notes.10", False), ("x.md", False), (".1", False)])
 def test_a_manual_page_is_known_by_its_name(name: str, page_name: bool) -> None:
     assert formats.is_man_page(name) is page_name
     assert (formats.kind_of(name) == formats.ROFF) is page_name

@@ -78,15 +78,21 @@ BOOK_PAGES = {NOTEBOOK_SUFFIX: (SPHINX_CONF, "_toc.yml", "myst.yml", QUARTO_PROJ
 KNITTED_SOURCES = (RMARKDOWN_SUFFIX, QUARTO_SUFFIX)
 # A manual page is named for its section (`ssh.1`, `sshd_config.5`, `openssl.1ssl`, `x.man`; the template configure
 # fills in, `ip-route.8.in`, is the page in the repository): read unless the note
-# extensions are narrowed; a name ending in a digit before the dot (`LGPL-2.1`, a folder `2.2`) is no page, and a
-# file so named that is no roff (`roffblocks.is_roff`) is skipped with the reason.
-_MAN_PAGE = re.compile(r"[^/]*[^\d./][.](?:[1-9][a-z]{0,4}|man)(?:[.]in)?", re.IGNORECASE)
+# extensions are narrowed. A version is no page: the stem's last part must hold a letter (`tc-u32.8`, `python3.1`
+# are pages; `LGPL-2.1`, a file `2.2` are not). A file so named that is no roff (`roffblocks.is_roff`) is skipped
+# with the reason.
+_MAN_SUFFIX = re.compile(r"[.](?:[1-9][a-z]{0,4}|man)(?:[.]in)?$", re.IGNORECASE)
+_STEM_PARTS = re.compile(r"[-_.+]")
 
 
 def is_man_page(name: str) -> bool:
     """True when a file name (or path) names a manual page: `ssh.1`, `sshd_config.5`, `x.3p`, `tool.man`,
-    `ip-route.8.in`."""
-    return _MAN_PAGE.fullmatch(name.rsplit("/", 1)[-1]) is not None
+    `ip-route.8.in`, `tc-u32.8`."""
+    base = name.rsplit("/", 1)[-1]
+    suffix = _MAN_SUFFIX.search(base)
+    if suffix is None or suffix.start() == 0:
+        return False
+    return any(c.isalpha() for c in _STEM_PARTS.split(base[: suffix.start()])[-1])
 
 
 # A `doc/` folder is Vim's help when the folder holding it is a runtime folder: a plugin's root, Vim's or Neovim's

@@ -82,7 +82,7 @@ class RoffPage:
 
 def is_roff(lines: list[str]) -> bool:
     """True when the text is a manual page: a `.TH` or mdoc `.Dd`/`.Dt` request among its first requests, past the
-    comments (a licence file named `LGPL-2.1` is not one)."""
+    comments, or a `.so` that makes it another page's alias (a licence file named `COPYING.1` is not one)."""
     seen = 0
     for line in lines:
         if not line.strip() or line.startswith(('.\\"', "'\\\"", '.\\#', '\\"')) or line.strip() == ".":
@@ -90,7 +90,7 @@ def is_roff(lines: list[str]) -> bool:
         if line[:1] not in (".", "'"):
             return False
         name = line[1:].lstrip().split(" ", 1)[0]
-        if name in ("TH", "Dd", "Dt"):
+        if name in ("TH", "Dd", "Dt", "so"):
             return True
         seen += 1
         if seen > 20:
@@ -220,6 +220,8 @@ class _Reader:
             self._tagged(start, i + 1, _joined_tag(parts))
             return
         if name in ("RS", "RE"):  # man's indented block: the tagged paragraphs in it belong to the one above
+            if name == "RS" and self.run is not None:  # the block is the text of the tags before it
+                self._settle()
             self.indents = self.indents + 1 if name == "RS" else max(self.indents - 1, 0)
             return
         if name == "Sm":
