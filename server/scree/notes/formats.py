@@ -10,20 +10,20 @@ The chunker, read_doc's section lookup, the language rules, the embedding view a
 there and never ask which format a note came from. Adding a format is one reader module, a suffix here,
 and its tests.
 
-A note's kind comes from its suffix (a manual page's is its section: `ssh.1`, `sshd_config.5`), except `.txt`: inside a Sphinx source folder (a folder holding
-`conf.py`, or below one) it is reStructuredText, as Sphinx reads it (Django's `docs/**.txt`); in a Vim runtime
-folder's `doc/` (beside `plugin/`, `autoload/`, `lua/`, ...) it is Vim help, as `:help` reads it; elsewhere it
-is plain text, read only when the user lists `.txt` in SCREE_NOTE_EXTENSIONS. A suffix the user adds that
-scree has no reader for (`.qmd`, `.mdown`) is read as Markdown, as before formats were told apart; a docs build's
-notebooks and a Quarto project's `.qmd` pages are read without a setting (`BOOK_PAGES`).
+A note's kind comes from its suffix (a manual page's is its section: `ssh.1`, `sshd_config.5`), except `.txt`:
+inside a Sphinx source folder (a folder holding `conf.py`, or below one) it is reStructuredText, as Sphinx reads it
+(Django's `docs/**.txt`); in a Vim runtime folder's `doc/` (beside `plugin/`, `autoload/`, `lua/`, ...) it is Vim
+help, as `:help` reads it; elsewhere it is plain text, read only when the user lists `.txt` in SCREE_NOTE_EXTENSIONS.
+A suffix the user adds that scree has no reader for (`.mdown`) is read as Markdown, as before formats were told apart;
+a docs build's notebooks, a Quarto project's `.qmd` pages and an R package's `.Rd` and `.Rmd` pages are read without a
+setting (`BOOK_PAGES`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import re
 
 from . import (adocblocks, mdblocks, mdbookincludes, mkdocsdirectives, mkdocssnippets, mystdirectives, pdftext,
                rdblocks, roffblocks, rstblocks, rstsubst, vimhelp)
@@ -77,10 +77,9 @@ BOOK_PAGES = {NOTEBOOK_SUFFIX: (SPHINX_CONF, "_toc.yml", "myst.yml", QUARTO_PROJ
 # Markdown is what readers see and the one read; the source would repeat every section.
 KNITTED_SOURCES = (RMARKDOWN_SUFFIX, QUARTO_SUFFIX)
 # A manual page is named for its section (`ssh.1`, `sshd_config.5`, `openssl.1ssl`, `x.man`; the template configure
-# fills in, `ip-route.8.in`, is the page in the repository): read unless the note
-# extensions are narrowed. A version is no page: the stem's last part must hold a letter (`tc-u32.8`, `python3.1`
-# are pages; `LGPL-2.1`, a file `2.2` are not). A file so named that is no roff (`roffblocks.is_roff`) is skipped
-# with the reason.
+# fills in, `ip-route.8.in`, is the page in the repository): read unless the note extensions are narrowed. A version
+# is no page: the stem's last part must hold a letter (`tc-u32.8`, `python3.1` are pages; `LGPL-2.1`, a file `2.2`
+# are not). A file so named that holds no roff (`roffblocks.is_roff`) is skipped with the reason.
 _MAN_SUFFIX = re.compile(r"[.](?:[1-9][a-z]{0,4}|man)(?:[.]in)?$", re.IGNORECASE)
 _STEM_PARTS = re.compile(r"[-_.+]")
 

@@ -1,8 +1,8 @@
 """An R documentation file (`man/*.Rd`, what roxygen2 writes and `?name` shows) read as R's help shows it.
 
 Pure, no I/O, never raises on any `str`, one pass over the characters. Rd is LaTeX-like: `\\command{argument}`,
-`%` comments, `\\{` `\\}` `\\%` `\\\\` escapes. It yields the same `Blocks` record as `mdblocks`, and the page's lines as
-a reader of the help page reads them (`RdPage.text`, line for line, so every chunk still points at the file's lines):
+`%` comments, `\\{` `\\}` `\\%` `\\\\` escapes. It yields the same `Blocks` record as `mdblocks`, and the page's
+lines as a reader of the help page reads them (`RdPage.text`, line for line: every chunk points at the file's lines):
 - The page's title (`\\title{}`) is its first heading, the root of every trail (pkgdown's and R's help page title).
   It heads the page from its first line of header (`\\name{}`), so the names the page documents (each `\\alias{}`,
   shown as a code span on its line) are the title section's text: the page is where `?req_retry` lands.
