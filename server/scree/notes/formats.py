@@ -2,7 +2,7 @@
 
 Each format is one reader that turns a note's lines into the same `Blocks` record (headings with their
 lines and levels, verbatim blocks, targets, markup lines): `mdblocks` (Markdown and its dialects),
-`rstblocks` (reStructuredText), `adocblocks` (AsciiDoc), `pdftext` (a PDF's extracted text, its pages and
+`rstblocks` (reStructuredText), `adocblocks` (AsciiDoc), `orgblocks` (Org), `pdftext` (a PDF's extracted text, its pages and
 outline as headings), `vimhelp` (a Vim plugin's help files), `rdblocks` (an R package's help pages), `roffblocks`
 (manual pages: roff with the man or mdoc macros); a Jupyter notebook is its cells' Markdown
 (`notebook`), read by `mdblocks`; plain text has no structure but paragraphs.
@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import (adocblocks, mdblocks, mdbookincludes, mkdocsdirectives, mkdocssnippets, mystdirectives, pdftext,
-               rdblocks, roffblocks, rstblocks, rstsubst, vimhelp)
+               orgblocks, rdblocks, roffblocks, rstblocks, rstsubst, vimhelp)
 from ..records import AutodocRef
 
 MARKDOWN = "markdown"
@@ -38,24 +38,26 @@ VIMHELP = "vimhelp"
 NOTEBOOK = "notebook"
 RD = "rd"
 ROFF = "roff"
+ORG = "org"
 
-KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP, NOTEBOOK, RD, ROFF)
+KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP, NOTEBOOK, RD, ROFF, ORG)
 SUFFIX_KINDS = {
     ".md": MARKDOWN, ".mdx": MARKDOWN, ".markdown": MARKDOWN,
     ".rst": RST, ".rest": RST,
     ".adoc": ASCIIDOC, ".asciidoc": ASCIIDOC,
+    ".org": ORG,
     ".txt": TEXT,
     ".pdf": PDF,
     ".ipynb": NOTEBOOK,
     ".rd": RD,
 }
-# Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc and PDF (its text, `pdftext`). `.ipynb` (a notebook's
+# Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc, Org and PDF (its text, `pdftext`). `.ipynb` (a notebook's
 # cells, `notebook`) and `.qmd` (Quarto's Markdown) are read where a docs build reads them as pages (a Sphinx, Jupyter
 # Book or Quarto source folder: BOOK_PAGES) without a setting, elsewhere only when listed: a data project's analysis
 # notebooks are not its docs; an R package's `.Rd` help pages and `.Rmd` vignettes likewise. `.txt` is read in Sphinx
 # source folders (as reStructuredText) and Vim help folders (as Vim help) without a setting, elsewhere only when
 # listed; manual pages (`is_man_page`) without a setting.
-DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".pdf")
+DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pdf")
 SPHINX_TEXT_SUFFIX = ".txt"
 SPHINX_CONF = "conf.py"
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -131,7 +133,8 @@ def kind_of(name: str, *, sphinx_source: bool = False, vim_help: bool = False) -
 
 
 KIND_NAMES = {MARKDOWN: "Markdown", RST: "reStructuredText", ASCIIDOC: "AsciiDoc", TEXT: "text", PDF: "PDF",
-              VIMHELP: "Vim help", NOTEBOOK: "Jupyter notebook", RD: "R documentation", ROFF: "manual page"}
+              VIMHELP: "Vim help", NOTEBOOK: "Jupyter notebook", RD: "R documentation", ROFF: "manual page",
+              ORG: "Org"}
 
 
 def count_kinds(paths: list[str]) -> dict[str, int]:
@@ -174,6 +177,8 @@ def structure(kind: str, lines: list[str], changelog_sections: Sequence[str] = (
     if kind == ROFF:
         man = roffblocks.parse_roff(lines)
         return Structure(man.blocks, text=man.text)
+    if kind == ORG:
+        return Structure(orgblocks.parse_org(lines))
     blocks = mdblocks.parse_blocks(lines)
     refs = mystdirectives.myst_directives(lines, blocks.verbatim)
     books = (*mdbookincludes.mdbook_includes(lines), *mkdocssnippets.snippets(lines, blocks))
