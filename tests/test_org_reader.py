@@ -10,7 +10,7 @@ import pytest
 
 from synced import full_sync, keyword_hits, synced_index
 from scree.mcpserver import read_output
-from scree.notes import formats
+from scree.notes import formats, orgblocks
 from scree.notes.chunker import chunk_note
 from scree.notes.mdblocks import split_lines
 from scree.notes.orgblocks import clean_org_heading, parse_org
@@ -46,24 +46,29 @@ Text.
 """
 
 
-def test_an_org_file_s_headings_entries_blocks_and_title() -> None:
+def test_an_org_file_s_headings_blocks_and_title() -> None:
     lines = split_lines(MANUAL)
     blocks = parse_org(lines)
     assert [(h.start, h.level, h.text, h.body) for h in blocks.headings] == [
         (5, 1, "Introduction", False), (7, 1, "Interface Concepts", False), (8, 2, "Switching Buffers", False),
-        (12, 3, "User Option: magit-display-buffer-function", True), (16, 3, "Key: q (magit-mode-bury-buffer)", True),
         (24, 2, "Use `magit-status` with the status buffer", False)]
     assert blocks.verbatim == ((19, 22), (22, 23))
     assert {0, 1, 2, 4, 9, 10, 11, 23} <= set(blocks.inert) and 3 not in blocks.inert  # a preamble drawer is text
     assert blocks.front_matter == 'title: "Magit User Manual"'
 
 
+def test_a_description_list_item_is_an_entry_titled_by_its_term_when_entries_are_on(monkeypatch) -> None:
+    monkeypatch.setattr(orgblocks, "ORG_ENTRIES", True)
+    entries = [(h.start, h.level, h.text, h.body) for h in parse_org(split_lines(MANUAL)).headings if h.body]
+    assert entries == [(12, 3, "User Option: magit-display-buffer-function", True),
+                       (16, 3, "Key: q (magit-mode-bury-buffer)", True)]
+
+
 def test_chunks_carry_the_trail_and_the_file_title_is_the_note_s() -> None:
     note = chunk_note(MANUAL, formats.ORG)
     assert note.title == "Magit User Manual"
     by_heading = {c.heading: c.text for c in note.chunks}
-    entry = "Interface Concepts > Switching Buffers > User Option: magit-display-buffer-function"
-    assert "quasarhub" in by_heading[entry] and ":CUSTOM_ID:" not in "\n".join(by_heading)
+    assert "quasarhub" in by_heading["Interface Concepts > Switching Buffers"]
     assert [s.trail for s in sections(MANUAL, formats.ORG)][:3] == [
         "Introduction", "Interface Concepts", "Interface Concepts > Switching Buffers"]
 
@@ -92,7 +97,7 @@ def test_org_files_are_notes_without_a_setting_and_answer_by_section(tmp_path: P
         full_sync(index, root)
         assert NotesPolicy.load(root).note_kind("docs/magit.org") == formats.ORG
         assert [(h.path, h.heading) for h in keyword_hits(index, root, "quasarhub")] == [
-            ("docs/magit.org", "Interface Concepts > Switching Buffers > User Option: magit-display-buffer-function")]
+            ("docs/magit.org", "Interface Concepts > Switching Buffers")]
     out = read_output(root, "docs/magit.org", heading="Switching Buffers", start_line=None, end_line=None,
                       max_file_bytes=1 << 20, max_bytes=100_000)
     assert out.heading == "Interface Concepts > Switching Buffers" and "quasarhub" in out.text
