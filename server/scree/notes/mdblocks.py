@@ -138,6 +138,15 @@ class Blocks:
     inert: tuple[int, ...] = ()  # lines of markup a reader never sees: ESM, tag-only JSX/HTML, toctree entries, comments
 
 
+@dataclass(frozen=True)
+class ShownPage:
+    """A note's blocks and its lines as a reader of the rendered page reads them, as many as given (the readers of
+    formats whose markup is no text: `rdblocks`, `roffblocks`)."""
+
+    blocks: Blocks
+    text: list[str]
+
+
 def split_lines(text: str) -> list[str]:
     """The text's lines as CommonMark sees them: split at "\\n", "\\r\\n" and a lone "\\r"; BOM ignored."""
     if text.startswith("\ufeff"):

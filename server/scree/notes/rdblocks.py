@@ -2,7 +2,7 @@
 
 Pure, no I/O, never raises on any `str`, one pass over the characters. Rd is LaTeX-like: `\\command{argument}`,
 `%` comments, `\\{` `\\}` `\\%` `\\\\` escapes. It yields the same `Blocks` record as `mdblocks`, and the page's
-lines as a reader of the help page reads them (`RdPage.text`, line for line: every chunk points at the file's lines):
+lines as a reader of the help page reads them (`ShownPage.text`, line for line: every chunk points at the file's lines):
 - The page's title (`\\title{}`) is its first heading, the root of every trail (pkgdown's and R's help page title).
   It heads the page from its first line of header (`\\name{}`), so the names the page documents (each `\\alias{}`,
   shown as a code span on its line) are the title section's text: the page is where `?req_retry` lands.
@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .mdblocks import MAX_HEADING_BYTES, Blocks, Heading
+from .mdblocks import MAX_HEADING_BYTES, Blocks, Heading, ShownPage
 from .utf8 import cut_utf8
 
 # R's help page section titles (tools::Rd2txt), for the top-level blocks; `\section` titles its own.
@@ -68,15 +68,7 @@ class _Frame:
     inner_level: int = 0
 
 
-@dataclass(frozen=True)
-class RdPage:
-    """An Rd file's blocks and its lines as the help page reads them (as many as given)."""
-
-    blocks: Blocks
-    text: list[str]
-
-
-def parse_rd(lines: list[str]) -> RdPage:
+def parse_rd(lines: list[str]) -> ShownPage:
     """The sections, code and help-page text of an Rd file given as `mdblocks.split_lines` lines."""
     return _Reader(lines).read()
 
@@ -100,7 +92,7 @@ class _Reader:
 
     # ----- the pass ------------------------------------------------------------------------------------------
 
-    def read(self) -> RdPage:
+    def read(self) -> ShownPage:
         src, i, n = self.src, 0, len(self.src)
         while i < n:
             m = _SPECIAL.search(src, i)
@@ -306,7 +298,7 @@ class _Reader:
 
     # ----- the page ------------------------------------------------------------------------------------------
 
-    def _page(self) -> RdPage:
+    def _page(self) -> ShownPage:
         if self.title is not None or self.header_line >= 0:
             line = self.header_line if self.header_line >= 0 else 0
             self.heads.pop(line, None)
@@ -322,7 +314,7 @@ class _Reader:
             marker = "#" * level + " " + title
             text[line] = f"{marker}: {rest}" if rest else marker
             headings.append(Heading(line, line + 1, level, title, body=bool(rest)))
-        return RdPage(Blocks(0, None, tuple(headings), tuple(sorted(self.verbatim))), text)
+        return ShownPage(Blocks(0, None, tuple(headings), tuple(sorted(self.verbatim))), text)
 
 
 def _arity(command: str) -> int:

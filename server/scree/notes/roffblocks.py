@@ -2,7 +2,7 @@
 
 Pure, no I/O, never raises on any `str`, one pass over the lines (roff is line-based: a line opening with `.` or `'` is
 a request or macro, any other is text). It yields the same `Blocks` record as `mdblocks`, and the page's lines as a
-reader of the formatted page reads them (`RoffPage.text`, line for line, so every chunk points at the file's lines):
+reader of the formatted page reads them (`ShownPage.text`, line for line, so every chunk points at the file's lines):
 - The page's title is its header, as `man` prints it: `.TH SSH 1` or mdoc's `.Dt SSH 1` is `SSH(1)`, the root of every
   trail, as Git's AsciiDoc pages are titled `git-add(1)`.
 - `.SH` / `.Sh` open a section, `.SS` / `.Ss` a subsection, titled as written (`DESCRIPTION`, `OPTIONS`).
@@ -23,9 +23,8 @@ reader of the formatted page reads them (`RoffPage.text`, line for line, so ever
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from .mdblocks import MAX_HEADING_BYTES, Blocks, Heading
+from .mdblocks import MAX_HEADING_BYTES, Blocks, Heading, ShownPage
 from .utf8 import cut_utf8
 
 TITLE_LEVEL = 1
@@ -41,8 +40,7 @@ _LAYOUT = {"in", "ti", "ft", "ad", "na", "hy", "nh", "ne", "ta", "ll", "ps", "vs
            "if", "ie", "el", "tr", "cs", "bp", "ns", "rs", "pc", "ce", "ul", "cu", "ss", "fam", "mso", "do", "PD",
            "DT", "UC", "AT", "Dd", "Os", "El", "Ed", "Xc", "YS", "UE", "ME", "hw", "lf", "ev", "rm", "rn", "as",
            "am", "wh", "ch", "it", "fc", "lc", "cc", "c2", "ec", "eo", "em", "ig", "tm", "ab", "pl", "po", "mk",
-           "rt", "fl", "fi", "nf", "EE", "EX", "Bk", "Ek", "Ud", "Rs", "Re", "Bf", "Ef", "ns", "TS", "TE", "T{",
-           "T}", "Sm", "Db", "Ex", "Rv", "cp", "hc", "sv", "os", "nm", "nn", "pm", "PDF", "pdfhref", "URL"}
+           "rt", "fl", "Bk", "Ek", "Ud", "Rs", "Re", "Bf", "Ef", "TS", "TE", "T{", "T}", "Db", "Ex", "Rv", "cp", "hc", "sv", "os", "nm", "nn", "pm", "PDF", "pdfhref", "URL"}
 _FONTS_SPACED = {"B", "I", "R", "SM", "SB"}
 _FONTS_ALTERNATING = {"BR", "BI", "IB", "IR", "RB", "RI"}
 # mdoc's callable macros and what each prints around the words it takes (see `_render_mdoc`).
@@ -72,14 +70,6 @@ _SIMPLE = {"-": "-", "e": "\\", "\\": "\\", " ": " ", "~": " ", "0": " ", "'": "
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"?|(\S+)')
 
 
-@dataclass(frozen=True)
-class RoffPage:
-    """A manual page's blocks and its lines as the formatted page reads them (as many as given)."""
-
-    blocks: Blocks
-    text: list[str]
-
-
 def is_roff(lines: list[str]) -> bool:
     """True when the text is a manual page: a `.TH` or mdoc `.Dd`/`.Dt` request among its first requests, past the
     comments, or a `.so` that makes it another page's alias (a licence file named `COPYING.1` is not one)."""
@@ -98,7 +88,7 @@ def is_roff(lines: list[str]) -> bool:
     return False
 
 
-def parse_roff(lines: list[str]) -> RoffPage:
+def parse_roff(lines: list[str]) -> ShownPage:
     """The sections, entries, displays and formatted text of a manual page given as `mdblocks.split_lines` lines."""
     return _Reader(lines).read()
 
@@ -125,7 +115,7 @@ class _Reader:
         self.run: tuple[int, int, int, str] | None = None
         self.spaced = True  # mdoc's `.Sm off` joins the words of the macro lines that follow, until `.Sm on`
 
-    def read(self) -> RoffPage:
+    def read(self) -> ShownPage:
         for i, line in enumerate(self.lines):
             if self.skip_to:
                 if line.rstrip() == self.skip_to:
@@ -305,7 +295,7 @@ class _Reader:
             self.heads.append((start, end if end > start else start + 1, level,
                                cut_utf8(title, MAX_HEADING_BYTES).rstrip(), body))
 
-    def _page(self) -> RoffPage:
+    def _page(self) -> ShownPage:
         headings: list[Heading] = []
         last_end = 0
         for start, end, level, title, body in sorted(self.heads):
@@ -315,7 +305,7 @@ class _Reader:
                 self.text[start] = "#" * level + " " + title
             headings.append(Heading(start, end, level, title, body=body))
             last_end = end
-        return RoffPage(Blocks(0, None, tuple(headings), tuple(self.verbatim)), self.text)
+        return ShownPage(Blocks(0, None, tuple(headings), tuple(self.verbatim)), self.text)
 
 
 def _joined_tag(parts: list[str]) -> str:
@@ -351,28 +341,27 @@ def _escapes(text: str) -> str:
     """Text with roff's escapes written as the characters they print (fonts, sizes, motions: nothing)."""
     if "\\" not in text:
         return text
-
-    def one(m: re.Match[str]) -> str:
-        glyph, named, other = m.group(1), m.group(2), m.group(3)
-        if glyph is not None:
-            return _GLYPHS.get(glyph, "")
-        if named is not None:
-            if named.startswith("u") and len(named) in (5, 6):
-                try:
-                    return chr(int(named[1:], 16))
-                except ValueError:
-                    return ""
-            return _GLYPHS.get(named, "")
-        if other is not None:
-            return _SIMPLE.get(other, "" if other in "&|^c%:/,)!{}dru" else other)
-        if m.group(0).startswith('\\"'):
-            return ""
-        return ""
-
     cut = text.find('\\"')
     if cut >= 0 and (cut == 0 or text[cut - 1] != "\\"):
-        text = text[:cut]
-    return _ESCAPE.sub(one, text)
+        text = text[:cut]  # a comment
+    return _ESCAPE.sub(_escaped, text)
+
+
+def _escaped(m: re.Match[str]) -> str:
+    """What one escape prints: a glyph (`\\(em`, `\\[u00E9]`), a character (`\\-`), or nothing."""
+    glyph, named, other = m.group(1), m.group(2), m.group(3)
+    if glyph is not None:
+        return _GLYPHS.get(glyph, "")
+    if named is not None:
+        if named.startswith("u") and len(named) in (5, 6):
+            try:
+                return chr(int(named[1:], 16))
+            except ValueError:
+                return ""
+        return _GLYPHS.get(named, "")
+    if other is not None:
+        return _SIMPLE.get(other, "" if other in "&|^c%:/,)!{}dru" else other)
+    return ""  # fonts, sizes, strings, registers, motions
 
 
 def _render_mdoc(words: list[str], page_name: str, spaced: bool = True) -> str:

@@ -27,9 +27,14 @@ def is_short_flag(name: str) -> bool:
     return len(name) == 2 and name[0] == "-" and name[1].isalpha() and name[1].isascii()
 
 
+def cased_name(name: str) -> bool:
+    """True when `name` is compared in its own case, never folded: a one-letter flag (FLAG_CASE)."""
+    return FLAG_CASE and is_short_flag(name)
+
+
 def fold_name(name: str) -> str:
-    """A name as names are compared: case-folded, except a one-letter flag (FLAG_CASE)."""
-    return name if FLAG_CASE and is_short_flag(name) else name.casefold()
+    """A name as names are compared: case-folded, except a one-letter flag (`cased_name`)."""
+    return name if cased_name(name) else name.casefold()
 
 
 

@@ -82,7 +82,7 @@ def spelled_counter(names: Sequence[str]) -> Callable[[str], int]:
 
     tabled = [(n, n.rpartition(".")[2]) for n in names if TABLE_KEYS and _DOTTED_KEY.fullmatch(n)]
     # a one-letter flag is spelled in its own case only (`sectiontext.FLAG_CASE`): read in the text as written
-    cased = {n for n in spelt if sectiontext.FLAG_CASE and sectiontext.is_short_flag(n)}
+    cased = {n for n in spelt if sectiontext.cased_name(n)}
 
     def spelled(text: str) -> int:
         hay = text.casefold()
@@ -111,7 +111,7 @@ def exact_chunks(index: Index, name: str, limit: int, file_ids: FileScope | None
     exact = verbatim_pattern(name)
     found = queries.spelling_chunks(index.conn, name, limit, file_ids)
     texts = queries.chunk_texts(index.conn, found)
-    cased = sectiontext.FLAG_CASE and sectiontext.is_short_flag(name)  # a one-letter flag as written
+    cased = sectiontext.cased_name(name)  # a one-letter flag as written
     return [cid for cid in found if exact.search(texts.get(cid, "") if cased else texts.get(cid, "").casefold())]
 
 
