@@ -3,7 +3,6 @@ search and read_doc with a real index."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -83,12 +82,11 @@ def test_a_heading_reads_without_its_keywords_cookies_tags_and_markup(raw: str, 
 @pytest.mark.parametrize("text", ["*", "* ", "#+begin_src\nnever closed", ":PROPERTIES:\nnever closed", "- ::",
                                   "#+title:", "\x00* \ufffd", "*" * 50_000 + " x", "- " + " " * 100_000 + "::x",
                                   "* " + "=a" * 50_000, "* " + "[[" * 50_000])
-def test_broken_or_hostile_org_never_raises_and_reads_in_linear_time(text: str) -> None:
-    started = time.perf_counter()
+@pytest.mark.timeout(60)  # a quadratic term pattern took minutes on such a line; speed: benchmarks/hostile_readers.py
+def test_broken_or_hostile_org_never_raises(text: str) -> None:
     blocks = parse_org(split_lines(text))
     starts = [h.start for h in blocks.headings]
     assert starts == sorted(set(starts))
-    assert time.perf_counter() - started < 10  # a quadratic term pattern took minutes on such a line
 
 
 def test_org_files_are_notes_without_a_setting_and_answer_by_section(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ and read_doc with a real index."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -148,12 +147,11 @@ def test_broken_or_hostile_markup_never_raises_and_keeps_every_line(text: str) -
     assert starts == sorted(set(starts)) and all(0 <= s < len(lines) for s in starts)
 
 
+@pytest.mark.timeout(60)  # quadratic work here takes hours; its speed is measured in benchmarks/hostile_readers.py
 @pytest.mark.parametrize("shape", ["\\code{x}" * 100_000, "\\item{" * 100_000, "{" * 400_000, "a\\%" * 300_000])
-def test_a_huge_line_of_markup_reads_in_linear_time(shape: str) -> None:
-    started = time.perf_counter()
+def test_a_huge_line_of_markup_is_read_whole(shape: str) -> None:
     lines, rd = page("\\title{T}\n\\description{" + shape + "}\n")
     assert len(rd.text) == len(lines) == 3
-    assert time.perf_counter() - started < 20  # quadratic work here takes hours, not seconds
 
 
 def r_package(root: Path, files: dict[str, str]) -> None:

@@ -3,7 +3,6 @@ directly; which files are pages on real folders; the sync, search and read_doc w
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -206,12 +205,11 @@ def test_tags_over_one_text_are_one_entry_and_a_list_of_bare_names_is_none() -> 
     assert man.text[9:11] == ["AddressFamily", "ControlPersist"]  # still text of `-o ssh_option`
 
 
+@pytest.mark.timeout(60)  # 100,000 nested lists counted per item took hours; speed: benchmarks/hostile_readers.py
 @pytest.mark.parametrize("shape", [".Bl -tag\n.It x\n", ".It Fl x Xo\n", "\\[" * 50 + "\n", ".Op " + "Op " * 50 + "\n"])
-def test_a_huge_page_of_markup_reads_in_linear_time(shape: str) -> None:
-    started = time.perf_counter()
+def test_a_huge_page_of_markup_is_read_whole(shape: str) -> None:
     lines, man = page(".Dt X 1\n.Sh DESCRIPTION\n" + shape * 100_000)
     assert len(man.text) == len(lines)
-    assert time.perf_counter() - started < 20  # 100,000 nested lists counted per item took hours
 
 
 def test_man_tags_over_one_text_are_one_entry_and_an_indented_block_s_tags_nest_below_its_entry() -> None:

@@ -1,0 +1,45 @@
+"""The readers of R help pages, manual pages and Org files on hostile pages: seconds per page of one repeated shape.
+
+    uv run --frozen python benchmarks/hostile_readers.py [--mb 10]
+
+Each page is `--mb` MB of one fragment (an unclosed command, nested lists, bare braces, unclosed escapes, a term
+line of blanks) after the format's header, read by the format's pure reader (`formats.structure`, what the sync
+and read_doc call). A reader linear in its input reads 10 MB in seconds; the quadratic ones these shapes once found
+took hours. The tests bound the same shapes at a tenth of the size (`tests/test_*_reader.py`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+
+from scree.notes import formats  # noqa: E402
+from scree.notes.mdblocks import split_lines  # noqa: E402
+
+SHAPES = {
+    formats.RD: ("\\title{T}\n\\description{", ["\\code{x}", "\\item{", "{", "a\\%", "\\section{x}{"]),
+    formats.ROFF: (".Dt X 1\n.Sh DESCRIPTION\n", [".Bl -tag\n.It x\n", ".It Fl x Xo\n", ".Sh x\n", ".TP\nx\n",
+                                                   "\\[", "\\*[", "\\h'", ".Op Op Op\n"]),
+    formats.ORG: ("#+title: T\n", ["* x\n", "- a :: b\n", "=a", "[[", "#+begin_src\n", ":PROPERTIES:\n"]),
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mb", type=float, default=10.0)
+    size = int(ap.parse_args().mb * 1_000_000)
+    print(f"{'format':8} {'shape':16} {'seconds':>8}")
+    for kind, (head, fragments) in SHAPES.items():
+        for fragment in fragments:
+            lines = split_lines(head + fragment * (size // len(fragment)))
+            started = time.perf_counter()
+            formats.structure(kind, lines)
+            print(f"{kind:8} {fragment!r:16} {time.perf_counter() - started:8.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
