@@ -1,4 +1,4 @@
-"""The readers of R help pages, manual pages and Org files on hostile pages: seconds per page of one repeated shape.
+"""The readers of R help pages, manual pages, Org files and POD on hostile pages: seconds per page of one repeated shape.
 
     uv run --frozen python benchmarks/hostile_readers.py [--mb 10]
 
@@ -25,6 +25,8 @@ SHAPES = {
     formats.ROFF: (".Dt X 1\n.Sh DESCRIPTION\n", [".Bl -tag\n.It x\n", ".It Fl x Xo\n", ".Sh x\n", ".TP\nx\n",
                                                    "\\[", "\\*[", "\\h'", ".Op Op Op\n"]),
     formats.ORG: ("#+title: T\n", ["* x\n", "- a :: b\n", "=a", "[[", "#+begin_src\n", ":PROPERTIES:\n"]),
+    formats.POD: ("=head1 NAME\n\nX - x\n\n", ["C<", "C<< ", "B<x> ", "L<a|", "E<", ">", "=item x\n\n", "=over\n\n",
+                                              "=head2 x\n\n", "  x\n\n", "=begin x\n\n"]),
 }
 
 

@@ -102,3 +102,12 @@ def test_a_manual_page_of_huge_lines_of_escapes_and_macros_is_indexed_by_a_real_
     text = f".Dt X 1\n.Sh DESCRIPTION\nRotation nightly.\n{lines}\n.Op {_line('Op ')}\n{nested}"
     write(notes, "x.1", text)
     assert _first_hit_after_reindex(notes, "rotation") == "x.1"
+
+
+def test_a_pod_page_of_huge_lines_of_formatting_codes_is_indexed_by_a_real_process_in_bounded_time(
+        tmp_path: Path) -> None:
+    # a nest of codes (each level copies what it holds: bounded), unclosed doubled brackets, links and escapes
+    notes = tmp_path / "dist"
+    lines = "\n".join(_line(fragment) for fragment in ("C<", "C<< ", "L<a|", "E<", "B<x> "))
+    write(notes, "lib/X.pod", f"=head1 NAME\n\nX - x\n\n=head1 ROTATION\n\nRotation nightly.\n\n{lines}\n")
+    assert _first_hit_after_reindex(notes, "rotation") == "lib/X.pod"

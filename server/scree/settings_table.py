@@ -86,11 +86,12 @@ SEARCH_BUDGET = Setting(
     "(the rest goes to a background `scree reindex`)")
 NOTE_EXTENSIONS = Setting(
     "SCREE_NOTE_EXTENSIONS", "note_extensions", "str", "--note-extensions",
-    "`.md .mdx .markdown .rst .adoc .asciidoc .org .pdf`",
+    "`.md .mdx .markdown .rst .adoc .asciidoc .org .pod .pdf`",
     "which files are notes, by extension (space or comma separated); `.txt` pages of a Sphinx source folder "
     "(one with `conf.py`) are read as reStructuredText while `.rst` is listed; add `.txt` for every text file, "
-    "`.ipynb` for every notebook, `.qmd` for every Quarto file, `.rmd` / `.rd` for every R Markdown or Rd file (a docs "
-    "build's notebooks, a Quarto project's pages and an R package's vignettes and help pages are read without it); "
+    "`.ipynb` for every notebook, `.qmd` for every Quarto file, `.rmd` / `.rd` for every R Markdown or Rd file, `.pm` "
+    "for every Perl module (a docs build's notebooks, a Quarto project's pages, an R package's vignettes and help pages "
+    "and a Perl distribution's modules are read without it); "
     "manual pages (`ssh.1`) are read unless the list leaves out one of the defaults")
 LOG_LEVEL = Setting("SCREE_LOG_LEVEL", "log_level", "str", "", "`WARNING`", "stderr logging level")
 VECTOR_CACHE_MB = Setting(

@@ -2,7 +2,7 @@
 
 Each format is one reader that turns a note's lines into the same `Blocks` record (headings with their
 lines and levels, verbatim blocks, targets, markup lines): `mdblocks` (Markdown and its dialects),
-`rstblocks` (reStructuredText), `adocblocks` (AsciiDoc), `orgblocks` (Org), `pdftext` (a PDF's extracted text, its pages and
+`rstblocks` (reStructuredText), `adocblocks` (AsciiDoc), `orgblocks` (Org), `podblocks` (Perl's POD), `pdftext` (a PDF's extracted text, its pages and
 outline as headings), `vimhelp` (a Vim plugin's help files), `rdblocks` (an R package's help pages), `roffblocks`
 (manual pages: roff with the man or mdoc macros); a Jupyter notebook is its cells' Markdown
 (`notebook`), read by `mdblocks`; plain text has no structure but paragraphs.
@@ -15,8 +15,8 @@ inside a Sphinx source folder (a folder holding `conf.py`, or below one) it is r
 (Django's `docs/**.txt`); in a Vim runtime folder's `doc/` (beside `plugin/`, `autoload/`, `lua/`, ...) it is Vim
 help, as `:help` reads it; elsewhere it is plain text, read only when the user lists `.txt` in SCREE_NOTE_EXTENSIONS.
 A suffix the user adds that scree has no reader for (`.mdown`) is read as Markdown, as before formats were told apart;
-a docs build's notebooks, a Quarto project's `.qmd` pages and an R package's `.Rd` and `.Rmd` pages are read without a
-setting (`BOOK_PAGES`).
+a docs build's notebooks, a Quarto project's `.qmd` pages, an R package's `.Rd` and `.Rmd` pages and a Perl
+distribution's modules (their POD) are read without a setting (`BOOK_PAGES`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import (adocblocks, mdblocks, mdbookincludes, mkdocsdirectives, mkdocssnippets, mystdirectives, pdftext,
-               orgblocks, rdblocks, roffblocks, rstblocks, rstsubst, vimhelp)
+               orgblocks, podblocks, rdblocks, roffblocks, rstblocks, rstsubst, vimhelp)
 from ..records import AutodocRef
 
 MARKDOWN = "markdown"
@@ -39,25 +39,27 @@ NOTEBOOK = "notebook"
 RD = "rd"
 ROFF = "roff"
 ORG = "org"
+POD = "pod"
 
-KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP, NOTEBOOK, RD, ROFF, ORG)
+KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP, NOTEBOOK, RD, ROFF, ORG, POD)
 SUFFIX_KINDS = {
     ".md": MARKDOWN, ".mdx": MARKDOWN, ".markdown": MARKDOWN,
     ".rst": RST, ".rest": RST,
     ".adoc": ASCIIDOC, ".asciidoc": ASCIIDOC,
     ".org": ORG,
+    ".pod": POD, ".pm": POD,
     ".txt": TEXT,
     ".pdf": PDF,
     ".ipynb": NOTEBOOK,
     ".rd": RD,
 }
-# Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc, Org and PDF (its text, `pdftext`). `.ipynb` (a notebook's
+# Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc, Org, POD and PDF (its text, `pdftext`). `.ipynb` (a notebook's
 # cells, `notebook`) and `.qmd` (Quarto's Markdown) are read where a docs build reads them as pages (a Sphinx, Jupyter
 # Book or Quarto source folder: BOOK_PAGES) without a setting, elsewhere only when listed: a data project's analysis
 # notebooks are not its docs; an R package's `.Rd` help pages and `.Rmd` vignettes likewise. `.txt` is read in Sphinx
 # source folders (as reStructuredText) and Vim help folders (as Vim help) without a setting, elsewhere only when
 # listed; manual pages (`is_man_page`) without a setting.
-DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pdf")
+DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pod", ".pdf")
 SPHINX_TEXT_SUFFIX = ".txt"
 SPHINX_CONF = "conf.py"
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -72,8 +74,12 @@ QUARTO_PROJECT = "_quarto.yml"
 R_PACKAGE = "DESCRIPTION"
 RD_SUFFIX = ".rd"
 RMARKDOWN_SUFFIX = ".rmd"
+# A Perl distribution (a folder with its `Makefile.PL`, `Build.PL`, Dist::Zilla's `dist.ini` or a `cpanfile`) documents
+# its modules in their POD, which `perldoc Mojo::URL` and MetaCPAN show: a `.pm` there is read for its POD.
+PERL_MODULE_SUFFIX = ".pm"
+PERL_DISTRIBUTION = ("Makefile.PL", "Build.PL", "dist.ini", "cpanfile")
 BOOK_PAGES = {NOTEBOOK_SUFFIX: (SPHINX_CONF, "_toc.yml", "myst.yml", QUARTO_PROJECT), QUARTO_SUFFIX: (QUARTO_PROJECT,),
-              RD_SUFFIX: (R_PACKAGE,),
+              RD_SUFFIX: (R_PACKAGE,), PERL_MODULE_SUFFIX: PERL_DISTRIBUTION,
               RMARKDOWN_SUFFIX: (R_PACKAGE, "_bookdown.yml", "_site.yml", QUARTO_PROJECT, "_toc.yml", "myst.yml")}
 # A page knitted or rendered to Markdown beside its source (`README.Rmd` to `README.md`, `README.qmd` too): the
 # Markdown is what readers see and the one read; the source would repeat every section.
@@ -134,7 +140,7 @@ def kind_of(name: str, *, sphinx_source: bool = False, vim_help: bool = False) -
 
 KIND_NAMES = {MARKDOWN: "Markdown", RST: "reStructuredText", ASCIIDOC: "AsciiDoc", TEXT: "text", PDF: "PDF",
               VIMHELP: "Vim help", NOTEBOOK: "Jupyter notebook", RD: "R documentation", ROFF: "manual page",
-              ORG: "Org"}
+              ORG: "Org", POD: "POD"}
 
 
 def count_kinds(paths: list[str]) -> dict[str, int]:
@@ -179,6 +185,9 @@ def structure(kind: str, lines: list[str], changelog_sections: Sequence[str] = (
         return Structure(man.blocks, text=man.text)
     if kind == ORG:
         return Structure(orgblocks.parse_org(lines))
+    if kind == POD:
+        pod = podblocks.parse_pod(lines)
+        return Structure(pod.blocks, text=pod.text)
     blocks = mdblocks.parse_blocks(lines)
     refs = mystdirectives.myst_directives(lines, blocks.verbatim)
     books = (*mdbookincludes.mdbook_includes(lines), *mkdocssnippets.snippets(lines, blocks))
