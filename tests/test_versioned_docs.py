@@ -106,6 +106,11 @@ def test_a_note_below_a_test_folder_is_searched_later_the_notes_folder_s_own_nam
     assert later_files([(1, "docs/ignore.md"), (2, "tests/format/ignore.md")], "@noprettier") == {2}
 
 
+def test_a_perl_module_s_namespace_is_no_test_folder_but_a_test_folder_s_module_is() -> None:
+    assert not in_test_folder("lib/Test/Mojo.pm") and not in_test_folder("lib/Test/More.pod")  # Test::Mojo
+    assert in_test_folder("test/lib/Test/Fixture.pm") and in_test_folder("lib/Test/notes.md")
+
+
 def test_an_agent_s_instruction_files_are_searched_later_at_any_depth() -> None:
     assert agent_note("CLAUDE.md") and agent_note("pkg/AGENTS.md") and agent_note("CLAUDE.local.md")
     assert not agent_note("docs/reference/api/agents.md") and not agent_note("docs/claude-md.md")

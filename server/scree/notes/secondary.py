@@ -44,6 +44,7 @@ AGENT_FILES = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md
 FOLDER_MARK = "versioned_docs/version-"  # in every copy's path
 TEST_FOLDERS = frozenset({"tests", "test", "__tests__", "fixtures", "__fixtures__", "testdata", "test_data",
                           "test-data"})
+PERL_MODULES = (".pm", ".pod")
 # What a path of either kind holds (what the search asks the index for, before `later_groups` decides).
 PATH_MARKS = (FOLDER_MARK, "test", "fixtures", "claude.", "agents.", "gemini.")
 _FOLDER = "versioned_docs"
@@ -82,8 +83,12 @@ def names_version(query: str, version: str) -> bool:
 
 def in_test_folder(path: str) -> bool:
     """True for a note below a test folder (`tests/format/markdown/ignore.md`, `pkg/__tests__/x.md`); the notes
-    folder's own name does not count (a folder of notes named `test` is notes)."""
-    return any(part.casefold() in TEST_FOLDERS for part in path.split("/")[:-1])
+    folder's own name does not count (a folder of notes named `test` is notes), nor a Perl module's namespace below
+    `lib/` (`lib/Test/Mojo.pm` is the module `Test::Mojo`, documented in its POD)."""
+    folders = path.split("/")[:-1]
+    if path.endswith(PERL_MODULES) and "lib" in folders:
+        folders = folders[:folders.index("lib")]
+    return any(part.casefold() in TEST_FOLDERS for part in folders)
 
 
 def agent_note(path: str) -> bool:
