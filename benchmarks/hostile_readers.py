@@ -1,4 +1,4 @@
-"""The readers of R help pages, manual pages, Org files and POD on hostile pages: seconds per page of one repeated shape.
+"""The readers of R help pages, manual pages, Org files, POD and Texinfo on hostile pages: seconds per page of one repeated shape.
 
     uv run --frozen python benchmarks/hostile_readers.py [--mb 10]
 
@@ -27,6 +27,8 @@ SHAPES = {
     formats.ORG: ("#+title: T\n", ["* x\n", "- a :: b\n", "=a", "[[", "#+begin_src\n", ":PROPERTIES:\n"]),
     formats.POD: ("=head1 NAME\n\nX - x\n\n", ["C<", "C<< ", "B<x> ", "L<a|", "E<", ">", "=item x\n\n", "=over\n\n",
                                               "=head2 x\n\n", "  x\n\n", "=begin x\n\n"]),
+    formats.TEXINFO: ("@settitle X\n", ["@code{", "{", "}", "@", "@table @code\n", "@item x\n", "@chapter x\n",
+                                         "@iftex\n", "@example\n", "@deffn C x\n"]),
 }
 
 

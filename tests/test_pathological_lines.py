@@ -111,3 +111,12 @@ def test_a_pod_page_of_huge_lines_of_formatting_codes_is_indexed_by_a_real_proce
     lines = "\n".join(_line(fragment) for fragment in ("C<", "C<< ", "L<a|", "E<", "B<x> "))
     write(notes, "lib/X.pod", f"=head1 NAME\n\nX - x\n\n=head1 ROTATION\n\nRotation nightly.\n\n{lines}\n")
     assert _first_hit_after_reindex(notes, "rotation") == "lib/X.pod"
+
+
+def test_a_texinfo_manual_of_huge_lines_of_commands_and_braces_is_indexed_by_a_real_process_in_bounded_time(
+        tmp_path: Path) -> None:
+    # a nest of braces (each level copies what it holds: bounded), unclosed commands, a line of bare `@`
+    notes = tmp_path / "tool"
+    lines = "\n".join(_line(fragment) for fragment in ("@code{", "{", "@", "@xref{a,"))
+    write(notes, "doc/x.texi", f"@settitle X\n@chapter Rotation\nRotation nightly.\n{lines}\n")
+    assert _first_hit_after_reindex(notes, "rotation") == "doc/x.texi"

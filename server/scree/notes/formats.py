@@ -2,7 +2,7 @@
 
 Each format is one reader that turns a note's lines into the same `Blocks` record (headings with their
 lines and levels, verbatim blocks, targets, markup lines): `mdblocks` (Markdown and its dialects),
-`rstblocks` (reStructuredText), `adocblocks` (AsciiDoc), `orgblocks` (Org), `podblocks` (Perl's POD), `pdftext` (a PDF's extracted text, its pages and
+`rstblocks` (reStructuredText), `adocblocks` (AsciiDoc), `orgblocks` (Org), `podblocks` (Perl's POD), `texiblocks` (Texinfo), `pdftext` (a PDF's extracted text, its pages and
 outline as headings), `vimhelp` (a Vim plugin's help files), `rdblocks` (an R package's help pages), `roffblocks`
 (manual pages: roff with the man or mdoc macros); a Jupyter notebook is its cells' Markdown
 (`notebook`), read by `mdblocks`; plain text has no structure but paragraphs.
@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import (adocblocks, mdblocks, mdbookincludes, mkdocsdirectives, mkdocssnippets, mystdirectives, pdftext,
-               orgblocks, podblocks, rdblocks, roffblocks, rstblocks, rstsubst, vimhelp)
+               orgblocks, podblocks, rdblocks, roffblocks, rstblocks, rstsubst, texiblocks, vimhelp)
 from ..records import AutodocRef
 
 MARKDOWN = "markdown"
@@ -40,26 +40,28 @@ RD = "rd"
 ROFF = "roff"
 ORG = "org"
 POD = "pod"
+TEXINFO = "texinfo"
 
-KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP, NOTEBOOK, RD, ROFF, ORG, POD)
+KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP, NOTEBOOK, RD, ROFF, ORG, POD, TEXINFO)
 SUFFIX_KINDS = {
     ".md": MARKDOWN, ".mdx": MARKDOWN, ".markdown": MARKDOWN,
     ".rst": RST, ".rest": RST,
     ".adoc": ASCIIDOC, ".asciidoc": ASCIIDOC,
     ".org": ORG,
     ".pod": POD, ".pm": POD,
+    ".texi": TEXINFO, ".texinfo": TEXINFO, ".txi": TEXINFO,
     ".txt": TEXT,
     ".pdf": PDF,
     ".ipynb": NOTEBOOK,
     ".rd": RD,
 }
-# Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc, Org, POD and PDF (its text, `pdftext`). `.ipynb` (a notebook's
+# Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc, Org, POD, Texinfo and PDF (its text, `pdftext`). `.ipynb` (a notebook's
 # cells, `notebook`) and `.qmd` (Quarto's Markdown) are read where a docs build reads them as pages (a Sphinx, Jupyter
 # Book or Quarto source folder: BOOK_PAGES) without a setting, elsewhere only when listed: a data project's analysis
 # notebooks are not its docs; an R package's `.Rd` help pages and `.Rmd` vignettes likewise. `.txt` is read in Sphinx
 # source folders (as reStructuredText) and Vim help folders (as Vim help) without a setting, elsewhere only when
 # listed; manual pages (`is_man_page`) without a setting.
-DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pod", ".pdf")
+DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pod", ".texi", ".texinfo", ".pdf")
 SPHINX_TEXT_SUFFIX = ".txt"
 SPHINX_CONF = "conf.py"
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -84,6 +86,9 @@ BOOK_PAGES = {NOTEBOOK_SUFFIX: (SPHINX_CONF, "_toc.yml", "myst.yml", QUARTO_PROJ
 # A page knitted or rendered to Markdown beside its source (`README.Rmd` to `README.md`, `README.qmd` too): the
 # Markdown is what readers see and the one read; the source would repeat every section.
 KNITTED_SOURCES = (RMARKDOWN_SUFFIX, QUARTO_SUFFIX)
+# A manual exported from a source beside it (`magit.texi`, which Org's exporter writes from `magit.org`): the source is
+# the one read, while its suffix is; the export would repeat every section.
+EXPORTS = {".texi": ".org"}
 # A manual page is named for its section (`ssh.1`, `sshd_config.5`, `openssl.1ssl`, `x.man`; the template configure
 # fills in, `ip-route.8.in`, is the page in the repository): read unless the note extensions are narrowed. A version
 # is no page: the stem's last part must hold a letter (`tc-u32.8`, `python3.1` are pages; `LGPL-2.1`, a file `2.2`
@@ -140,7 +145,7 @@ def kind_of(name: str, *, sphinx_source: bool = False, vim_help: bool = False) -
 
 KIND_NAMES = {MARKDOWN: "Markdown", RST: "reStructuredText", ASCIIDOC: "AsciiDoc", TEXT: "text", PDF: "PDF",
               VIMHELP: "Vim help", NOTEBOOK: "Jupyter notebook", RD: "R documentation", ROFF: "manual page",
-              ORG: "Org", POD: "POD"}
+              ORG: "Org", POD: "POD", TEXINFO: "Texinfo"}
 
 
 def count_kinds(paths: list[str]) -> dict[str, int]:
@@ -185,6 +190,9 @@ def structure(kind: str, lines: list[str], changelog_sections: Sequence[str] = (
         return Structure(man.blocks, text=man.text)
     if kind == ORG:
         return Structure(orgblocks.parse_org(lines))
+    if kind == TEXINFO:
+        manual = texiblocks.parse_texinfo(lines)
+        return Structure(manual.blocks, text=manual.text)
     if kind == POD:
         pod = podblocks.parse_pod(lines)
         return Structure(pod.blocks, text=pod.text)

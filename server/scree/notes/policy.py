@@ -294,9 +294,10 @@ class NotesPolicy:
             self._file_rule_cache[rel] = self._rule_reason(rel, is_dir=False)
         rule = self._file_rule_cache[rel]
         if rule is None and not any_name and not self._note_path(rel, rel[slash + 1 :]):
-            knitted = self._knitted_to(rel)
+            knitted, exported = self._knitted_to(rel), self._exported_from(rel)
             rule = SkipCode.NOT_MARKDOWN, (
                 f"the source of {knitted} beside it, which is read instead" if knitted else
+                f"exported from {exported} beside it, which is read instead" if exported else
                 f"not a document scree reads: its extension is not one of {' '.join(self.suffixes)} "
                 f"(SCREE_NOTE_EXTENSIONS)")
         if rule:
@@ -309,7 +310,7 @@ class NotesPolicy:
         page, `ssh.1`, unless the extensions are narrowed)."""
         lower = name.lower()
         if lower.endswith(self.suffixes):
-            return True
+            return not lower.endswith(tuple(formats.EXPORTS)) or not self._exported_from(rel)
         if not self.is_note_name(name):
             return False
         if formats.is_man_page(lower):
@@ -321,6 +322,16 @@ class NotesPolicy:
         if self._vim_text and self.in_vim_help(folder):
             return True
         return self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES) and self.in_sphinx_source(folder)
+
+    def _exported_from(self, rel: str) -> str | None:
+        """The source beside `rel` that it is exported from (`magit.texi` from `magit.org`: `formats.EXPORTS`), when
+        that source is read too; else None."""
+        lower = rel.lower()
+        source = next((s for e, s in formats.EXPORTS.items() if lower.endswith(e) and s in self.suffixes), None)
+        if source is None:
+            return None
+        page = rel[: rel.rfind(".")] + source
+        return posixpath.basename(page) if os.path.isfile(self._abs(page)) else None
 
     def _knitted_to(self, rel: str) -> str | None:
         """The Markdown page beside `rel` that it is knitted or rendered to (`README.Rmd` to `README.md`:
