@@ -147,6 +147,36 @@ class ShownPage:
     text: list[str]
 
 
+# A heading a reader that writes its own lines found: (start, end, level, title, body), as `Heading`'s fields.
+HeadRecord = tuple[int, int, int, str, bool]
+
+
+def add_head(heads: list[HeadRecord], start: int, level: int, title: str, *, body: bool, end: int = -1) -> None:
+    """Records a heading of lines [start, end) (one line when `end` is not past `start`), its title's whitespace
+    folded and cut to MAX_HEADING_BYTES; none for an empty title."""
+    title = " ".join(title.split())
+    if title:
+        heads.append((start, max(end, start + 1), level, cut_utf8(title, MAX_HEADING_BYTES).rstrip(), body))
+
+
+def shown_page(heads: list[HeadRecord], verbatim: list[tuple[int, int]], text: list[str],
+               front_matter: str | None = None) -> ShownPage:
+    """The page of a reader that writes its own lines (`rdblocks`' kind: roff, POD, Texinfo): its headings in
+    order, none overlapping the one before, a heading of lines of its own (not `body`) shown as its Markdown line."""
+    headings: list[Heading] = []
+    last_end = 0
+    for start, end, level, title, body in sorted(heads):
+        if start < last_end:
+            continue  # never overlapping
+        if not body:
+            text[start] = "#" * level + " " + title
+            for i in range(start + 1, end):
+                text[i] = ""
+        headings.append(Heading(start, end, level, title, body=body))
+        last_end = end
+    return ShownPage(Blocks(0, front_matter, tuple(headings), tuple(verbatim)), text)
+
+
 def split_lines(text: str) -> list[str]:
     """The text's lines as CommonMark sees them: split at "\\n", "\\r\\n" and a lone "\\r"; BOM ignored."""
     if text.startswith("\ufeff"):

@@ -25,8 +25,7 @@ from __future__ import annotations
 import html.entities
 import re
 
-from .mdblocks import MAX_HEADING_BYTES, Blocks, Heading, ShownPage
-from .utf8 import cut_utf8
+from .mdblocks import HeadRecord, ShownPage, add_head, shown_page
 
 TITLE_LEVEL = 1
 # A tagged `=item` as an entry of its own, titled by its tag. Measured (docs/benchmarks.md): ITEM_ENTRIES.
@@ -57,7 +56,7 @@ class _Reader:
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
         self.text = [""] * len(lines)
-        self.heads: list[tuple[int, int, int, str, bool]] = []  # (start, end, level, title, body)
+        self.heads: list[HeadRecord] = []
         self.verbatim: list[tuple[int, int]] = []
         self.level = TITLE_LEVEL  # the level of the heading the paragraph is under
         self.titled = False  # the first `=head1 NAME` titled the page
@@ -203,23 +202,10 @@ class _Reader:
     # ----- headings ------------------------------------------------------------------------------------------
 
     def _head(self, start: int, level: int, title: str, *, body: bool, end: int) -> None:
-        title = " ".join(title.split())
-        if title:
-            self.heads.append((start, max(end, start + 1), level, cut_utf8(title, MAX_HEADING_BYTES).rstrip(), body))
+        add_head(self.heads, start, level, title, body=body, end=end)
 
     def _page(self) -> ShownPage:
-        headings: list[Heading] = []
-        last_end = 0
-        for start, end, level, title, body in sorted(self.heads):
-            if start < last_end:
-                continue  # never overlapping
-            if not body:
-                self.text[start] = "#" * level + " " + title
-                for i in range(start + 1, end):
-                    self.text[i] = ""
-            headings.append(Heading(start, end, level, title, body=body))
-            last_end = end
-        return ShownPage(Blocks(0, None, tuple(headings), tuple(self.verbatim)), self.text)
+        return shown_page(self.heads, self.verbatim, self.text)
 
 
 # ----- formatting codes ----------------------------------------------------------------------------------------

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import re
 
-from .mdblocks import MAX_HEADING_BYTES, Blocks, Heading, ShownPage
-from .utf8 import cut_utf8
+from .mdblocks import HeadRecord, ShownPage, add_head, shown_page
 
 TITLE_LEVEL = 1
 SECTION_LEVEL = 2
@@ -97,7 +96,7 @@ class _Reader:
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
         self.text = [""] * len(lines)
-        self.heads: list[tuple[int, int, int, str, bool]] = []  # (start, end, level, title, body)
+        self.heads: list[HeadRecord] = []
         self.verbatim: list[tuple[int, int]] = []
         self.name = ""  # mdoc's `.Nm` name, shown where `.Nm` stands alone
         self.section = 0  # the level of the section or subsection the line is in (0: before any)
@@ -290,22 +289,10 @@ class _Reader:
         return min(max(self.section, TITLE_LEVEL) + max(self.entry_lists, 1) + self.indents, _MAX_LEVEL)
 
     def _head(self, start: int, level: int, title: str, *, body: bool, end: int = -1) -> None:
-        title = " ".join(title.split())
-        if title:
-            self.heads.append((start, end if end > start else start + 1, level,
-                               cut_utf8(title, MAX_HEADING_BYTES).rstrip(), body))
+        add_head(self.heads, start, level, title, body=body, end=end)
 
     def _page(self) -> ShownPage:
-        headings: list[Heading] = []
-        last_end = 0
-        for start, end, level, title, body in sorted(self.heads):
-            if start < last_end:
-                continue  # never overlapping
-            if not body:
-                self.text[start] = "#" * level + " " + title
-            headings.append(Heading(start, end, level, title, body=body))
-            last_end = end
-        return ShownPage(Blocks(0, None, tuple(headings), tuple(self.verbatim)), self.text)
+        return shown_page(self.heads, self.verbatim, self.text)
 
 
 def _joined_tag(parts: list[str]) -> str:

@@ -26,9 +26,10 @@ from __future__ import annotations
 import json
 import re
 
-from .mdblocks import MAX_HEADING_BYTES, Blocks, Heading, ShownPage
-from .utf8 import cut_utf8
+from .mdblocks import HeadRecord, ShownPage, add_head, shown_page
 
+# A `@table` item as an entry of its own, titled by its tag. Measured (docs/benchmarks.md): TABLE_ENTRIES.
+TABLE_ENTRIES = True
 _MAX_LEVEL = 6
 _MAX_DEPTH = 32  # braces nested deeper are read as text: each level copies what it holds
 _COMMAND = re.compile(r"@([a-zA-Z]+)")
@@ -77,7 +78,7 @@ class _Reader:
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
         self.text = [""] * len(lines)
-        self.heads: list[tuple[int, int, int, str, bool]] = []  # (start, end, level, title, body)
+        self.heads: list[HeadRecord] = []
         self.verbatim: list[tuple[int, int]] = []
         self.title = ""
         self.level = 0  # the level of the heading the line is under
@@ -210,7 +211,7 @@ class _Reader:
 
     def _item(self, i: int, name: str, rest: str) -> None:
         top = self.lists[-1] if self.lists else ("", "")
-        if top[0] not in _TABLES:
+        if top[0] not in _TABLES or not TABLE_ENTRIES:
             shown = render([rest.replace("@tab", "|")])[0].strip()
             self._settle()
             self.text[i] = ("- " + shown if top[0] != "multitable" else shown).rstrip()
@@ -249,23 +250,11 @@ class _Reader:
         return min(max(self.level, 0) + max(self.tables, 1), _MAX_LEVEL)
 
     def _head(self, start: int, level: int, title: str, *, body: bool, end: int = -1) -> None:
-        title = " ".join(title.split())
-        if title:
-            self.heads.append((start, max(end, start + 1), level, cut_utf8(title, MAX_HEADING_BYTES).rstrip(), body))
+        add_head(self.heads, start, level, title, body=body, end=end)
 
     def _page(self) -> ShownPage:
-        headings: list[Heading] = []
-        last_end = 0
-        for start, end, level, title, body in sorted(self.heads):
-            if start < last_end:
-                continue  # never overlapping
-            if not body:
-                self.text[start] = "#" * level + " " + title
-            headings.append(Heading(start, end, level, title, body=body))
-            last_end = end
         front = f"title: {json.dumps(self.title)}" if self.title else None
-        return ShownPage(Blocks(0, front, tuple(headings), tuple(self.verbatim)), self.text)
-
+        return shown_page(self.heads, self.verbatim, self.text, front)
 
 
 def _words(text: str) -> list[str]:
