@@ -217,25 +217,3 @@ def test_a_one_letter_flag_lookup_answers_from_the_entry_in_its_case(tmp_path: P
         assert _hits(root, index, "-L", "keyword")[0].path == _hits(root, index, "-l", "keyword")[0].path
     finally:
         index.close()
-
-
-def test_a_mark_a_question_sets_off_as_code_joins_the_pool_by_its_code_span(tmp_path: Path, monkeypatch) -> None:
-    """GNU make's `$|` (the order-only prerequisites): the keyword index drops it and a question's bare marks are not
-    scanned for, so "What does `$|` contain inside a recipe?" met only the prose about recipes, and the entry that
-    sets `$|` off as code was not among the first five. Its code span is a needle the literal index answers."""
-    from scree.search import keyword as keyword_module
-
-    root = tmp_path / "manual"
-    for i in range(30):
-        write(root, f"recipes/r{i:02}.md", f"# Recipe {i}\n\nWhat a recipe may contain inside it: recipe lines, "
-                                           f"recipe {i} variables and what the recipe does.\n")
-    write(root, "automatic.md", "# Automatic variables\n\n## Order-only\n\n`$|` holds the names of all the "
-                                "order-only prerequisites, with spaces between them.\n")
-    index = _index(root)
-    try:
-        question = "What does `$|` contain inside a recipe?"
-        assert "automatic.md" in [h.path for h in _hits(root, index, question, "keyword")]
-        monkeypatch.setattr(keyword_module, "CODED_MARKS", False)  # the miss: only the prose about recipes
-        assert "automatic.md" not in [h.path for h in _hits(root, index, question, "keyword")]
-    finally:
-        index.close()

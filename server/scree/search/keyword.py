@@ -22,8 +22,6 @@ from ..records import FileScope
 # Keyword candidates looked at for a verbatim name before the top is kept, so a chunk holding the
 # exact name is found even when BM25 ranks chunks full of its parts higher.
 NAME_POOL = 100
-# A mark a question sets off as code joins the pool by its code span. Measured (docs/benchmarks.md): CODED_MARKS.
-CODED_MARKS = True
 # Keyword candidates kept from one section (a file's heading trail) before the pool is cut: results are one
 # hit a section, so more only crowd out other notes. A 4.6 MB note of one section whose 40 best chunks all
 # matched hid every other matching note from -k 10 (issue 36, item 3). 3, not 1: the names tier
@@ -97,17 +95,6 @@ def keyword_ranking(index: Index, text: str, depth: int, file_ids: FileScope | N
     literal = [n for n in names if is_syntax_name(n)
                and not (n.endswith(":") and any(m != n and m.startswith(n) for m in names))
                and (not punctuation_name(n) or n == alone)]
-    # A question's mark set off as code (`` `$|` ``) is looked for as the docs set it off, in its backticks: a needle
-    # the literal index answers, where the bare mark would be a scan of every chunk.
-    coded = [n for n in names if CODED_MARKS and n not in literal and punctuation_name(n) and f"`{n}`" in text]
-    if coded:
-        floor = min((s for _, s in ranked), default=0.0)
-        have = {cid for cid, _ in ranked}
-        for name in coded:
-            for cid in queries.spelling_chunks(index.conn, f"`{name}`", NAME_POOL, file_ids):
-                if cid not in have:
-                    have.add(cid)
-                    ranked.append((cid, floor))
     if literal:
         # The keyword index drops the punctuation that makes these names (`path:` is the word "path", in
         # every other note): the sections that spell one exactly join the pool, for the names tier to rank.
