@@ -182,3 +182,16 @@ def test_a_module_outside_a_perl_distribution_is_read_only_when_listed(tmp_path:
     assert NotesPolicy.load(root).inspect("Quasar.pm").code is not None
     (root / "cpanfile").write_text("requires 'Mojolicious';\n", encoding="utf-8")
     assert NotesPolicy.load(root).inspect("Quasar.pm").code is None
+
+
+def test_a_module_s_language_is_read_off_its_pod_not_its_perl_code(tmp_path: Path) -> None:
+    # A module whose code comes first: read off the whole file, its language was undetermined (Mojo::URL).
+    code = "".join(f"sub method_{n} {{ my ($self, $x) = @_; return $self->{{x_{n}}} //= $x; }}\n" for n in range(120))
+    pod = ("\n=head1 NAME\n\nMojo::Quasar - Quasarhub client\n\n=head1 DESCRIPTION\n\nThis module talks to the quasarhub "
+           "service for you: it opens a connection, sends each request in turn, waits for every answer and hands the "
+           "results back to the caller, retrying the requests that failed because the network was busy.\n\n=cut\n")
+    root = tmp_path / "dist"
+    with synced_index(root, {"Makefile.PL": "use ExtUtils::MakeMaker;\n", "lib/Mojo/Quasar.pm": code + pod}) as index:
+        full_sync(index, root)
+        lang, = index.conn.execute("select lang from files where path = 'lib/Mojo/Quasar.pm'").fetchone()
+        assert lang == "en"

@@ -47,6 +47,9 @@ class ChunkedNote:
     page_key: str | None = None  # front matter `translationKey:`/`permalink:`: the page its translations share
     autodoc: tuple[AutodocRef, ...] = ()  # reStructuredText autodoc and literalinclude directives, in order
     autodoc_trails: tuple[str, ...] = ()  # the section trail of each `autodoc` entry
+    # The note's text as its reader shows it, where the reader writes its own lines (a module's POD without its Perl
+    # code, a manual page without its macros); None when it is the note's own text.
+    shown: str | None = None
 
 
 @dataclass(frozen=True)

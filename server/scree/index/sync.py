@@ -403,7 +403,9 @@ def prepare_note(index: Index, policy: NotesPolicy, embedder: Embedder, path: st
     # vectors (same path, same vector space: anything else was reset by ensure_embedder).
     # The note's other names are in every chunk's embedding header: when they changed, no vector is kept.
     names = note_names(chunked)
-    lang = language.decide(path, note.text, declared=chunked.lang, page_key=chunked.page_key, layout=layout)
+    # what a reader reads says the language: a module's POD, not the Perl code before it
+    lang = language.decide(path, chunked.shown if chunked.shown is not None else note.text, declared=chunked.lang,
+                           page_key=chunked.page_key, layout=layout)
     version = writes.FileVersion(path=path, sha256=note.sha256, mtime_ns=note.mtime_ns, size=note.size,
                                  title=chunked.title, names=names, lang=lang.lang, lang_by=lang.by, page=lang.page, alias=lang.alias,
                                  indexed=language.admits(policy.languages, lang.lang))

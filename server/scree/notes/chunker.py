@@ -219,7 +219,8 @@ def chunk_note(text: str, kind: str = formats.MARKDOWN, changelog_sections: Sequ
     lang, page_key = front_matter_language(data)
     return ChunkedNote(title=_title(data), chunks=chunks, aliases=_aliases(data), front_matter_error=error,
                        lang=None if lang is None else str(lang), page_key=None if page_key is None else str(page_key),
-                       autodoc=parsed.autodoc, autodoc_trails=tuple(autodoc_trails))
+                       autodoc=parsed.autodoc, autodoc_trails=tuple(autodoc_trails),
+                       shown=None if parsed.text is None else "\n".join(parsed.text))
 
 
 def chunk_lines(lines: list[str], trail: str, start_line: int, end_line: int) -> list[Chunk]:
