@@ -217,3 +217,16 @@ def test_a_one_letter_flag_lookup_answers_from_the_entry_in_its_case(tmp_path: P
         assert _hits(root, index, "-L", "keyword")[0].path == _hits(root, index, "-l", "keyword")[0].path
     finally:
         index.close()
+
+
+@pytest.mark.parametrize(("heading", "flags"), [
+    ("-k, --keep-going", ["-k", "--keep-going"]), ("-J destination", ["-J"]), ("`-v`, `--verbose`", ["-v", "--verbose"]),
+    ("-j [jobs], --jobs[=jobs]", ["-j", "--jobs"]), ("--output-sync[=type]", ["--output-sync"]),
+    ("`--frozen` and `--locked`", []), ("- a bullet", []), ("Options, flags", []), ("-x - y", []), ("--", [])])
+def test_a_heading_that_lists_an_option_s_spellings_is_titled_by_each(heading: str, flags: list[str]) -> None:
+    from scree.notes.sectiontext import heading_flags, titled_by
+
+    assert heading_flags(heading) == flags
+    for flag in flags:
+        assert titled_by(f"MAKE(1) > OPTIONS > {heading}", [flag])
+    assert not titled_by("MAKE(1) > OPTIONS > -k, --keep-going", ["-K"])  # a one-letter flag's case is its name

@@ -41,9 +41,37 @@ def fold_name(name: str) -> str:
 def titled_by(trail: str, names: Sequence[str]) -> bool:
     """True when one heading of `trail` (" > "-joined) is one of `names`, ignoring case and backticks:
     "Settings > `CACHE_DIR`" is titled by CACHE_DIR; "Moving CACHE_DIR and LOG_DIR" is not (it is about
-    more than the name)."""
+    more than the name). A heading that is an option's spellings is titled by each (`heading_flags`)."""
     wanted = {_bare(n) for n in names}
-    return any(_bare(h) in wanted for h in trail.split(TRAIL_SEPARATOR))
+    return any(_bare(h) in wanted or (FLAG_LISTS and any(fold_name(f) in wanted for f in heading_flags(h)))
+               for h in trail.split(TRAIL_SEPARATOR))
+
+
+# A heading that is an option's spellings, each with its argument (`-k, --keep-going`, `-J destination`,
+# `` `-v`, `--verbose` ``, `-j [jobs], --jobs[=jobs]`: a CLI reference's entry, a manual page's tagged paragraph) is
+# titled by each spelling. Measured (docs/benchmarks.md): FLAG_LISTS.
+FLAG_LISTS = True
+
+
+def heading_flags(heading: str) -> list[str]:
+    """The options a heading lists, their arguments aside (`-k, --keep-going`: -k and --keep-going; `-J destination`:
+    -J); none for a heading that is not a list of options."""
+    text = heading.replace("`", "").strip()
+    if not text.startswith("-"):
+        return []
+    flags: list[str] = []
+    for part in text.split(","):
+        word = part.strip()
+        dashes = 2 if word.startswith("--") else 1 if word.startswith("-") else 0
+        end = dashes
+        while end < len(word) and (word[end].isalnum() or word[end] in "-_"):
+            end += 1
+        rest = word[end:].strip()
+        if not dashes or end == dashes or not word[dashes].isalnum() or (rest and (
+                rest[0] == "-" or (rest[0] not in "[=<" and " " in rest))):
+            return []  # an argument is one word or a bracket: "`--frozen` and `--locked`" is prose
+        flags.append(word[:end])
+    return flags
 
 
 def _bare(heading: str) -> str:
