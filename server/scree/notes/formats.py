@@ -2,9 +2,10 @@
 
 Each format is one reader that turns a note's lines into the same `Blocks` record (headings with their
 lines and levels, verbatim blocks, targets, markup lines): `mdblocks` (Markdown and its dialects),
-`rstblocks` (reStructuredText), `adocblocks` (AsciiDoc), `orgblocks` (Org), `podblocks` (Perl's POD), `texiblocks` (Texinfo), `pdftext` (a PDF's extracted text, its pages and
-outline as headings), `vimhelp` (a Vim plugin's help files), `rdblocks` (an R package's help pages), `roffblocks`
-(manual pages: roff with the man or mdoc macros); a Jupyter notebook is its cells' Markdown
+`rstblocks` (reStructuredText), `adocblocks` (AsciiDoc), `orgblocks` (Org), `podblocks` (Perl's POD), `texiblocks`
+(Texinfo), `pdftext` (a PDF's extracted text, its pages and outline as headings), `vimhelp` (a Vim plugin's help
+files), `rdblocks` (an R package's help pages), `roffblocks` (manual pages: roff with the man or mdoc macros); the
+last four write the lines a reader of the page reads (`mdblocks.ShownPage`); a Jupyter notebook is its cells' Markdown
 (`notebook`), read by `mdblocks`; plain text has no structure but paragraphs.
 The chunker, read_doc's section lookup, the language rules, the embedding view and the store take it from
 there and never ask which format a note came from. Adding a format is one reader module, a suffix here,
@@ -22,7 +23,7 @@ distribution's modules (their POD) are read without a setting (`BOOK_PAGES`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from . import (adocblocks, mdblocks, mdbookincludes, mkdocsdirectives, mkdocssnippets, mystdirectives, pdftext,
@@ -55,13 +56,14 @@ SUFFIX_KINDS = {
     ".ipynb": NOTEBOOK,
     ".rd": RD,
 }
-# Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc, Org, POD, Texinfo and PDF (its text, `pdftext`). `.ipynb` (a notebook's
-# cells, `notebook`) and `.qmd` (Quarto's Markdown) are read where a docs build reads them as pages (a Sphinx, Jupyter
+# Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc, Org, POD, Texinfo and PDF (its text, `pdftext`).
+# `.ipynb` (a notebook's cells, `notebook`) and `.qmd` (Quarto's Markdown) are read where a docs build reads them as pages (a Sphinx, Jupyter
 # Book or Quarto source folder: BOOK_PAGES) without a setting, elsewhere only when listed: a data project's analysis
 # notebooks are not its docs; an R package's `.Rd` help pages and `.Rmd` vignettes likewise. `.txt` is read in Sphinx
 # source folders (as reStructuredText) and Vim help folders (as Vim help) without a setting, elsewhere only when
 # listed; manual pages (`is_man_page`) without a setting.
-DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pod", ".texi", ".texinfo", ".pdf")
+DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pod", ".texi", ".texinfo",
+                    ".pdf")
 SPHINX_TEXT_SUFFIX = ".txt"
 SPHINX_CONF = "conf.py"
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -163,6 +165,11 @@ def describe_kinds(counts: dict[str, int]) -> str:
     return ", ".join(f"{kind} {n:,}" for kind, n in counts.items()) or "none"
 
 
+# The readers that write the lines a reader of the page reads (its markup is no text).
+_SHOWN_READERS: dict[str, Callable[[list[str]], mdblocks.ShownPage]] = {
+    RD: rdblocks.parse_rd, ROFF: roffblocks.parse_roff, POD: podblocks.parse_pod, TEXINFO: texiblocks.parse_texinfo}
+
+
 def structure(kind: str, lines: list[str], changelog_sections: Sequence[str] = ()) -> Structure:
     """The block structure of a note of `kind` given as `mdblocks.split_lines` lines (`changelog_sections`: conf.py's,
     for a reStructuredText changelog, `notes/sphinxchangelog.py`)."""
@@ -182,20 +189,11 @@ def structure(kind: str, lines: list[str], changelog_sections: Sequence[str] = (
         return Structure(pdftext.pdf_blocks(lines))
     if kind == VIMHELP:
         return Structure(vimhelp.parse_vimhelp(lines))
-    if kind == RD:
-        page = rdblocks.parse_rd(lines)
+    if (shown_reader := _SHOWN_READERS.get(kind)) is not None:
+        page = shown_reader(lines)
         return Structure(page.blocks, text=page.text)
-    if kind == ROFF:
-        man = roffblocks.parse_roff(lines)
-        return Structure(man.blocks, text=man.text)
     if kind == ORG:
         return Structure(orgblocks.parse_org(lines))
-    if kind == TEXINFO:
-        manual = texiblocks.parse_texinfo(lines)
-        return Structure(manual.blocks, text=manual.text)
-    if kind == POD:
-        pod = podblocks.parse_pod(lines)
-        return Structure(pod.blocks, text=pod.text)
     blocks = mdblocks.parse_blocks(lines)
     refs = mystdirectives.myst_directives(lines, blocks.verbatim)
     books = (*mdbookincludes.mdbook_includes(lines), *mkdocssnippets.snippets(lines, blocks))

@@ -141,7 +141,7 @@ class Blocks:
 @dataclass(frozen=True)
 class ShownPage:
     """A note's blocks and its lines as a reader of the rendered page reads them, as many as given (the readers of
-    formats whose markup is no text: `rdblocks`, `roffblocks`)."""
+    formats whose markup is no text: `rdblocks`, `roffblocks`, `podblocks`, `texiblocks`)."""
 
     blocks: Blocks
     text: list[str]

@@ -310,7 +310,7 @@ class NotesPolicy:
         page, `ssh.1`, unless the extensions are narrowed)."""
         lower = name.lower()
         if lower.endswith(self.suffixes):
-            return not lower.endswith(tuple(formats.EXPORTS)) or not self._exported_from(rel)
+            return self._exported_from(rel) is None
         if not self.is_note_name(name):
             return False
         if formats.is_man_page(lower):

@@ -43,7 +43,8 @@ def titled_by(trail: str, names: Sequence[str]) -> bool:
     "Settings > `CACHE_DIR`" is titled by CACHE_DIR; "Moving CACHE_DIR and LOG_DIR" is not (it is about
     more than the name). A heading that is an option's spellings is titled by each (`heading_flags`)."""
     wanted = {_bare(n) for n in names}
-    return any(_bare(h) in wanted or (FLAG_LISTS and any(fold_name(f) in wanted for f in heading_flags(h)))
+    flags = FLAG_LISTS and any(w.startswith("-") for w in wanted)  # only an option is titled by a list of them
+    return any(_bare(h) in wanted or (flags and any(fold_name(f) in wanted for f in heading_flags(h)))
                for h in trail.split(TRAIL_SEPARATOR))
 
 
