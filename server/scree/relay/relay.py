@@ -112,6 +112,10 @@ class Relay:
         self.link: Optional[Link] = None
         self.pending: Dict[str, Dict[str, Any]] = {}  # request id (as JSON) -> the message, while unanswered
         self.sent: Dict[str, int] = {}  # request id (as JSON) -> times sent to an engine
+        # request id (as JSON) -> the link it was handed to. Each unanswered request has one owner: the
+        # forward thread until the link has it, then the link, whose loss (`_lost`) sends it again. Without
+        # the handoff a call sent as the engine left for idle was answered "went away", or sent twice.
+        self.carried: Dict[str, Link] = {}
         self.pmu = threading.Lock()
         self.init_params: Dict[str, Any] = {}
         self.proc: Optional[subprocess.Popen] = None
@@ -234,52 +238,81 @@ class Relay:
         key = json.dumps(message.get("id"))
         with self.pmu:
             self.pending[key] = message
-            self.sent[key] = self.sent.get(key, 0) + 1
-        try:
-            link = self.ensure_link(time.monotonic() + CALL_WAIT)
-            link.send(_line(message))
-        except (EngineDown, OSError) as exc:
+        while True:
             with self.pmu:
-                if self.pending.pop(key, None) is None:
+                if key not in self.pending:
                     return  # answered meanwhile
-                self.sent.pop(key, None)
-            text = str(exc) if isinstance(exc, EngineDown) else "the engine went away (%s)" % exc
-            if message.get("method") == "tools/call":
-                self.reply(message.get("id"), {"content": [{"type": "text", "text": text}], "isError": True})
-            else:
-                self.error(message.get("id"), -32603, text)
+                tries = self.sent[key] = self.sent.get(key, 0) + 1
+            link: Optional[Link] = None
+            try:
+                link = self.ensure_link(time.monotonic() + CALL_WAIT)
+                with self.pmu:
+                    self.carried[key] = link
+                link.send(_line(message))
+                return
+            except (EngineDown, OSError) as exc:
+                with self.pmu:
+                    if link is not None:
+                        if self.carried.get(key) is not link:
+                            return  # the link was lost meanwhile and `_lost` sends the request again
+                        del self.carried[key]
+                    # A send that fails found the engine gone before the request reached it (it left for idle
+                    # as the call came): the next engine gets it, as a request lost in flight does.
+                    again = link is not None and tries <= MAX_RESENDS
+                    if not again:
+                        self.sent.pop(key, None)
+                        if self.pending.pop(key, None) is None:
+                            return  # answered meanwhile
+                if link is not None:
+                    self._drop(link)
+                if again:
+                    continue
+                self._fail(message, str(exc) if isinstance(exc, EngineDown) else "the engine went away (%s)" % exc)
+                return
+
+    def _fail(self, message: Dict[str, Any], text: str) -> None:
+        if message.get("method") == "tools/call":
+            self.reply(message.get("id"), {"content": [{"type": "text", "text": text}], "isError": True})
+        else:
+            self.error(message.get("id"), -32603, text)
 
     def _answered(self, message: Dict[str, Any]) -> bool:
         """A reply from the engine: True when it answers a request the client is still owed."""
         key = json.dumps(message.get("id"))
         with self.pmu:
             self.sent.pop(key, None)
+            self.carried.pop(key, None)
             return self.pending.pop(key, None) is not None
 
-    def _lost(self, link: Link) -> None:
-        """The engine closed the connection: send each unanswered request once more (a new engine
-        starts for it), then give up on it with a message."""
+    def _drop(self, link: Link) -> None:
+        """Stop using a link whose engine is gone; its pump then sees the close and calls `_lost`."""
         with self.lmu:
             if self.link is link:
                 self.link = None
         link.close()
+
+    def _lost(self, link: Link) -> None:
+        """The engine closed the connection: send each request it had and did not answer once more (a
+        new engine starts for it), then give up on it with a message."""
+        self._drop(link)
         with self.pmu:
-            waiting = list(self.pending.items())
-        for key, message in waiting:
+            lost = [key for key, holder in self.carried.items() if holder is link]
+            waiting = []
+            for key in lost:
+                del self.carried[key]
+                message = self.pending.get(key)
+                if message is not None:
+                    waiting.append((key, message, self.sent.get(key, 0)))
+        for key, message, tries in waiting:
+            if tries <= MAX_RESENDS:
+                threading.Thread(target=self.forward, args=(message,), daemon=True).start()
+                continue
             with self.pmu:
-                tries = self.sent.get(key, 0)
-                if tries > MAX_RESENDS:
-                    self.pending.pop(key, None)
-                    self.sent.pop(key, None)
-                else:
-                    threading.Thread(target=self.forward, args=(message,), daemon=True).start()
+                if self.pending.pop(key, None) is None:
                     continue
-            text = ("scree's engine stopped twice while answering this call; see %s, or run /scree-doctor"
-                    % channel.log_path(self.sock_path))
-            if message.get("method") == "tools/call":
-                self.reply(message.get("id"), {"content": [{"type": "text", "text": text}], "isError": True})
-            else:
-                self.error(message.get("id"), -32603, text)
+                self.sent.pop(key, None)
+            self._fail(message, "scree's engine stopped twice while answering this call; see %s, or run "
+                       "/scree-doctor" % channel.log_path(self.sock_path))
 
     # ----- the engine -----------------------------------------------------------------------------
 
