@@ -207,10 +207,11 @@ def test_an_idle_engine_exits_and_the_next_call_starts_another(tmp_path: Path) -
 
     async def main() -> None:
         # A generous search budget: the catch-up below waits within it, and a loaded box is slow, not wrong.
-        async with session(REPO, relay_env(data, SCREE_ENGINE_IDLE="1", SCREE_SEARCH_BUDGET="120"), notes) as client:
+        # Idle after 3 s, not 1: the status probe right after the first answer must find the engine still up.
+        async with session(REPO, relay_env(data, SCREE_ENGINE_IDLE="3", SCREE_SEARCH_BUDGET="120"), notes) as client:
             assert first_path(await search(client)) == "tokens.md"
             first = engine_status(REPO, data)
-            assert first is not None and first["idle_exit"] == 1
+            assert first is not None and first["idle_exit"] == 3
             await anyio.to_thread.run_sync(lambda: wait_for(lambda: not alive(first["pid"])))
             sockets = list(Path(os.environ["SCREE_RUNTIME_DIR"]).glob("*.sock"))
             assert sockets == [], "an engine that exits removes its socket"
