@@ -47,13 +47,19 @@ class Activity:
     pending: dict[int, set[Any]] = field(default_factory=dict)  # connection number -> request ids
     sessions: int = 0
     hellos: int = 0  # connections accepted and not yet ready (their hello opens an index, which may take long)
+    leaving: bool = False  # the engine decided it is idle and is exiting: it takes no more requests
     mu: threading.Lock = field(default_factory=threading.Lock)
 
-    def heard(self, conn: int, message: Any) -> None:
+    def heard(self, conn: int, message: Any) -> bool:
+        """Count a message from a session; False once the engine is leaving, when it must not be answered: its
+        relay sends it again to the next engine."""
         with self.mu:
+            if self.leaving:
+                return False
             self.last = time.monotonic()
             if isinstance(message, dict) and "method" in message and message.get("id") is not None:
                 self.pending.setdefault(conn, set()).add(_id_key(message["id"]))
+            return True
 
     def answered(self, conn: int, message: Any) -> None:
         with self.mu:
@@ -81,6 +87,15 @@ class Activity:
         with self.mu:
             if self.hellos or any(self.pending.values()):
                 return None
+            return time.monotonic() - self.last
+
+    def leave_if_idle(self, idle_seconds: float) -> float | None:
+        """Decide, with the same lock `heard` takes, that the engine leaves: the seconds it was idle, or None when
+        it is not idle that long. A request read after this is dropped, never answered "shutting down"."""
+        with self.mu:
+            if self.hellos or any(self.pending.values()) or time.monotonic() - self.last < idle_seconds:
+                return None
+            self.leaving = True
             return time.monotonic() - self.last
 
 
@@ -111,7 +126,8 @@ class SocketLines:
         if not raw:
             return ""
         line = clean_line(raw).decode("utf-8", "replace")
-        self._activity.heard(self._number, _parsed(line))
+        if not self._activity.heard(self._number, _parsed(line)):
+            return ""  # the engine is leaving: the session ends here, and its relay sends the request on
         return line
 
     def write(self, text: str) -> int:
@@ -157,6 +173,7 @@ class Engine:
         self._count = 0
         self._stopping = threading.Event()
         self._leaving_idle = threading.Event()  # the idle watch is stopping the engine and ends the process
+        self._conns: dict[int, socket.socket] = {}  # live sessions' connections, hung up when the engine leaves
 
     # ----- life -----------------------------------------------------------------------------------
 
@@ -208,13 +225,27 @@ class Engine:
 
     def _idle_watch(self) -> None:
         while not self._stopping.wait(IDLE_TICK):
-            idle = self.activity.idle_for()
-            if idle is None or idle < self.idle_seconds or self._busy():
+            if self._busy():
+                continue
+            idle = self.activity.leave_if_idle(self.idle_seconds)
+            if idle is None:
                 continue
             log.info("engine idle for %.0f s: exiting", idle)
             self._leaving_idle.set()
+            # Each relay sees its connection close at once and sends a call that came meanwhile to the next engine,
+            # instead of that call meeting indexes that are stopping.
+            self._hang_up()
             self.shutdown()
             os._exit(0)
+
+    def _hang_up(self) -> None:
+        with self._hmu:
+            conns = list(self._conns.values())
+        for conn in conns:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
     def _busy(self) -> bool:
         """An index still syncing or embedding keeps the engine: a first build must not stop at the idle time."""
@@ -255,6 +286,8 @@ class Engine:
     def _session(self, conn: socket.socket, number: int) -> None:
         self.activity.hello_started()
         saying_hello = True
+        with self._hmu:
+            self._conns[number] = conn
         try:
             uid = channel.peer_uid(conn)
             if uid is not None and uid != os.getuid():
@@ -297,6 +330,8 @@ class Engine:
         finally:
             if saying_hello:
                 self.activity.hello_ended()
+            with self._hmu:
+                self._conns.pop(number, None)
             try:
                 conn.close()
             except OSError:
