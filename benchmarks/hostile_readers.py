@@ -1,4 +1,5 @@
-"""The readers of R help pages, manual pages, Org files, POD and Texinfo on hostile pages: seconds per page of one repeated shape.
+"""The readers of R help pages, manual pages, Org files, POD, Texinfo and RDoc on hostile pages: seconds per page of one
+repeated shape.
 
     uv run --frozen python benchmarks/hostile_readers.py [--mb 10]
 
@@ -29,6 +30,8 @@ SHAPES = {
                                               "=head2 x\n\n", "  x\n\n", "=begin x\n\n"]),
     formats.TEXINFO: ("@settitle X\n", ["@code{", "{", "}", "@", "@table @code\n", "@item x\n", "@chapter x\n",
                                          "@iftex\n", "@example\n", "@deffn C x\n"]),
+    formats.RDOC: ("= X\n", ["<tt>", "<b>x</tt>", "*a.", "_a.", "+a ", "a.", "{", "}[", "[x]\n", " [x]\n", "  x\n",
+                              "--\n", "x:: y\n"]),
 }
 
 

@@ -120,3 +120,11 @@ def test_a_texinfo_manual_of_huge_lines_of_commands_and_braces_is_indexed_by_a_r
     lines = "\n".join(_line(fragment) for fragment in ("@code{", "{", "@", "@xref{a,"))
     write(notes, "doc/x.texi", f"@settitle X\n@chapter Rotation\nRotation nightly.\n{lines}\n")
     assert _first_hit_after_reindex(notes, "rotation") == "doc/x.texi"
+
+
+def test_an_rdoc_page_of_huge_lines_of_markup_is_indexed_by_a_real_process_in_bounded_time(tmp_path: Path) -> None:
+    # unclosed tags, word marks with no closing one, link-shaped words
+    notes = tmp_path / "gem"
+    lines = "\n".join(_line(fragment) for fragment in ("<tt>", "<b>x</tt>", "*a.", "_a.", "a.", "{x}["))
+    write(notes, "README.rdoc", f"= X\n== Rotation\nRotation nightly.\n{lines}\n")
+    assert _first_hit_after_reindex(notes, "rotation") == "README.rdoc"

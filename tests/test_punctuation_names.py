@@ -222,7 +222,9 @@ def test_a_one_letter_flag_lookup_answers_from_the_entry_in_its_case(tmp_path: P
 @pytest.mark.parametrize(("heading", "flags"), [
     ("-k, --keep-going", ["-k", "--keep-going"]), ("-J destination", ["-J"]), ("`-v`, `--verbose`", ["-v", "--verbose"]),
     ("-j [jobs], --jobs[=jobs]", ["-j", "--jobs"]), ("--output-sync[=type]", ["--output-sync"]),
-    ("`--frozen` and `--locked`", []), ("- a bullet", []), ("Options, flags", []), ("-x - y", []), ("--", [])])
+    ("`--frozen` and `--locked`", []), ("- a bullet", []), ("Options, flags", []), ("-x - y", []), ("--", []),
+    ("`--jobs` number (-j)", ["--jobs", "-j"]), ("`--trace`{=output} (-t)", ["--trace", "-t"]),
+    ("--all (-A)", ["--all", "-A"]), ("--foo (deprecated)", ["--foo"]), ("--a and --b (-x)", [])])
 def test_a_heading_that_lists_an_option_s_spellings_is_titled_by_each(heading: str, flags: list[str]) -> None:
     from scree.notes.sectiontext import heading_flags, titled_by
 

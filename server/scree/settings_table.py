@@ -86,7 +86,7 @@ SEARCH_BUDGET = Setting(
     "(the rest goes to a background `scree reindex`)")
 NOTE_EXTENSIONS = Setting(
     "SCREE_NOTE_EXTENSIONS", "note_extensions", "str", "--note-extensions",
-    "`.md .mdx .markdown .rst .adoc .asciidoc .org .pod .texi .texinfo .pdf`",
+    "`.md .mdx .markdown .rst .adoc .asciidoc .org .pod .texi .texinfo .rdoc .pdf`",
     "which files are notes, by extension (space or comma separated); `.txt` pages of a Sphinx source folder "
     "(one with `conf.py`) are read as reStructuredText while `.rst` is listed; add `.txt` for every text file, "
     "`.ipynb` for every notebook, `.qmd` for every Quarto file, `.rmd` / `.rd` for every R Markdown or Rd file, `.pm` "

@@ -31,8 +31,8 @@ DOC_DIRS = frozenset({"doc", "docs", "documentation", "notes", "note", "adr", "a
 # stdlib only). `.txt` is left out: a grep of `*.txt` is mostly logs and requirement lists; `.pdf` too: grep
 # cannot read one; `.ipynb` too: a grep of notebooks looks for their code. `.qmd` is Quarto's Markdown, `.Rmd` R's,
 # `.Rd` an R package's help pages.
-DOC_TYPES = frozenset({"md", "markdown", "mkd", "mdx", "rst", "asciidoc", "adoc", "org", "pod", "texinfo"})
-_DOC_EXTS = ("md", "markdown", "mdx", "mdown", "mkd", "mkdn", "rst", "rest", "adoc", "asciidoc", "org", "pod", "texi", "texinfo", "txi", "qmd", "rmd", "rd")
+DOC_TYPES = frozenset({"md", "markdown", "mkd", "mdx", "rst", "asciidoc", "adoc", "org", "pod", "texinfo", "rdoc"})
+_DOC_EXTS = ("md", "markdown", "mdx", "mdown", "mkd", "mkdn", "rst", "rest", "adoc", "asciidoc", "org", "pod", "texi", "texinfo", "txi", "rdoc", "qmd", "rmd", "rd")
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # `typing` costs a hook ~2 ms it does not need

@@ -3,9 +3,9 @@
 Each format is one reader that turns a note's lines into the same `Blocks` record (headings with their
 lines and levels, verbatim blocks, targets, markup lines): `mdblocks` (Markdown and its dialects),
 `rstblocks` (reStructuredText), `adocblocks` (AsciiDoc), `orgblocks` (Org), `podblocks` (Perl's POD), `texiblocks`
-(Texinfo), `pdftext` (a PDF's extracted text, its pages and outline as headings), `vimhelp` (a Vim plugin's help
+(Texinfo), `rdocblocks` (Ruby's RDoc), `pdftext` (a PDF's extracted text, its pages and outline as headings), `vimhelp` (a Vim plugin's help
 files), `rdblocks` (an R package's help pages), `roffblocks` (manual pages: roff with the man or mdoc macros); the
-last four write the lines a reader of the page reads (`mdblocks.ShownPage`); a Jupyter notebook is its cells' Markdown
+readers of formats whose markup is no text (Rd, roff, POD, Texinfo, RDoc) write the lines a reader of the page reads (`mdblocks.ShownPage`); a Jupyter notebook is its cells' Markdown
 (`notebook`), read by `mdblocks`; plain text has no structure but paragraphs.
 The chunker, read_doc's section lookup, the language rules, the embedding view and the store take it from
 there and never ask which format a note came from. Adding a format is one reader module, a suffix here,
@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from . import (adocblocks, mdblocks, mdbookincludes, mkdocsdirectives, mkdocssnippets, mystdirectives, pdftext,
-               orgblocks, podblocks, rdblocks, roffblocks, rstblocks, rstsubst, texiblocks, vimhelp)
+               orgblocks, podblocks, rdblocks, rdocblocks, roffblocks, rstblocks, rstsubst, texiblocks, vimhelp)
 from ..records import AutodocRef
 
 MARKDOWN = "markdown"
@@ -42,8 +42,9 @@ ROFF = "roff"
 ORG = "org"
 POD = "pod"
 TEXINFO = "texinfo"
+RDOC = "rdoc"
 
-KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP, NOTEBOOK, RD, ROFF, ORG, POD, TEXINFO)
+KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP, NOTEBOOK, RD, ROFF, ORG, POD, TEXINFO, RDOC)
 SUFFIX_KINDS = {
     ".md": MARKDOWN, ".mdx": MARKDOWN, ".markdown": MARKDOWN,
     ".rst": RST, ".rest": RST,
@@ -51,19 +52,21 @@ SUFFIX_KINDS = {
     ".org": ORG,
     ".pod": POD, ".pm": POD,
     ".texi": TEXINFO, ".texinfo": TEXINFO, ".txi": TEXINFO,
+    ".rdoc": RDOC,
     ".txt": TEXT,
     ".pdf": PDF,
     ".ipynb": NOTEBOOK,
     ".rd": RD,
 }
-# Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc, Org, POD, Texinfo and PDF (its text, `pdftext`).
+# Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc, Org, POD, Texinfo, RDoc and PDF (its text,
+# `pdftext`).
 # `.ipynb` (a notebook's cells, `notebook`) and `.qmd` (Quarto's Markdown) are read where a docs build reads them as pages (a Sphinx, Jupyter
 # Book or Quarto source folder: BOOK_PAGES) without a setting, elsewhere only when listed: a data project's analysis
 # notebooks are not its docs; an R package's `.Rd` help pages and `.Rmd` vignettes likewise. `.txt` is read in Sphinx
 # source folders (as reStructuredText) and Vim help folders (as Vim help) without a setting, elsewhere only when
 # listed; manual pages (`is_man_page`) without a setting.
 DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pod", ".texi", ".texinfo",
-                    ".pdf")
+                    ".rdoc", ".pdf")
 SPHINX_TEXT_SUFFIX = ".txt"
 SPHINX_CONF = "conf.py"
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -147,7 +150,7 @@ def kind_of(name: str, *, sphinx_source: bool = False, vim_help: bool = False) -
 
 KIND_NAMES = {MARKDOWN: "Markdown", RST: "reStructuredText", ASCIIDOC: "AsciiDoc", TEXT: "text", PDF: "PDF",
               VIMHELP: "Vim help", NOTEBOOK: "Jupyter notebook", RD: "R documentation", ROFF: "manual page",
-              ORG: "Org", POD: "POD", TEXINFO: "Texinfo"}
+              ORG: "Org", POD: "POD", TEXINFO: "Texinfo", RDOC: "RDoc"}
 
 
 def count_kinds(paths: list[str]) -> dict[str, int]:
@@ -167,7 +170,8 @@ def describe_kinds(counts: dict[str, int]) -> str:
 
 # The readers that write the lines a reader of the page reads (its markup is no text).
 _SHOWN_READERS: dict[str, Callable[[list[str]], mdblocks.ShownPage]] = {
-    RD: rdblocks.parse_rd, ROFF: roffblocks.parse_roff, POD: podblocks.parse_pod, TEXINFO: texiblocks.parse_texinfo}
+    RD: rdblocks.parse_rd, ROFF: roffblocks.parse_roff, POD: podblocks.parse_pod, TEXINFO: texiblocks.parse_texinfo,
+    RDOC: rdocblocks.parse_rdoc}
 
 
 def structure(kind: str, lines: list[str], changelog_sections: Sequence[str] = ()) -> Structure:

@@ -52,14 +52,21 @@ def titled_by(trail: str, names: Sequence[str]) -> bool:
 # `` `-v`, `--verbose` ``, `-j [jobs], --jobs[=jobs]`: a CLI reference's entry, a manual page's tagged paragraph) is
 # titled by each spelling. Measured (docs/benchmarks.md): FLAG_LISTS.
 FLAG_LISTS = True
+# Its other spellings in parentheses after it are the option's too (`--jobs number (-j)`, as Rake's reference titles
+# its entries). Measured (docs/benchmarks.md): FLAG_ALIASES.
+FLAG_ALIASES = True
 
 
 def heading_flags(heading: str) -> list[str]:
     """The options a heading lists, their arguments aside (`-k, --keep-going`: -k and --keep-going; `-J destination`:
-    -J); none for a heading that is not a list of options."""
+    -J; `--jobs number (-j)`: --jobs and -j); none for a heading that is not a list of options."""
     text = heading.replace("`", "").strip()
     if not text.startswith("-"):
         return []
+    opens = text.rfind("(")
+    if FLAG_ALIASES and text.endswith(")") and opens > 0 and (inner := heading_flags(text[opens + 1:-1])):
+        outer = heading_flags(text[:opens])
+        return outer + inner if outer else []
     flags: list[str] = []
     for part in text.split(","):
         word = part.strip()
