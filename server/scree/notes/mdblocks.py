@@ -159,6 +159,14 @@ def add_head(heads: list[HeadRecord], start: int, level: int, title: str, *, bod
         heads.append((start, max(end, start + 1), level, cut_utf8(title, MAX_HEADING_BYTES).rstrip(), body))
 
 
+def add_verbatim(verbatim: list[tuple[int, int]], lines: list[str], start: int, end: int) -> None:
+    """Records lines [start, end) as verbatim: one block with the block before when only blank lines are between."""
+    if verbatim and all(not lines[j].strip() for j in range(verbatim[-1][1], start)):
+        verbatim[-1] = (verbatim[-1][0], end)
+    else:
+        verbatim.append((start, end))
+
+
 def shown_page(heads: list[HeadRecord], verbatim: list[tuple[int, int]], text: list[str],
                front_matter: str | None = None) -> ShownPage:
     """The page of a reader that writes its own lines (`rdblocks`' kind: roff, POD, Texinfo): its headings in

@@ -25,7 +25,7 @@ from __future__ import annotations
 import html.entities
 import re
 
-from .mdblocks import HeadRecord, ShownPage, add_head, shown_page
+from .mdblocks import HeadRecord, ShownPage, add_head, add_verbatim, shown_page
 
 TITLE_LEVEL = 1
 # A tagged `=item` as an entry of its own, titled by its tag. Measured (docs/benchmarks.md): ITEM_ENTRIES.
@@ -108,10 +108,7 @@ class _Reader:
     def _verbatim(self, start: int, end: int) -> None:
         for i in range(start, end):
             self.text[i] = self.lines[i].rstrip()
-        if self.verbatim and all(not self.lines[j].strip() for j in range(self.verbatim[-1][1], start)):
-            self.verbatim[-1] = (self.verbatim[-1][0], end)  # blank lines between: one block
-        else:
-            self.verbatim.append((start, end))
+        add_verbatim(self.verbatim, self.lines, start, end)
 
     def _command(self, start: int, end: int) -> None:
         m = _COMMAND.match(self.lines[start])

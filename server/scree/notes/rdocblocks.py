@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from .mdblocks import HeadRecord, ShownPage, add_head, shown_page
+from .mdblocks import HeadRecord, ShownPage, add_head, add_verbatim, shown_page
 
 # A labelled list's item as an entry of its own, titled by its label. Measured (docs/benchmarks.md): LABEL_ENTRIES.
 LABEL_ENTRIES = True
@@ -136,10 +136,7 @@ class _Reader:
 
     def _verbatim(self, i: int, line: str) -> None:
         self.text[i] = line
-        if self.verbatim and all(not self.lines[j].strip() for j in range(self.verbatim[-1][1], i)):
-            self.verbatim[-1] = (self.verbatim[-1][0], i + 1)  # blank lines between: one block
-        else:
-            self.verbatim.append((i, i + 1))
+        add_verbatim(self.verbatim, self.lines, i, i + 1)
 
 
 def _title(text: str) -> str:
