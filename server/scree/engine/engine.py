@@ -85,18 +85,22 @@ class Activity:
         """Seconds since the last message, or None while a request is unanswered or a connection says hello: under
         load a hello that opened its index for longer than the idle time let the engine exit under the session."""
         with self.mu:
-            if self.hellos or any(self.pending.values()):
-                return None
-            return time.monotonic() - self.last
+            return self._idle()
 
     def leave_if_idle(self, idle_seconds: float) -> float | None:
         """Decide, with the same lock `heard` takes, that the engine leaves: the seconds it was idle, or None when
         it is not idle that long. A request read after this is dropped, never answered "shutting down"."""
         with self.mu:
-            if self.hellos or any(self.pending.values()) or time.monotonic() - self.last < idle_seconds:
+            idle = self._idle()
+            if idle is None or idle < idle_seconds:
                 return None
             self.leaving = True
-            return time.monotonic() - self.last
+            return idle
+
+    def _idle(self) -> float | None:  # under `mu`
+        if self.hellos or any(self.pending.values()):
+            return None
+        return time.monotonic() - self.last
 
 
 def _id_key(value: Any) -> Any:

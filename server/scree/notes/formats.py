@@ -3,10 +3,11 @@
 Each format is one reader that turns a note's lines into the same `Blocks` record (headings with their
 lines and levels, verbatim blocks, targets, markup lines): `mdblocks` (Markdown and its dialects),
 `rstblocks` (reStructuredText), `adocblocks` (AsciiDoc), `orgblocks` (Org), `podblocks` (Perl's POD), `texiblocks`
-(Texinfo), `rdocblocks` (Ruby's RDoc), `pdftext` (a PDF's extracted text, its pages and outline as headings), `vimhelp` (a Vim plugin's help
-files), `rdblocks` (an R package's help pages), `roffblocks` (manual pages: roff with the man or mdoc macros); the
-readers of formats whose markup is no text (Rd, roff, POD, Texinfo, RDoc) write the lines a reader of the page reads (`mdblocks.ShownPage`); a Jupyter notebook is its cells' Markdown
-(`notebook`), read by `mdblocks`; plain text has no structure but paragraphs.
+(Texinfo), `rdocblocks` (Ruby's RDoc), `pdftext` (a PDF's extracted text, its pages and outline as headings),
+`vimhelp` (a Vim plugin's help files), `rdblocks` (an R package's help pages), `roffblocks` (manual pages: roff with
+the man or mdoc macros); the readers of formats whose markup is no text (Rd, roff, POD, Texinfo, RDoc) write the lines
+a reader of the page reads (`mdblocks.ShownPage`); a Jupyter notebook is its cells' Markdown (`notebook`), read by
+`mdblocks`; plain text has no structure but paragraphs.
 The chunker, read_doc's section lookup, the language rules, the embedding view and the store take it from
 there and never ask which format a note came from. Adding a format is one reader module, a suffix here,
 and its tests.
@@ -59,12 +60,11 @@ SUFFIX_KINDS = {
     ".rd": RD,
 }
 # Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc, Org, POD, Texinfo, RDoc and PDF (its text,
-# `pdftext`).
-# `.ipynb` (a notebook's cells, `notebook`) and `.qmd` (Quarto's Markdown) are read where a docs build reads them as pages (a Sphinx, Jupyter
-# Book or Quarto source folder: BOOK_PAGES) without a setting, elsewhere only when listed: a data project's analysis
-# notebooks are not its docs; an R package's `.Rd` help pages and `.Rmd` vignettes likewise. `.txt` is read in Sphinx
-# source folders (as reStructuredText) and Vim help folders (as Vim help) without a setting, elsewhere only when
-# listed; manual pages (`is_man_page`) without a setting.
+# `pdftext`). `.ipynb` (a notebook's cells, `notebook`) and `.qmd` (Quarto's Markdown) are read where a docs build
+# reads them as pages (a Sphinx, Jupyter Book or Quarto source folder: BOOK_PAGES) without a setting, elsewhere only
+# when listed: a data project's analysis notebooks are not its docs; an R package's `.Rd` help pages and `.Rmd`
+# vignettes likewise. `.txt` is read in Sphinx source folders (as reStructuredText) and Vim help folders (as Vim help)
+# without a setting, elsewhere only when listed; manual pages (`is_man_page`) without a setting.
 DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pod", ".texi", ".texinfo",
                     ".rdoc", ".pdf")
 SPHINX_TEXT_SUFFIX = ".txt"

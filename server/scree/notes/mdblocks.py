@@ -141,7 +141,7 @@ class Blocks:
 @dataclass(frozen=True)
 class ShownPage:
     """A note's blocks and its lines as a reader of the rendered page reads them, as many as given (the readers of
-    formats whose markup is no text: `rdblocks`, `roffblocks`, `podblocks`, `texiblocks`)."""
+    formats whose markup is no text: `rdblocks`, `roffblocks`, `podblocks`, `texiblocks`, `rdocblocks`)."""
 
     blocks: Blocks
     text: list[str]
@@ -169,7 +169,7 @@ def add_verbatim(verbatim: list[tuple[int, int]], lines: list[str], start: int, 
 
 def shown_page(heads: list[HeadRecord], verbatim: list[tuple[int, int]], text: list[str],
                front_matter: str | None = None) -> ShownPage:
-    """The page of a reader that writes its own lines (`rdblocks`' kind: roff, POD, Texinfo): its headings in
+    """The page of a reader that writes its own lines (`rdblocks`' kind: roff, POD, Texinfo, RDoc): its headings in
     order, none overlapping the one before, a heading of lines of its own (not `body`) shown as its Markdown line."""
     headings: list[Heading] = []
     last_end = 0
@@ -183,6 +183,23 @@ def shown_page(heads: list[HeadRecord], verbatim: list[tuple[int, int]], text: l
         headings.append(Heading(start, end, level, title, body=body))
         last_end = end
     return ShownPage(Blocks(0, front_matter, tuple(headings), tuple(verbatim)), text)
+
+
+class PageWriter:
+    """What a reader that writes its own lines keeps (roff, POD, Texinfo, RDoc): the lines given, the text it shows
+    for each, and the headings and verbatim blocks found so far."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.text = [""] * len(lines)
+        self.heads: list[HeadRecord] = []
+        self.verbatim: list[tuple[int, int]] = []
+
+    def _head(self, start: int, level: int, title: str, *, body: bool, end: int = -1) -> None:
+        add_head(self.heads, start, level, title, body=body, end=end)
+
+    def _page(self, front_matter: str | None = None) -> ShownPage:
+        return shown_page(self.heads, self.verbatim, self.text, front_matter)
 
 
 def split_lines(text: str) -> list[str]:

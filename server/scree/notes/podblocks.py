@@ -25,7 +25,7 @@ from __future__ import annotations
 import html.entities
 import re
 
-from .mdblocks import HeadRecord, ShownPage, add_head, add_verbatim, shown_page
+from .mdblocks import PageWriter, ShownPage, add_verbatim
 
 TITLE_LEVEL = 1
 # A tagged `=item` as an entry of its own, titled by its tag. Measured (docs/benchmarks.md): ITEM_ENTRIES.
@@ -52,12 +52,9 @@ def parse_pod(lines: list[str]) -> ShownPage:
     return _Reader(lines).read()
 
 
-class _Reader:
+class _Reader(PageWriter):
     def __init__(self, lines: list[str]) -> None:
-        self.lines = lines
-        self.text = [""] * len(lines)
-        self.heads: list[HeadRecord] = []
-        self.verbatim: list[tuple[int, int]] = []
+        super().__init__(lines)
         self.level = TITLE_LEVEL  # the level of the heading the paragraph is under
         self.titled = False  # the first `=head1 NAME` titled the page
         self.lists: list[bool | None] = []  # open `=over` lists: True when its items are entries, None before one
@@ -196,13 +193,6 @@ class _Reader:
             if not drop:
                 self._head(start, level, title, body=True, end=end)
 
-    # ----- headings ------------------------------------------------------------------------------------------
-
-    def _head(self, start: int, level: int, title: str, *, body: bool, end: int) -> None:
-        add_head(self.heads, start, level, title, body=body, end=end)
-
-    def _page(self) -> ShownPage:
-        return shown_page(self.heads, self.verbatim, self.text)
 
 
 # ----- formatting codes ----------------------------------------------------------------------------------------

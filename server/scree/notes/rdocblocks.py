@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from .mdblocks import HeadRecord, ShownPage, add_head, add_verbatim, shown_page
+from .mdblocks import PageWriter, ShownPage, add_verbatim
 
 # A labelled list's item as an entry of its own, titled by its label. Measured (docs/benchmarks.md): LABEL_ENTRIES.
 LABEL_ENTRIES = True
@@ -63,12 +63,9 @@ class _Item:
         self.at, self.margin, self.entry = at, margin, entry
 
 
-class _Reader:
+class _Reader(PageWriter):
     def __init__(self, lines: list[str]) -> None:
-        self.lines = lines
-        self.text = [""] * len(lines)
-        self.heads: list[HeadRecord] = []
-        self.verbatim: list[tuple[int, int]] = []
+        super().__init__(lines)
         self.level = 0  # the level of the heading the line is under
         self.items: list[_Item] = []
         self.entries = 0  # open items that are entries
@@ -86,7 +83,7 @@ class _Reader:
             if not bare.strip():
                 continue
             self._line(i, bare)
-        return shown_page(self.heads, self.verbatim, self.text)
+        return self._page()
 
     def _line(self, i: int, line: str) -> None:
         flat = line.expandtabs(8)
@@ -104,7 +101,7 @@ class _Reader:
             while self.items:
                 self._close()
             self.level = min(len(heading.group(1)), _MAX_LEVEL)
-            add_head(self.heads, i, self.level, _title(heading.group(2)), body=False, end=i + 1)
+            self._head(i, self.level, _title(heading.group(2)), body=False, end=i + 1)
             return
         if _DIRECTIVE.fullmatch(body) or _RULE.fullmatch(body):
             return
@@ -127,7 +124,7 @@ class _Reader:
         self.text[i] = title if rest is None else f"{title}: {render(rest)}" if entry else f"- {title}: {render(rest)}"
         if entry:
             self.entries += 1
-            add_head(self.heads, i, min(self.level + self.entries, _MAX_LEVEL), title, body=True, end=i + 1)
+            self._head(i, min(self.level + self.entries, _MAX_LEVEL), title, body=True, end=i + 1)
 
     def _close(self) -> None:
         item = self.items.pop()

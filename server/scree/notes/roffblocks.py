@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from .mdblocks import HeadRecord, ShownPage, add_head, shown_page
+from .mdblocks import PageWriter, ShownPage
 
 TITLE_LEVEL = 1
 SECTION_LEVEL = 2
@@ -92,12 +92,9 @@ def parse_roff(lines: list[str]) -> ShownPage:
     return _Reader(lines).read()
 
 
-class _Reader:
+class _Reader(PageWriter):
     def __init__(self, lines: list[str]) -> None:
-        self.lines = lines
-        self.text = [""] * len(lines)
-        self.heads: list[HeadRecord] = []
-        self.verbatim: list[tuple[int, int]] = []
+        super().__init__(lines)
         self.name = ""  # mdoc's `.Nm` name, shown where `.Nm` stands alone
         self.section = 0  # the level of the section or subsection the line is in (0: before any)
         self.lists: list[bool] = []  # open mdoc lists: True for one whose items are entries
@@ -287,12 +284,6 @@ class _Reader:
 
     def _below(self) -> int:
         return min(max(self.section, TITLE_LEVEL) + max(self.entry_lists, 1) + self.indents, _MAX_LEVEL)
-
-    def _head(self, start: int, level: int, title: str, *, body: bool, end: int = -1) -> None:
-        add_head(self.heads, start, level, title, body=body, end=end)
-
-    def _page(self) -> ShownPage:
-        return shown_page(self.heads, self.verbatim, self.text)
 
 
 def _joined_tag(parts: list[str]) -> str:

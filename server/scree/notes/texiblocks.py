@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import re
 
-from .mdblocks import HeadRecord, ShownPage, add_head, shown_page
+from .mdblocks import PageWriter, ShownPage
 
 # A `@table` item as an entry of its own, titled by its tag. Measured (docs/benchmarks.md): TABLE_ENTRIES.
 TABLE_ENTRIES = True
@@ -74,12 +74,9 @@ def parse_texinfo(lines: list[str]) -> ShownPage:
     return _Reader(lines).read()
 
 
-class _Reader:
+class _Reader(PageWriter):
     def __init__(self, lines: list[str]) -> None:
-        self.lines = lines
-        self.text = [""] * len(lines)
-        self.heads: list[HeadRecord] = []
-        self.verbatim: list[tuple[int, int]] = []
+        super().__init__(lines)
         self.title = ""
         self.level = 0  # the level of the heading the line is under
         self.blocks: list[str] = []  # open environments scree follows, innermost last
@@ -124,7 +121,7 @@ class _Reader:
             self.verbatim.append((self.raw, len(self.lines)))
         if self.example >= 0:
             self.verbatim.append((self.example, len(self.lines)))
-        return self._page()
+        return self._page(f"title: {json.dumps(self.title)}" if self.title else None)
 
     # ----- lines ---------------------------------------------------------------------------------------------
 
@@ -248,13 +245,6 @@ class _Reader:
 
     def _below(self) -> int:
         return min(max(self.level, 0) + max(self.tables, 1), _MAX_LEVEL)
-
-    def _head(self, start: int, level: int, title: str, *, body: bool, end: int = -1) -> None:
-        add_head(self.heads, start, level, title, body=body, end=end)
-
-    def _page(self) -> ShownPage:
-        front = f"title: {json.dumps(self.title)}" if self.title else None
-        return shown_page(self.heads, self.verbatim, self.text, front)
 
 
 def _words(text: str) -> list[str]:
