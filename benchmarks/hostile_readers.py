@@ -1,4 +1,4 @@
-"""The readers of R help pages, manual pages, Org files, POD, Texinfo and RDoc on hostile pages: seconds per page of one
+"""The readers of R help pages, manual pages, Org files, POD, Texinfo, RDoc and DocBook on hostile pages: seconds per page of one
 repeated shape.
 
     uv run --frozen python benchmarks/hostile_readers.py [--mb 10]
@@ -32,6 +32,9 @@ SHAPES = {
                                          "@iftex\n", "@example\n", "@deffn C x\n"]),
     formats.RDOC: ("= X\n", ["<tt>", "<b>x</tt>", "*a.", "_a.", "+a ", "a.", "{", "}[", "[x]\n", " [x]\n", "  x\n",
                               "--\n", "x:: y\n"]),
+    formats.DOCBOOK: ("<refentry>\n", ["<", "<!--", "<![CDATA[", "<title>", "</title>", "<varlistentry><term>",
+                                      "<option>", "&", "&nbsp;", "<a b='", "<programlisting>\n", "<info>",
+                                      "<citerefentry><manvolnum>", "<!DOCTYPE x [", "<sect1><title>x</title>\n"]),
 }
 
 

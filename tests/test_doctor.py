@@ -80,7 +80,7 @@ def test_real_index_is_reported_with_its_counts_and_embedder(indexed: Workspace,
     assert d["files"] == 2 and d["chunks"] >= 2 and d["incomplete_files"] == 0
     assert d["embedder"].startswith(embedder.id) and d["schema"] and d["last_sync"] and d["size_bytes"] > 0
     assert str(indexed.location.db) in check.summary and "2 files (Markdown 2; reads .md .mdx" in check.summary
-    assert d["note_extensions"] == [".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pod", ".texi", ".texinfo", ".rdoc", ".pdf"]
+    assert d["note_extensions"] == [".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pod", ".texi", ".texinfo", ".rdoc", ".docbook", ".pdf"]
     assert d["kinds"] == {"Markdown": 2}
 
 

@@ -406,11 +406,13 @@ def test_a_search_of_rst_or_asciidoc_files_is_a_docs_search(command: str) -> Non
 
 def test_the_hook_knows_every_text_suffix_scree_reads_but_txt_and_perl_code() -> None:
     # The hook is stdlib only and keeps its own list; it must follow the formats scree reads (a grep never
-    # reads a PDF, `*.txt` is mostly logs, and a grep of `*.pm` looks for Perl code, not its POD).
+    # reads a PDF, `*.txt` is mostly logs, a grep of `*.pm` looks for Perl code, not its POD, and one of `*.xml` for
+    # build files and data, not DocBook).
     from scree.notes.formats import SUFFIX_KINDS
 
-    assert {s.lstrip(".") for s in SUFFIX_KINDS if s not in (".txt", ".pdf", ".ipynb", ".pm")} <= set(hint._DOC_EXTS)
-    assert "pm" not in hint._DOC_EXTS
+    skipped = (".txt", ".pdf", ".ipynb", ".pm", ".xml")
+    assert {s.lstrip(".") for s in SUFFIX_KINDS if s not in skipped} <= set(hint._DOC_EXTS)
+    assert "pm" not in hint._DOC_EXTS and "xml" not in hint._DOC_EXTS
 
 
 def test_words_in_too_many_sections_are_ranked_by_heading_or_not_at_all(tmp_path: Path) -> None:

@@ -128,3 +128,13 @@ def test_an_rdoc_page_of_huge_lines_of_markup_is_indexed_by_a_real_process_in_bo
     lines = "\n".join(_line(fragment) for fragment in ("<tt>", "<b>x</tt>", "*a.", "_a.", "a.", "{x}["))
     write(notes, "README.rdoc", f"= X\n== Rotation\nRotation nightly.\n{lines}\n")
     assert _first_hit_after_reindex(notes, "rotation") == "README.rdoc"
+
+
+def test_a_docbook_page_of_huge_lines_of_markup_is_indexed_by_a_real_process_in_bounded_time(tmp_path: Path) -> None:
+    # unclosed tags and comments, a nest of entries and titles (bounded depth), stray closing tags, bare ampersands
+    notes = tmp_path / "tool"
+    lines = "\n".join(_line(fragment) for fragment in ("<", "<!--x-->", "<varlistentry><term>", "</title>", "&",
+                                                       "<option>", "<a b='"))
+    write(notes, "man/x.8.xml", "<?xml version='1.0'?>\n<!DOCTYPE refentry PUBLIC '-//OASIS//DTD DocBook V4.5//EN'>\n"
+                                f"<refentry><refsect1><title>Rotation</title><para>Rotation nightly.</para>\n{lines}\n")
+    assert _first_hit_after_reindex(notes, "rotation") == "man/x.8.xml"

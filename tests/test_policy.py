@@ -289,7 +289,7 @@ def test_bad_note_extensions_are_a_config_error_naming_the_setting(raw: str) -> 
     from scree.errors import ConfigError
 
     if not raw:
-        assert load_config({"SCREE_NOTE_EXTENSIONS": raw}).note_suffixes == (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pod", ".texi", ".texinfo", ".rdoc", ".pdf")
+        assert load_config({"SCREE_NOTE_EXTENSIONS": raw}).note_suffixes == (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pod", ".texi", ".texinfo", ".rdoc", ".docbook", ".pdf")
         return
     with pytest.raises(ConfigError, match="SCREE_NOTE_EXTENSIONS"):
         load_config({"SCREE_NOTE_EXTENSIONS": raw})

@@ -42,7 +42,7 @@ class Config:
     k: int = 5  # SCREE_K / -k: results per search
     max_file_mb: float = 10.0  # SCREE_MAX_FILE_MB: larger notes are skipped with a reason
     search_budget: float = 6.0  # SCREE_SEARCH_BUDGET: seconds of syncing a `scree search` does before it answers
-    note_extensions: str = ".md .mdx .markdown .rst .adoc .asciidoc .org .pod .texi .texinfo .rdoc .pdf"  # SCREE_NOTE_EXTENSIONS / --note-extensions: which files are notes
+    note_extensions: str = ".md .mdx .markdown .rst .adoc .asciidoc .org .pod .texi .texinfo .rdoc .docbook .pdf"  # SCREE_NOTE_EXTENSIONS / --note-extensions: which files are notes
     log_level: str = "WARNING"  # SCREE_LOG_LEVEL: stderr logging level
     vector_cache_mb: float = 400.0  # SCREE_VECTOR_CACHE_MB: in-memory vectors for fast KNN; 0 = always scan SQLite
     languages: str = ""  # SCREE_LANGUAGES: the languages whose notes are indexed; "" = all

@@ -86,13 +86,13 @@ SEARCH_BUDGET = Setting(
     "(the rest goes to a background `scree reindex`)")
 NOTE_EXTENSIONS = Setting(
     "SCREE_NOTE_EXTENSIONS", "note_extensions", "str", "--note-extensions",
-    "`.md .mdx .markdown .rst .adoc .asciidoc .org .pod .texi .texinfo .rdoc .pdf`",
+    "`.md .mdx .markdown .rst .adoc .asciidoc .org .pod .texi .texinfo .rdoc .docbook .pdf`",
     "which files are notes, by extension (space or comma separated); `.txt` pages of a Sphinx source folder "
     "(one with `conf.py`) are read as reStructuredText while `.rst` is listed; add `.txt` for every text file, "
     "`.ipynb` for every notebook, `.qmd` for every Quarto file, `.rmd` / `.rd` for every R Markdown or Rd file, `.pm` "
     "for every Perl module (a docs build's notebooks, a Quarto project's pages, an R package's vignettes and help pages "
     "and a Perl distribution's modules are read without it); "
-    "manual pages (`ssh.1`) are read unless the list leaves out one of the defaults")
+    "manual pages (`ssh.1`) and DocBook `.xml` files are read unless the list leaves out one of the defaults")
 LOG_LEVEL = Setting("SCREE_LOG_LEVEL", "log_level", "str", "", "`WARNING`", "stderr logging level")
 VECTOR_CACHE_MB = Setting(
     "SCREE_VECTOR_CACHE_MB", "vector_cache_mb", "float", "", "`400`",

@@ -30,7 +30,7 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--notes", type=Path, help="the notes folder (default: $SCREE_NOTES, else the git root above "
                    "$CLAUDE_PROJECT_DIR or the current dir)")
     p.add_argument("--note-extensions", help="which files are notes, e.g. '.md .mdx .qmd' "
-                   "(default: $SCREE_NOTE_EXTENSIONS, else .md .mdx .markdown .rst .adoc .asciidoc .org .pod .texi .texinfo .rdoc .pdf)")
+                   "(default: $SCREE_NOTE_EXTENSIONS, else .md .mdx .markdown .rst .adoc .asciidoc .org .pod .texi .texinfo .rdoc .docbook .pdf)")
     p.add_argument("--db", type=Path, help="the index file (default: one per folder under $XDG_DATA_HOME/scree)")
 
 

@@ -119,10 +119,12 @@ log = logging.getLogger(__name__)
 # Markdown when `.texi` is listed.
 # 40: Ruby's RDoc pages (`.rdoc`) are read as rdoc shows them (`notes/rdocblocks.py`), no longer as Markdown when
 # `.rdoc` is listed.
+# 41: DocBook (`.docbook`, an `.xml` file that is DocBook) is read as its built page shows it (`notes/docbookblocks.py`),
+# no longer as Markdown when `.xml` or `.docbook` is listed.
 # `formats.MKDOCSTRINGS_DIRECTIVES`, `autodocdefaults.DEFAULT_OPTIONS` (conf.py's `autodoc_default_options` applied
 # to the directives that do not set the option) and `argparsepage.ARGPARSE_PAGES` (a sphinx-argparse directive shows its
-# parser's options) are off, and with them off the chunks are 40's; turning one on sets the next version here.
-CHUNKER_VERSION = "40"
+# parser's options) are off, and with them off the chunks are 41's; turning one on sets the next version here.
+CHUNKER_VERSION = "41"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from

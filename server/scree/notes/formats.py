@@ -3,11 +3,11 @@
 Each format is one reader that turns a note's lines into the same `Blocks` record (headings with their
 lines and levels, verbatim blocks, targets, markup lines): `mdblocks` (Markdown and its dialects),
 `rstblocks` (reStructuredText), `adocblocks` (AsciiDoc), `orgblocks` (Org), `podblocks` (Perl's POD), `texiblocks`
-(Texinfo), `rdocblocks` (Ruby's RDoc), `pdftext` (a PDF's extracted text, its pages and outline as headings),
-`vimhelp` (a Vim plugin's help files), `rdblocks` (an R package's help pages), `roffblocks` (manual pages: roff with
-the man or mdoc macros); the readers of formats whose markup is no text (Rd, roff, POD, Texinfo, RDoc) write the lines
-a reader of the page reads (`mdblocks.ShownPage`); a Jupyter notebook is its cells' Markdown (`notebook`), read by
-`mdblocks`; plain text has no structure but paragraphs.
+(Texinfo), `rdocblocks` (Ruby's RDoc), `docbookblocks` (DocBook's XML), `pdftext` (a PDF's extracted text, its pages
+and outline as headings), `vimhelp` (a Vim plugin's help files), `rdblocks` (an R package's help pages), `roffblocks`
+(manual pages: roff with the man or mdoc macros); the readers of formats whose markup is no text (Rd, roff, POD,
+Texinfo, RDoc, DocBook) write the lines a reader of the page reads (`mdblocks.ShownPage`); a Jupyter notebook is its
+cells' Markdown (`notebook`), read by `mdblocks`; plain text has no structure but paragraphs.
 The chunker, read_doc's section lookup, the language rules, the embedding view and the store take it from
 there and never ask which format a note came from. Adding a format is one reader module, a suffix here,
 and its tests.
@@ -16,6 +16,8 @@ A note's kind comes from its suffix (a manual page's is its section: `ssh.1`, `s
 inside a Sphinx source folder (a folder holding `conf.py`, or below one) it is reStructuredText, as Sphinx reads it
 (Django's `docs/**.txt`); in a Vim runtime folder's `doc/` (beside `plugin/`, `autoload/`, `lua/`, ...) it is Vim
 help, as `:help` reads it; elsewhere it is plain text, read only when the user lists `.txt` in SCREE_NOTE_EXTENSIONS.
+An `.xml` file is DocBook (a `.docbook` always is): the policy reads it only when its first kB say so
+(`docbookblocks.is_docbook`), so a project's other XML (build files, data, layouts) is never a note.
 A suffix the user adds that scree has no reader for (`.mdown`) is read as Markdown, as before formats were told apart;
 a docs build's notebooks, a Quarto project's `.qmd` pages, an R package's `.Rd` and `.Rmd` pages and a Perl
 distribution's modules (their POD) are read without a setting (`BOOK_PAGES`).
@@ -27,8 +29,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from . import (adocblocks, mdblocks, mdbookincludes, mkdocsdirectives, mkdocssnippets, mystdirectives, pdftext,
-               orgblocks, podblocks, rdblocks, rdocblocks, roffblocks, rstblocks, rstsubst, texiblocks, vimhelp)
+from . import (adocblocks, docbookblocks, mdblocks, mdbookincludes, mkdocsdirectives, mkdocssnippets,
+               mystdirectives, orgblocks, pdftext, podblocks, rdblocks, rdocblocks, roffblocks, rstblocks, rstsubst,
+               texiblocks, vimhelp)
 from ..records import AutodocRef
 
 MARKDOWN = "markdown"
@@ -44,8 +47,9 @@ ORG = "org"
 POD = "pod"
 TEXINFO = "texinfo"
 RDOC = "rdoc"
+DOCBOOK = "docbook"
 
-KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP, NOTEBOOK, RD, ROFF, ORG, POD, TEXINFO, RDOC)
+KINDS = (MARKDOWN, RST, ASCIIDOC, TEXT, PDF, VIMHELP, NOTEBOOK, RD, ROFF, ORG, POD, TEXINFO, RDOC, DOCBOOK)
 SUFFIX_KINDS = {
     ".md": MARKDOWN, ".mdx": MARKDOWN, ".markdown": MARKDOWN,
     ".rst": RST, ".rest": RST,
@@ -54,19 +58,23 @@ SUFFIX_KINDS = {
     ".pod": POD, ".pm": POD,
     ".texi": TEXINFO, ".texinfo": TEXINFO, ".txi": TEXINFO,
     ".rdoc": RDOC,
+    ".docbook": DOCBOOK, ".dbk": DOCBOOK, ".xml": DOCBOOK,
     ".txt": TEXT,
     ".pdf": PDF,
     ".ipynb": NOTEBOOK,
     ".rd": RD,
 }
-# Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc, Org, POD, Texinfo, RDoc and PDF (its text,
+# Read with no setting: Markdown, MDX, reStructuredText, AsciiDoc, Org, POD, Texinfo, RDoc, DocBook and PDF (its text,
 # `pdftext`). `.ipynb` (a notebook's cells, `notebook`) and `.qmd` (Quarto's Markdown) are read where a docs build
 # reads them as pages (a Sphinx, Jupyter Book or Quarto source folder: BOOK_PAGES) without a setting, elsewhere only
 # when listed: a data project's analysis notebooks are not its docs; an R package's `.Rd` help pages and `.Rmd`
 # vignettes likewise. `.txt` is read in Sphinx source folders (as reStructuredText) and Vim help folders (as Vim help)
 # without a setting, elsewhere only when listed; manual pages (`is_man_page`) without a setting.
 DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pod", ".texi", ".texinfo",
-                    ".rdoc", ".pdf")
+                    ".rdoc", ".docbook", ".pdf")
+# An XML file that is DocBook (`docbookblocks.is_docbook`: systemd's and shadow's `man/*.xml`) is read unless the note
+# extensions are narrowed; any other XML file is no note.
+DOCBOOK_XML_SUFFIX = ".xml"
 SPHINX_TEXT_SUFFIX = ".txt"
 SPHINX_CONF = "conf.py"
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -150,7 +158,8 @@ def kind_of(name: str, *, sphinx_source: bool = False, vim_help: bool = False) -
 
 KIND_NAMES = {MARKDOWN: "Markdown", RST: "reStructuredText", ASCIIDOC: "AsciiDoc", TEXT: "text", PDF: "PDF",
               VIMHELP: "Vim help", NOTEBOOK: "Jupyter notebook", RD: "R documentation", ROFF: "manual page",
-              ORG: "Org", POD: "POD", TEXINFO: "Texinfo", RDOC: "RDoc"}
+              ORG: "Org", POD: "POD", TEXINFO: "Texinfo", RDOC: "RDoc",
+              DOCBOOK: "DocBook"}
 
 
 def count_kinds(paths: list[str]) -> dict[str, int]:
@@ -171,7 +180,7 @@ def describe_kinds(counts: dict[str, int]) -> str:
 # The readers that write the lines a reader of the page reads (its markup is no text).
 _SHOWN_READERS: dict[str, Callable[[list[str]], mdblocks.ShownPage]] = {
     RD: rdblocks.parse_rd, ROFF: roffblocks.parse_roff, POD: podblocks.parse_pod, TEXINFO: texiblocks.parse_texinfo,
-    RDOC: rdocblocks.parse_rdoc}
+    RDOC: rdocblocks.parse_rdoc, DOCBOOK: docbookblocks.parse_docbook}
 
 
 def structure(kind: str, lines: list[str], changelog_sections: Sequence[str] = ()) -> Structure:

@@ -5,8 +5,9 @@ default; the `SCREE_NOTE_EXTENSIONS` setting), or a `.txt` file in a Sphinx sour
 at or above it; requirements lists aside) while `.rst` is read, or a Vim help file (`doc/*.txt` of a Vim runtime
 folder, `formats.VIM_RUNTIME_DIRS`) or a page of a docs build (a notebook in a folder with a Sphinx `conf.py`, a
 Jupyter Book `_toc.yml`/`myst.yml` or a Quarto `_quarto.yml` at or above it; a `.qmd` under a `_quarto.yml`) while
-no default format is left out, inside the folder that is not hidden, not gitignored, not screeignored, not inside a
-nested git repository and not reached through a symlinked folder.
+no default format is left out, or an `.xml` file whose first kB are DocBook (`docbookblocks.is_docbook`, the one
+check that reads a file) while no default format is left out, inside the folder that is not hidden, not gitignored,
+not screeignored, not inside a nested git repository and not reached through a symlinked folder.
 A symlinked file is admitted only when it resolves, inside the folder, to a file the policy admits.
 
 Ignore rules follow git: every `.gitignore` from the enclosing repository's top down to the file's
@@ -37,7 +38,7 @@ from pathlib import Path
 
 
 from ..errors import PathRefused
-from . import formats
+from . import docbookblocks, formats
 from .gitindex import Tracked, tracked_below
 from .gitrepo import GITIGNORE, outer_rules
 from .ignorerules import Rules, compile_patterns, first_match, parse_ignore_lines, read_ignore_file
@@ -51,6 +52,7 @@ MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 NOTE_SUFFIXES = formats.DEFAULT_SUFFIXES  # Markdown, reStructuredText, AsciiDoc (issue 34)
 # `.txt` files in a Sphinx source folder that are not pages: pip's lists, robots.txt, sphinxcontrib-spelling's word
 # list (`spelling_wordlist.txt`; jsonschema's `spelling-wordlist.txt` answered its `UnknownType` lookup).
+_DOCBOOK_HEAD_BYTES = 4096  # what of an `.xml` file says whether it is DocBook
 _NOT_SPHINX_PAGES = ("requirements", "constraints", "robots", "cmakelists", "spelling")
 # Folders of installed or built third-party code, skipped at any depth unless a .screeignore re-includes them.
 VENDORED_DIRS = ("node_modules", "vendor", ".venv", "venv", "site-packages", "__pycache__", "target", "dist",
@@ -188,6 +190,8 @@ class NotesPolicy:
         unnarrowed = set(formats.DEFAULT_SUFFIXES) <= set(suffixes)
         self._vim_text = unnarrowed and formats.SPHINX_TEXT_SUFFIX not in suffixes
         self._man_pages = unnarrowed
+        self._docbook_xml = unnarrowed and formats.DOCBOOK_XML_SUFFIX not in suffixes
+        self._docbook_heads: dict[str, tuple[int, int, bool]] = {}  # an .xml file's (mtime, size, is DocBook)
         self._vim_dirs: dict[str, bool] = {}
         self._book_pages = tuple(s for s in formats.BOOK_PAGES if s not in suffixes) if unnarrowed else ()
         self._book_dirs: dict[tuple[str, tuple[str, ...]], bool] = {}  # (folder, markers): one at or above it
@@ -221,6 +225,8 @@ class NotesPolicy:
             return lower.endswith(self._book_pages)
         if formats.is_man_page(lower):
             return self._man_pages
+        if lower.endswith(formats.DOCBOOK_XML_SUFFIX):
+            return self._docbook_xml
         if not lower.endswith(formats.SPHINX_TEXT_SUFFIX):
             return False
         return self._vim_text or (self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES))
@@ -315,6 +321,8 @@ class NotesPolicy:
             return False
         if formats.is_man_page(lower):
             return self._man_pages
+        if lower.endswith(formats.DOCBOOK_XML_SUFFIX):
+            return self._docbook_xml and self._holds_docbook(rel)
         folder = posixpath.dirname(rel)
         for suffix, markers in formats.BOOK_PAGES.items():
             if lower.endswith(suffix):
@@ -322,6 +330,30 @@ class NotesPolicy:
         if self._vim_text and self.in_vim_help(folder):
             return True
         return self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES) and self.in_sphinx_source(folder)
+
+    def _holds_docbook(self, rel: str) -> bool:
+        """True when the `.xml` file `rel` is DocBook by its first kB (`docbookblocks.is_docbook`), read without
+        blocking or following a link (a FIFO or a link is refused later, by its kind); known again while its
+        modification time and size hold."""
+        try:
+            fd = os.open(self._abs(rel), os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            return True  # the file's own check says what is wrong with it
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                return True
+            known = self._docbook_heads.get(rel)
+            if known is not None and known[:2] == (st.st_mtime_ns, st.st_size):
+                return known[2]
+            head = os.read(fd, _DOCBOOK_HEAD_BYTES).decode("utf-8", errors="replace")
+        except OSError:
+            return True
+        finally:
+            os.close(fd)
+        verdict = docbookblocks.is_docbook(head)
+        self._docbook_heads[rel] = (st.st_mtime_ns, st.st_size, verdict)
+        return verdict
 
     def _exported_from(self, rel: str) -> str | None:
         """The source beside `rel` that it is exported from (`magit.texi` from `magit.org`: `formats.EXPORTS`), when
