@@ -143,27 +143,31 @@ def test_broken_or_hostile_docbook_never_raises_and_keeps_every_line(text: str) 
     assert starts == sorted(set(starts))
 
 
-def test_docbook_xml_is_a_note_and_other_xml_is_not(tmp_path: Path) -> None:
+def test_docbook_xml_in_a_docs_folder_is_a_note_and_other_xml_is_not(tmp_path: Path) -> None:
     root = tmp_path / "proj"
     (root / "man" / "quasar.d").mkdir(parents=True)
+    (root / "src").mkdir()
     (root / "man" / "quasaradd.8.xml").write_text(PAGE, encoding="utf-8")
     (root / "man" / "quasar.d" / "QUASAR_HOME.xml").write_text(
         "<varlistentry><term><option>QUASAR_HOME</option> (string)</term>"
         "<listitem><para>Where quasars live.</para></listitem></varlistentry>\n", encoding="utf-8")
-    (root / "pom.xml").write_text("<project><name>zephyrine</name></project>\n", encoding="utf-8")
+    (root / "man" / "catalog.xml").write_text("<project><name>zephyrine</name></project>\n", encoding="utf-8")
+    (root / "src" / "page.xml").write_text(PAGE, encoding="utf-8")  # DocBook, but where code lives: never read
     (root / "guide.docbook").write_text("<article><title>Guide</title><para>Hi.</para></article>\n",
                                         encoding="utf-8")
     policy = NotesPolicy.load(root)
     assert policy.file_skip_reason("man/quasaradd.8.xml") is None
     assert policy.file_skip_reason("man/quasar.d/QUASAR_HOME.xml") is None
     assert policy.file_skip_reason("guide.docbook") is None
-    assert policy.file_skip_reason("pom.xml") is not None
+    assert "not DocBook" in (policy.file_skip_reason("man/catalog.xml") or "")
+    assert policy.file_skip_reason("src/page.xml") is not None
     narrowed = NotesPolicy.load(root, suffixes=(".md",))
     assert narrowed.file_skip_reason("man/quasaradd.8.xml") is not None
     # A file that becomes DocBook is read from then on.
-    (root / "pom.xml").write_text("<?xml version='1.0'?>\n<!DOCTYPE article PUBLIC '-//OASIS//DTD DocBook XML'>"
-                                  "\n<article><title>Now a page</title></article>\n", encoding="utf-8")
-    assert policy.file_skip_reason("pom.xml") is None
+    (root / "man" / "catalog.xml").write_text(
+        "<?xml version='1.0'?>\n<!DOCTYPE article PUBLIC '-//OASIS//DTD DocBook XML'>\n"
+        "<article><title>Now a page</title></article>\n", encoding="utf-8")
+    assert policy.file_skip_reason("man/catalog.xml") is None
 
 
 def test_docbook_pages_are_notes_that_search_and_read_doc_answer(tmp_path: Path) -> None:

@@ -70,6 +70,7 @@ _INLINE = CODE | frozenset({"replaceable", "emphasis", "link", "ulink", "olink",
 # entities (shadow's `login.defs.d/*.xml` are a `varlistentry` each).
 ROOTS = SECTIONS | ENTRIES | frozenset({"variablelist", "para", "itemizedlist", "orderedlist", "refentry"})
 _DOCBOOK_MARK = re.compile(r"DocBook|docbook\.org|<(?:refentry|refentrytitle|varlistentry|refsect1|sect1)\b")
+_QUICK_WORDS = ("ocbook", "ocBook", "<ref", "<varlistentry", "<sect")  # one of them is in any head `_DOCBOOK_MARK` finds
 _DOCTYPE = re.compile(r"<!DOCTYPE\s+([A-Za-z_][\w.:-]*)[^\[>]{0,300}")
 
 
@@ -78,7 +79,7 @@ def is_docbook(head: str) -> bool:
     one of its roots, or a first element DocBook names (`refentry`, `book`, `varlistentry`, ...) on a page that
     speaks DocBook's markup or namespace."""
     head = head[:_HEAD_CHARS]
-    if _DOCBOOK_MARK.search(head) is None:
+    if not any(word in head for word in _QUICK_WORDS) or _DOCBOOK_MARK.search(head) is None:
         return False
     doctype = _DOCTYPE.search(head)
     if doctype is not None:  # its internal subset may fill the first kB (shadow's login.defs(5) declares 70 entities)

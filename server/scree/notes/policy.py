@@ -5,9 +5,10 @@ default; the `SCREE_NOTE_EXTENSIONS` setting), or a `.txt` file in a Sphinx sour
 at or above it; requirements lists aside) while `.rst` is read, or a Vim help file (`doc/*.txt` of a Vim runtime
 folder, `formats.VIM_RUNTIME_DIRS`) or a page of a docs build (a notebook in a folder with a Sphinx `conf.py`, a
 Jupyter Book `_toc.yml`/`myst.yml` or a Quarto `_quarto.yml` at or above it; a `.qmd` under a `_quarto.yml`) while
-no default format is left out, or an `.xml` file whose first kB are DocBook (`docbookblocks.is_docbook`, the one
-check that reads a file) while no default format is left out, inside the folder that is not hidden, not gitignored,
-not screeignored, not inside a nested git repository and not reached through a symlinked folder.
+no default format is left out, or an `.xml` file in a docs folder (`formats.in_docs_folder`) whose first kB are
+DocBook (`docbookblocks.is_docbook`, the one check that reads a file) while no default format is left out, inside
+the folder that is not hidden, not gitignored, not screeignored, not inside a nested git repository and not reached
+through a symlinked folder.
 A symlinked file is admitted only when it resolves, inside the folder, to a file the policy admits.
 
 Ignore rules follow git: every `.gitignore` from the enclosing repository's top down to the file's
@@ -215,9 +216,10 @@ class NotesPolicy:
         return cls(root, outer_rules=outer, extra_rules=extra_rules, outer_ignore_files=files, suffixes=suffixes,
                    languages=languages)
 
-    def is_note_name(self, name: str) -> bool:
+    def is_note_name(self, name: str, rel: str | None = None) -> bool:
         """True when a file name may be a note: it has one of this policy's note extensions, or it is a
-        `.txt` that is a note in a Sphinx source folder or a Vim help folder (`inspect` decides by its folder)."""
+        `.txt` that is a note in a Sphinx source folder or a Vim help folder (`inspect` decides by its folder), or an
+        `.xml` that may be DocBook (in a docs folder, when its path `rel` is given: the walker's quick test)."""
         lower = name.lower()
         if lower.endswith(self.suffixes):
             return True
@@ -226,7 +228,7 @@ class NotesPolicy:
         if formats.is_man_page(lower):
             return self._man_pages
         if lower.endswith(formats.DOCBOOK_XML_SUFFIX):
-            return self._docbook_xml
+            return self._docbook_xml and (rel is None or formats.in_docs_folder(rel))
         if not lower.endswith(formats.SPHINX_TEXT_SUFFIX):
             return False
         return self._vim_text or (self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES))
@@ -301,9 +303,13 @@ class NotesPolicy:
         rule = self._file_rule_cache[rel]
         if rule is None and not any_name and not self._note_path(rel, rel[slash + 1 :]):
             knitted, exported = self._knitted_to(rel), self._exported_from(rel)
+            xml = self._docbook_xml and rel.lower().endswith(formats.DOCBOOK_XML_SUFFIX)
             rule = SkipCode.NOT_MARKDOWN, (
                 f"the source of {knitted} beside it, which is read instead" if knitted else
                 f"exported from {exported} beside it, which is read instead" if exported else
+                "an XML file that is not DocBook in a docs folder (`man/`, `doc/`, `docs/`, ...: its first 4 kB name "
+                "no DocBook doctype, namespace or root element); add `.xml` to SCREE_NOTE_EXTENSIONS to read every XML "
+                "file" if xml else
                 f"not a document scree reads: its extension is not one of {' '.join(self.suffixes)} "
                 f"(SCREE_NOTE_EXTENSIONS)")
         if rule:
@@ -322,7 +328,7 @@ class NotesPolicy:
         if formats.is_man_page(lower):
             return self._man_pages
         if lower.endswith(formats.DOCBOOK_XML_SUFFIX):
-            return self._docbook_xml and self._holds_docbook(rel)
+            return self._docbook_xml and formats.in_docs_folder(rel) and self._holds_docbook(rel)
         folder = posixpath.dirname(rel)
         for suffix, markers in formats.BOOK_PAGES.items():
             if lower.endswith(suffix):

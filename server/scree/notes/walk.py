@@ -143,7 +143,7 @@ def _visit_file(policy: NotesPolicy, rel: str, kind: str) -> str | Skipped | boo
     name = os.path.basename(rel)
     if name.startswith("."):
         return False
-    markdown = policy.is_note_name(name)
+    markdown = policy.is_note_name(name, rel)
     if not markdown and kind != _LINK:
         return False
     bad = _bad_name(rel)
