@@ -114,6 +114,19 @@ def test_a_book_nests_its_sections_and_titles_from_info() -> None:
     assert "Someone" not in "\n".join(parse_docbook(split_lines(book)).text)
 
 
+def test_a_kde_handbook_titles_its_book_from_bookinfo_and_menu_entries_by_their_words() -> None:
+    book = ("<!DOCTYPE book PUBLIC \"-//KDE//DTD DocBook XML V4.5-Based Variant V1.1//EN\" \"dtd/kdedbx45.dtd\">\n"
+            "<book><bookinfo><title>The &konsole; Handbook</title><date>2024</date></bookinfo>\n"
+            "<chapter><title>Command Reference</title><variablelist>\n<varlistentry>\n<term><menuchoice>\n"
+            "<shortcut><keycombo action='simul'>&Ctrl;&Shift;<keycap>R</keycap></keycombo></shortcut>\n"
+            "<guimenu>View</guimenu><guimenuitem>Monitor for\nPrompt</guimenuitem></menuchoice></term>\n"
+            "<listitem><para>Toggles prompt monitoring.</para></listitem></varlistentry>\n"
+            "</variablelist></chapter></book>\n")
+    assert _heads(book) == [(1, 1, "The konsole Handbook"), (2, 2, "Command Reference"),
+                            (5, 3, "Ctrl Shift R View Monitor for Prompt")]
+    assert "2024" not in "\n".join(parse_docbook(split_lines(book)).text)
+
+
 @pytest.mark.parametrize(("head", "docbook"), [
     (PAGE, True),
     ("<?xml version='1.0'?>\n<!-- c -->\n<varlistentry>\n<term><option>UMASK</option></term>", True),

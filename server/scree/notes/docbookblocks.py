@@ -51,21 +51,22 @@ _DEFAULT_TITLES = {"refnamediv": "NAME", "refsynopsisdiv": "SYNOPSIS"}
 ENTRIES = frozenset({"varlistentry", "glossentry"})
 _TERMS = frozenset({"term", "glossterm"})
 VERBATIM = frozenset({"programlisting", "screen", "literallayout", "synopsis", "funcsynopsisinfo", "address"})
-HIDDEN = frozenset({"refentryinfo", "bookinfo", "articleinfo", "chapterinfo", "sectioninfo", "sect1info",
-                    "sect2info", "sect3info", "refsect1info", "refsect2info", "refsect3info", "refmeta", "indexterm",
-                    "remark", "annotation", "titleabbrev", "docinfo", "prolog"})
-_INFO = "info"  # DocBook 5's metadata: hidden but for the title it may hold
+HIDDEN = frozenset({"refentryinfo", "refmeta", "indexterm", "remark", "annotation", "titleabbrev", "docinfo",
+                    "prolog"})
+# Metadata, hidden but for the title it may hold: DocBook 5's `info` and DocBook 4's `bookinfo`, `sect1info`, ...
+INFOS = frozenset({"info", "bookinfo", "articleinfo", "chapterinfo", "appendixinfo", "prefaceinfo", "partinfo",
+                   "setinfo", "referenceinfo", "glossaryinfo", "sectioninfo", "sect1info", "sect2info", "sect3info",
+                   "sect4info", "sect5info", "refsect1info", "refsect2info", "refsect3info", "refsectioninfo"})
 CODE = frozenset({"option", "command", "varname", "literal", "code", "filename", "envar", "function", "parameter",
                   "constant", "classname", "methodname", "type", "systemitem", "userinput", "computeroutput",
                   "prompt", "property", "tag", "sgmltag", "markup", "symbol", "token", "errorname", "errorcode",
                   "returnvalue", "structname", "structfield", "interfacename", "exceptionname", "uri", "database",
-                  "varargs", "keycombo", "keycap", "package"})
+                  "varargs", "package"})
 # Inline markup: no space is shown where it starts or ends (any other tag parts words, as a block's edge does).
 _INLINE = CODE | frozenset({"replaceable", "emphasis", "link", "ulink", "olink", "xref", "citerefentry",
                             "refentrytitle", "manvolnum", "quote", "phrase", "acronym", "abbrev", "firstterm",
                             "glossterm", "foreignphrase", "wordasword", "citetitle", "subscript", "superscript",
-                            "trademark", "productname", "application", "guilabel", "guimenu", "guibutton",
-                            "guimenuitem", "menuchoice", "email", "span"})
+                            "trademark", "productname", "application", "email", "span"})
 # Root elements that make an XML file a DocBook page: its document types, and the fragments a page brings in as
 # entities (shadow's `login.defs.d/*.xml` are a `varlistentry` each).
 ROOTS = SECTIONS | ENTRIES | frozenset({"variablelist", "para", "itemizedlist", "orderedlist", "refentry"})
@@ -181,6 +182,8 @@ class _Reader(PageWriter):
         for k, piece in enumerate(text.split("\n")):
             if k:
                 line += 1
+                if self.capture is not None:
+                    self.capture.parts.append(" ")  # a line's end parts a title's words as a space does
             if piece and line < len(self.pieces):
                 self._emit(line, piece)
         return line
@@ -199,15 +202,19 @@ class _Reader(PageWriter):
         if value is not None:
             return value
         known = html.unescape(m.group(0))
-        # One the page never declares comes from a DTD it names (KDE's `&konsole;`): its name says most of it.
-        return known if known != m.group(0) else m.group(1)
+        # One the page never declares comes from a DTD it names (KDE's `&konsole;`, `&Ctrl;&Shift;`): its name says
+        # most of it, a word of its own.
+        return known if known != m.group(0) else f" {m.group(1)} "
 
     # -- tags
 
     def _tag(self, raw: str, closing: bool, empty: bool, line: int) -> None:
         name = _local(raw)
-        if name not in _INLINE and not self.hidden and line < len(self.pieces):
-            self.pieces[line].append(" ")  # a block's edge parts the words on either side
+        if name not in _INLINE and not self.hidden and line < len(self.pieces):  # its edge parts the words beside it
+            if self.code is not None:
+                self.code.append(" ")
+            else:
+                self._emit(line, " ")
         if closing:
             self._end(name, line)
         elif not empty:  # <xref/>, <sbr/>: nothing shown
@@ -223,7 +230,7 @@ class _Reader(PageWriter):
         if parent is not None and parent.name == "refmeta" and name in ("refentrytitle", "manvolnum"):
             self.meta = name
             self.refmeta.setdefault(name, [])
-        if name in HIDDEN or (parent is not None and parent.name == _INFO and name != "title"):
+        if name in HIDDEN or (parent is not None and parent.name in INFOS and name != "title"):
             node.hides = True
             self.hidden += 1
             return
@@ -307,14 +314,14 @@ class _Reader(PageWriter):
         """The section whose title a `<title>` just opened is: the element holding it, or the one holding its
         `info`; none for a table's, a figure's or an admonition's title, or a section's second."""
         holder = self.stack[-2] if len(self.stack) > 1 else None
-        if holder is not None and holder.name == _INFO and len(self.stack) > 2:
+        if holder is not None and holder.name in INFOS and len(self.stack) > 2:
             holder = self.stack[-3]
         if holder is None or holder.name not in SECTIONS or holder.titled:
             return None
         return holder
 
     def _head_for(self, node: _Open) -> None:
-        title = " ".join("".join(node.parts).split())
+        title = " ".join("".join(node.parts).split()).replace(" , ", ", ")
         if title and node.title_line >= 0:
             self._head(node.title_line, node.level, title, body=True, end=node.title_end + 1)
         node.parts = []
