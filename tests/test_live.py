@@ -397,3 +397,16 @@ def test_a_restarted_writer_reports_the_committed_notes_at_once(notes, make_live
     assert st.vectors_done == st.vectors_total - 1
     gated.gate.set()
     assert reached(again, "complete")
+
+
+def test_a_docbook_page_written_into_a_docs_folder_is_found_and_other_xml_is_not(notes, make_live):
+    live = make_live(notes, debounce=0.2)
+    live.start()
+    assert reached(live, "complete")
+    write(notes, "man/tool.8.xml", "<?xml version='1.0'?>\n<!DOCTYPE refentry PUBLIC '-//OASIS//DTD DocBook V4.5//EN'>\n"
+                                   "<refentry><refsect1><title>OPTIONS</title><para>The axolotl flag.</para>"
+                                   "</refsect1></refentry>\n")
+    write(notes, "src/layout.xml", "<layout><text>axolotl</text></layout>\n")  # no docs folder: never read
+    write(notes, "man/catalog.xml", "<catalog><item>axolotl</item></catalog>\n")  # a docs folder, but no DocBook
+    assert eventually(lambda: paths_for(live, "axolotl") == {"man/tool.8.xml"})
+    assert live.wait_until(lambda st: st.indexed_files == 4, WAIT), live.status()

@@ -359,7 +359,7 @@ class NotesWatcher:
             return None
         if name == ".git" and change != _MODIFIED:  # a nested repository came or went
             return _STRUCTURE
-        if not policy.is_note_name(name) or policy.inspect(rel).code in _RULE_CODES:
+        if not policy.is_note_name(name, rel) or policy.inspect(rel).code in _RULE_CODES:
             return None
         return _NOTE
 
