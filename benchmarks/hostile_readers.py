@@ -34,7 +34,8 @@ SHAPES = {
                               "--\n", "x:: y\n"]),
     formats.DOCBOOK: ("<refentry>\n", ["<", "<!--", "<![CDATA[", "<title>", "</title>", "<varlistentry><term>",
                                       "<option>", "&", "&nbsp;", "<a b='", "<programlisting>\n", "<info>",
-                                      "<citerefentry><manvolnum>", "<!DOCTYPE x [", "<sect1><title>x</title>\n"]),
+                                      "<citerefentry><manvolnum>", "<!DOCTYPE x [", "<!DOCTYPE x [>",
+                                      "<sect1><title>x</title>\n"]),
 }
 
 

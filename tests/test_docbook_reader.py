@@ -146,7 +146,8 @@ def test_only_xml_that_is_docbook_is_docbook(head: str, docbook: bool) -> None:
                                   "<varlistentry><term>" * 20_000, "<option>" * 50_000 + "x",
                                   "<refsect1><title>" + "a\n" * 50_000, "<" + "a " * 100_000, "<!--" * 50_000,
                                   "<a b='" + "<" * 100_000, "\x00<title>\ufffd</title>", "<programlisting>\n" * 5000,
-                                  "<citerefentry><manvolnum>" * 10_000, "<info><info><title>x</title>" * 1000])
+                                  "<citerefentry><manvolnum>" * 10_000, "<info><info><title>x</title>" * 1000,
+                                  "<!DOCTYPE x [>" * 50_000, "<!DOCTYPE x [<!ENTITY a \"" * 20_000])
 @pytest.mark.timeout(60)
 def test_broken_or_hostile_docbook_never_raises_and_keeps_every_line(text: str) -> None:
     lines = split_lines(text)

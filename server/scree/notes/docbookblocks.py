@@ -34,7 +34,7 @@ _HEAD_CHARS = 4096  # how much of a file `is_docbook` looks at
 # One token of markup; each alternative also ends at the text's end, so an unclosed one costs one scan, not one per
 # later `<`.
 _MARKUP = re.compile(r"<!--.*?(?:-->|\Z)|<!\[CDATA\[.*?(?:\]\]>|\Z)|<\?.*?(?:\?>|\Z)"
-                     r"|<!DOCTYPE(?:[^\[>]*\[.*?\]\s*>|[^>]*(?:>|\Z))"
+                     r"|<!DOCTYPE(?:[^\[>]*\[.*?(?:\]\s*>|\Z)|[^>]*(?:>|\Z))"
                      r"|<(/?)([A-Za-z_][\w.:-]*)((?:\s[^<>]*)?)>", re.S | re.I)
 _CDATA = "<![CDATA["
 _ENTITY_DECL = re.compile(r"<!ENTITY\s+(?!%)([\w.:-]+)\s+(?:\"([^\"]*)\"|'([^']*)'|(SYSTEM|PUBLIC)\b)")
