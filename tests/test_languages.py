@@ -254,10 +254,19 @@ def test_search_json_lists_the_folded_languages(tmp_path, embedder):
     ("README.zh-CN.md", "zh-cn", "README.md"),
     ("README_ko.md", "ko", "README.md"),
     ("content/fr/about.md", "fr", "content/about.md"),
+    ("README.zh-Hant.md", "zh-hant", "README.md"),
 ])
 def test_path_markers_name_the_language_and_the_page(path, code, page):
     first = language.path_markers(path)[0]
     assert (first.code, first.page) == (code, page)
+
+
+def test_a_constants_name_is_no_language_even_beside_a_sibling():
+    # shadow's `SYSLOG_SG_ENAB.xml` and `SYSLOG_SU_ENAB.xml`: Sango and Sundanese in a script "Enab" that none is
+    paths = ["man/login.defs.d/SYSLOG_SG_ENAB.xml", "man/login.defs.d/SYSLOG_SU_ENAB.xml"]
+    assert language.path_markers(paths[0]) == []
+    text = "Enable logging of sg(1) activity. If set to yes, sg logs every switch it makes to syslog for review."
+    assert language.decide(paths[0], text, layout=language.Layout.of(paths)).lang == "en"
 
 
 def test_a_two_letter_folder_alone_is_no_language_without_the_layout_or_the_text():

@@ -72,16 +72,24 @@ ENGLISH_MIN_WORDS = 20
 ENGLISH_LATIN_SHARE = 0.9
 
 
+# The ISO 15924 scripts a locale tag names (`zh-Hant`, `sr-Latn`, `uz-Cyrl`): a second subtag of four letters is one of
+# these or no script, so a constant's name is no language (shadow's `SYSLOG_SG_ENAB.xml` is not Sango in script "Enab").
+SCRIPTS = frozenset(
+    "adlm arab armn beng bopo brai cans cher cyrl deva ethi geor grek gujr guru hang hani hans hant hebr hira jpan kana "
+    "khmr knda kore laoo latn mlym mong mtei mymr nkoo olck orya rohg sinh sund syrc taml telu tfng thaa thai tibt vaii "
+    "yiii".split())
+
+
 def normalize_code(raw: object) -> str | None:
     """`raw` as a language code (`ja`, `pt-br`, `zh-hant`), or None when it is not one. Lowercase, `_` as `-`;
-    the primary subtag must be ISO 639-1, a second subtag a region (2 letters or 3 digits) or a script (4 letters)."""
+    the primary subtag must be ISO 639-1, a second subtag a region (2 letters or 3 digits) or a script (`SCRIPTS`)."""
     if not isinstance(raw, str):
         return None
     code = raw.strip().lower().replace("_", "-")
     parts = code.split("-")
     if not 1 <= len(parts) <= 2 or parts[0] not in ISO_639_1:
         return None
-    if len(parts) == 2 and not re.fullmatch(r"[a-z]{2}|[a-z]{4}|\d{3}", parts[1]):
+    if len(parts) == 2 and not (re.fullmatch(r"[a-z]{2}|\d{3}", parts[1]) or parts[1] in SCRIPTS):
         return None
     return code
 
