@@ -25,8 +25,9 @@ MAX_SECTIONS = 3
 RANK_CAP = 500  # most matches worth ranking by bm25 within the hook's time budget
 # bm25 column weights (heading, text, names), as scree.db.schema.FTS_WEIGHTS; not imported to keep the hook light.
 FTS_WEIGHTS = (3.0, 1.0, 3.0)
+# `man/` holds manual pages, roff or DocBook (`notes/formats.py DOCBOOK_DIRS`), which scree reads there.
 DOC_DIRS = frozenset({"doc", "docs", "documentation", "notes", "note", "adr", "adrs", "decisions", "wiki",
-                      "rfc", "rfcs", "runbooks", "handbook", "design"})
+                      "rfc", "rfcs", "runbooks", "handbook", "design", "man", "manual"})
 # The formats scree reads (notes/formats.py SUFFIX_KINDS, held equal by a test; not imported: the hook is
 # stdlib only). `.txt` is left out: a grep of `*.txt` is mostly logs and requirement lists; `.pdf` too: grep
 # cannot read one; `.ipynb` too: a grep of notebooks looks for their code. `.qmd` is Quarto's Markdown, `.Rmd` R's,
