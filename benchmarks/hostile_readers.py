@@ -1,5 +1,5 @@
-"""The readers of R help pages, manual pages, Org files, POD, Texinfo, RDoc and DocBook on hostile pages: seconds per page of one
-repeated shape.
+"""The readers of R help pages, manual pages, Org files, POD, Texinfo, RDoc and DocBook (XML and SGML) on hostile
+pages: seconds per page of one repeated shape.
 
     uv run --frozen python benchmarks/hostile_readers.py [--mb 10]
 
@@ -35,7 +35,8 @@ SHAPES = {
     formats.DOCBOOK: ("<refentry>\n", ["<", "<!--", "<![CDATA[", "<title>", "</title>", "<varlistentry><term>",
                                       "<option>", "&", "&nbsp;", "<a b='", "<programlisting>\n", "<info>",
                                       "<citerefentry><manvolnum>", "<!DOCTYPE x [", "<!DOCTYPE x [>",
-                                      "<sect1><title>x</title>\n"]),
+                                      "<sect1><title>x</title>\n", "</>", "<literal>x</>", "<![", "<![ IGNORE [",
+                                      "<![%a;[", "]]>", "<xref linkend=a>"]),
 }
 
 

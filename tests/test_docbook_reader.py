@@ -1,5 +1,5 @@
-"""DocBook (systemd's and shadow's `man/*.xml`, a KDE manual's `index.docbook`) read as its built page shows it. The
-reader directly; the policy that tells DocBook from other XML; the sync, search and read_doc with a real index."""
+"""DocBook (systemd's and shadow's `man/*.xml`, a KDE manual's `index.docbook`, PostgreSQL's and pgpool's
+`doc/src/sgml/*.sgml`) read as its built page shows it. The reader directly; the policy that tells DocBook from other XML; the sync, search and read_doc with a real index."""
 
 from __future__ import annotations
 
@@ -147,9 +147,12 @@ def test_only_xml_that_is_docbook_is_docbook(head: str, docbook: bool) -> None:
                                   "<refsect1><title>" + "a\n" * 50_000, "<" + "a " * 100_000, "<!--" * 50_000,
                                   "<a b='" + "<" * 100_000, "\x00<title>\ufffd</title>", "<programlisting>\n" * 5000,
                                   "<citerefentry><manvolnum>" * 10_000, "<info><info><title>x</title>" * 1000,
-                                  "<!DOCTYPE x [>" * 50_000, "<!DOCTYPE x [<!ENTITY a \"" * 20_000])
+                                  "<!DOCTYPE x [>" * 50_000, "<!DOCTYPE x [<!ENTITY a \"" * 20_000,
+                                  "</>" * 100_000, "<literal>x</>" * 50_000, "<sect1><title>a</>" * 20_000,
+                                  "<![" * 100_000, "<![ IGNORE [" * 50_000, "<![%a;[" * 50_000, "]]>" * 100_000,
+                                  "<xref linkend=a>" * 50_000, "<para></><para></></>" * 30_000])
 @pytest.mark.timeout(60)
-def test_broken_or_hostile_docbook_never_raises_and_keeps_every_line(text: str) -> None:
+def test_broken_or_hostile_docbook_never_raises_and_keeps_every_line(text: str) -> None:  # XML's or SGML's
     lines = split_lines(text)
     page = parse_docbook(lines)
     assert len(page.text) == len(lines)
@@ -199,3 +202,92 @@ def test_docbook_pages_are_notes_that_search_and_read_doc_answer(tmp_path: Path)
     out = read_output(root, "man/quasaradd.8.xml", heading="`-q`, `--quiet`", start_line=None, end_line=None,
                       max_file_bytes=1 << 20, max_bytes=100_000)
     assert out.heading == "QUASARADD(8) > OPTIONS > `-q`, `--quiet`" and "Say nothing." in out.text
+
+
+# A chapter of PostgreSQL's manual as pgpool writes it: SGML, with `</>` ending the innermost element, `<xref>` with no
+# end tag, and a marked section of the book's.
+SGML_CHAPTER = """\
+<!-- doc/src/sgml/quasar-config.sgml -->
+
+<sect1 id="runtime-config-quasar">
+ <title>Quasar Settings</title>
+ <![%include-index;[&bookindex;]]>
+ <![ IGNORE [ <para>an old draft no reader sees</para> ]]>
+ <para>
+  Edit <filename>quasar.conf</>, then send <systemitem>SIGHUP</> (see <xref linkend="guc-x">).
+ </para>
+ <variablelist>
+  <varlistentry id="guc-quasar-radius" xreflabel="quasar_radius">
+   <term><varname>quasar_radius</varname> (<type>integer</>)
+    <indexterm><primary><varname>quasar_radius</> configuration parameter</></>
+   </term>
+   <listitem>
+    <para>The <literal>zephyrine</> radius, in parsecs.</para>
+   </listitem>
+  </varlistentry>
+ </variablelist>
+ <sect2 id="quasar-after">
+  <title>After the List</>
+  <para>Still a section of its own.</para>
+ </sect2>
+</sect1>
+"""
+
+
+def test_sgml_short_end_tags_and_empty_elements_close_what_sgml_closes() -> None:
+    assert _heads(SGML_CHAPTER) == [(3, 1, "Quasar Settings"), (11, 2, "`quasar_radius` (`integer`)"),
+                                    (20, 2, "After the List")]
+    shown = "\n".join(parse_docbook(split_lines(SGML_CHAPTER)).text)
+    assert "Edit `quasar.conf`, then send `SIGHUP` (see )." in shown
+    assert "The `zephyrine` radius, in parsecs." in shown
+    assert "</>" not in shown and "<![" not in shown and "]]>" not in shown and "bookindex" in shown
+    assert "draft" not in shown and "configuration parameter" not in shown  # an IGNORE section, an index term
+    book = "<!doctype book PUBLIC '-//OASIS//DTD DocBook V4.2//EN' [<!entity product 'Quasar'>]>\n" \
+           "<book><title>&product; Guide</></book>\n"
+    assert _heads(book) == [(1, 1, "Quasar Guide")]  # SGML's declarations may be lower case
+
+
+@pytest.mark.parametrize(("head", "docbook"), [
+    (SGML_CHAPTER, True),
+    ("<!-- doc/src/sgml/func.sgml -->\n\n<chapter id=\"functions\">\n <title>Functions</title>\n <para>x", True),
+    ("<!DOCTYPE book PUBLIC \"-//OASIS//DTD DocBook V4.2//EN\" [\n<!ENTITY % version SYSTEM \"version.sgml\">", True),
+    ("<!doctype linuxdoc system>\n<article>\n<title>Quasar HOWTO", False),  # LinuxDoc, not DocBook
+    ("<!-- doc/src/sgml/filelist.sgml -->\n<!ENTITY history SYSTEM \"history.sgml\">\n", False),  # entities only
+])
+def test_sgml_in_a_docs_folder_needs_no_docbook_mark_but_a_docbook_root(head: str, docbook: bool) -> None:
+    assert is_docbook(head, sgml=True) is docbook
+
+
+def test_xml_still_needs_a_docbook_mark_that_sgml_does_without() -> None:
+    chapter = "<!-- doc/src/sgml/func.sgml -->\n\n<chapter id=\"functions\">\n <title>Functions</title>\n <para>x"
+    assert is_docbook(chapter, sgml=True) and not is_docbook(chapter)
+
+
+def test_docbook_sgml_in_a_docs_folder_is_a_note_and_other_sgml_is_not(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / "doc" / "src" / "sgml").mkdir(parents=True)
+    (root / "tools").mkdir()
+    (root / "doc" / "src" / "sgml" / "quasar-config.sgml").write_text(SGML_CHAPTER, encoding="utf-8")
+    (root / "doc" / "src" / "sgml" / "filelist.sgml").write_text(
+        "<!ENTITY quasar SYSTEM \"quasar-config.sgml\">\n", encoding="utf-8")
+    (root / "tools" / "quasar-config.sgml").write_text(SGML_CHAPTER, encoding="utf-8")
+    policy = NotesPolicy.load(root)
+    assert policy.file_skip_reason("doc/src/sgml/quasar-config.sgml") is None
+    assert "an SGML file that is not DocBook" in (policy.file_skip_reason("doc/src/sgml/filelist.sgml") or "")
+    assert policy.file_skip_reason("tools/quasar-config.sgml") is not None  # not a docs folder
+    assert NotesPolicy.load(root, suffixes=(".md",)).file_skip_reason("doc/src/sgml/quasar-config.sgml") is not None
+    listed = NotesPolicy.load(root, suffixes=(*formats.DEFAULT_SUFFIXES, ".sgml"))
+    assert listed.file_skip_reason("tools/quasar-config.sgml") is None  # listed: every SGML file is read
+    assert formats.kind_of("doc/src/sgml/quasar-config.sgml") == formats.DOCBOOK
+
+
+def test_docbook_sgml_pages_are_notes_that_search_and_read_doc_answer(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    with synced_index(root, {"doc/src/sgml/quasar-config.sgml": SGML_CHAPTER}) as index:
+        full_sync(index, root)
+        assert [(h.path, h.heading) for h in keyword_hits(index, root, "zephyrine")] == [
+            ("doc/src/sgml/quasar-config.sgml", "Quasar Settings > `quasar_radius` (`integer`)")]
+        assert keyword_hits(index, root, "draft") == []
+    out = read_output(root, "doc/src/sgml/quasar-config.sgml", heading="After the List", start_line=None,
+                      end_line=None, max_file_bytes=1 << 20, max_bytes=100_000)
+    assert out.heading == "Quasar Settings > After the List" and "Still a section of its own." in out.text

@@ -393,6 +393,7 @@ def test_render_stays_under_the_limit_with_long_trails() -> None:
     ("*.rst", True), ("api/index.rst", True), ("guide.adoc", True), ("**/*.asciidoc", True), ("conf.rstx", False),
     ("get-started/*.qmd", True), ("analysis.ipynb", False),
     ("man/", True), ("man/login.defs.d", True), ("src/manager.c", False), ("build.xml", False),
+    ("config.sgml", True), ("**/*.sgml", True),
 ])
 def test_docs_targets(target: str, docs: bool) -> None:
     (call,) = parse_command(f"rg -n x {target!r}" if not target.startswith("!") else f"rg -g {target!r} x")

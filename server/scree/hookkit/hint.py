@@ -33,7 +33,7 @@ DOC_DIRS = frozenset({"doc", "docs", "documentation", "notes", "note", "adr", "a
 # cannot read one; `.ipynb` too: a grep of notebooks looks for their code. `.qmd` is Quarto's Markdown, `.Rmd` R's,
 # `.Rd` an R package's help pages.
 DOC_TYPES = frozenset({"md", "markdown", "mkd", "mdx", "rst", "asciidoc", "adoc", "org", "pod", "texinfo", "rdoc"})
-_DOC_EXTS = ("md", "markdown", "mdx", "mdown", "mkd", "mkdn", "rst", "rest", "adoc", "asciidoc", "org", "pod", "texi", "texinfo", "txi", "rdoc", "docbook", "dbk", "qmd", "rmd", "rd")
+_DOC_EXTS = ("md", "markdown", "mdx", "mdown", "mkd", "mkdn", "rst", "rest", "adoc", "asciidoc", "org", "pod", "texi", "texinfo", "txi", "rdoc", "docbook", "dbk", "sgml", "qmd", "rmd", "rd")
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # `typing` costs a hook ~2 ms it does not need

@@ -1,5 +1,5 @@
-"""DocBook (the XML of systemd's and shadow's manual pages, PostgreSQL's and KDE's manuals) read as its built page
-shows it.
+"""DocBook (the XML of systemd's and shadow's manual pages and KDE's manuals, the SGML of PostgreSQL's and pgpool's)
+read as its built page shows it.
 
 Pure, no I/O, never raises on any `str`, one pass over the page's markup (a tag, comment, CDATA section, processing
 instruction or doctype is one token; what lies between is text). It yields the same `Blocks` record as `mdblocks`,
@@ -16,6 +16,8 @@ the file's lines):
   they stand for, an entity the page's doctype defines as its text, one it leaves to a DTD (KDE's `&konsole;`) as its
   name.
 - `programlisting`, `screen`, `literallayout` and `synopsis` are verbatim, their lines as written but for the markup.
+- SGML's shorthand: `</>` ends the innermost open element, an element that holds nothing (`<xref linkend="x">`) needs
+  no end tag, a marked section's brackets are markup (an IGNORE section's text too).
 - Metadata (`refentryinfo`, `refmeta`, `info` but its title, index terms, remarks), comments, processing
   instructions, the doctype and an entity that names a file (it brings that file in: the file is read as a page of its
   own) are markup.
@@ -35,9 +37,11 @@ _HEAD_CHARS = 4096  # how much of a file `is_docbook` looks at
 # later `<`.
 _MARKUP = re.compile(r"<!--.*?(?:-->|\Z)|<!\[CDATA\[.*?(?:\]\]>|\Z)|<\?.*?(?:\?>|\Z)"
                      r"|<!DOCTYPE(?:[^\[>]*\[.*?(?:\]\s*>|\Z)|[^>]*(?:>|\Z))"
+                     r"|<!\[\s*IGNORE\s*\[.*?(?:\]\]>|\Z)|<!\[[^\[\]<>]{0,200}\[|\]\]>|</>"
                      r"|<(/?)([A-Za-z_][\w.:-]*)((?:\s[^<>]*)?)>", re.S | re.I)
 _CDATA = "<![CDATA["
-_ENTITY_DECL = re.compile(r"<!ENTITY\s+(?!%)([\w.:-]+)\s+(?:\"([^\"]*)\"|'([^']*)'|(SYSTEM|PUBLIC)\b)")
+_SHORT_END = "</>"  # SGML's end tag of the innermost open element (PostgreSQL's and pgpool's `<literal>x</>`)
+_ENTITY_DECL = re.compile(r"<!ENTITY\s+(?!%)([\w.:-]+)\s+(?:\"([^\"]*)\"|'([^']*)'|(SYSTEM|PUBLIC)\b)", re.I)
 _ENTITY = re.compile(r"&(#[xX][0-9A-Fa-f]{1,8}|#[0-9]{1,10}|[A-Za-z_][\w.:-]*);")
 _ANY_TAG = re.compile(r"<[^<>]*>")
 
@@ -67,20 +71,26 @@ _INLINE = CODE | frozenset({"replaceable", "emphasis", "link", "ulink", "olink",
                             "refentrytitle", "manvolnum", "quote", "phrase", "acronym", "abbrev", "firstterm",
                             "glossterm", "foreignphrase", "wordasword", "citetitle", "subscript", "superscript",
                             "trademark", "productname", "application", "email", "span"})
+# Elements that hold nothing, which SGML writes as a start tag alone (`<xref linkend="x">`): never open.
+EMPTY = frozenset({"xref", "anchor", "colspec", "spanspec", "co", "coref", "area", "sbr", "void", "varargs",
+                   "footnoteref", "imagedata", "graphic", "inlinegraphic", "audiodata", "videodata", "textdata",
+                   "beginpage"})
 # Root elements that make an XML file a DocBook page: its document types, and the fragments a page brings in as
 # entities (shadow's `login.defs.d/*.xml` are a `varlistentry` each).
 ROOTS = SECTIONS | ENTRIES | frozenset({"variablelist", "para", "itemizedlist", "orderedlist", "refentry"})
 _DOCBOOK_MARK = re.compile(r"DocBook|docbook\.org|<(?:refentry|refentrytitle|varlistentry|refsect1|sect1)\b")
 _QUICK_WORDS = ("ocbook", "ocBook", "<ref", "<varlistentry", "<sect")  # one of them is in any head `_DOCBOOK_MARK` finds
-_DOCTYPE = re.compile(r"<!DOCTYPE\s+([A-Za-z_][\w.:-]*)[^\[>]{0,300}")
+_DOCTYPE = re.compile(r"<!DOCTYPE\s+([A-Za-z_][\w.:-]*)[^\[>]{0,300}", re.I)  # SGML's may be `<!doctype`
 
 
-def is_docbook(head: str) -> bool:
+def is_docbook(head: str, *, sgml: bool = False) -> bool:
     """True when the start of an XML file (its first few kB) is a DocBook page or fragment: a doctype naming DocBook or
     one of its roots, or a first element DocBook names (`refentry`, `book`, `varlistentry`, ...) on a page that
-    speaks DocBook's markup or namespace."""
+    speaks DocBook's markup or namespace. An SGML file (`sgml`) needs no such mark: SGML in a docs folder is DocBook
+    or another doctype (LinuxDoc's `<!doctype linuxdoc system>`), and a chapter of PostgreSQL's manual names neither
+    DocBook nor any of its reference elements in its first kB."""
     head = head[:_HEAD_CHARS]
-    if not any(word in head for word in _QUICK_WORDS) or _DOCBOOK_MARK.search(head) is None:
+    if not sgml and (not any(word in head for word in _QUICK_WORDS) or _DOCBOOK_MARK.search(head) is None):
         return False
     doctype = _DOCTYPE.search(head)
     if doctype is not None:  # its internal subset may fill the first kB (shadow's login.defs(5) declares 70 entities)
@@ -146,10 +156,13 @@ class _Reader(PageWriter):
             token = m.group(0)
             if m.group(2) is not None:
                 self._tag(m.group(2), bool(m.group(1)), token.endswith("/>"), line)
+            elif token == _SHORT_END:
+                if self.stack:
+                    self._tag(self.stack[-1].name, True, False, line)
             elif token.startswith(_CDATA):
                 body = token[len(_CDATA):]
                 self._text(body[:-3] if body.endswith("]]>") else body, line, raw=True)
-            elif token.startswith("<!DOCTYPE"):
+            elif token[:9].upper() == "<!DOCTYPE":
                 for decl in _ENTITY_DECL.finditer(token):
                     value = decl.group(2) if decl.group(2) is not None else decl.group(3)
                     shown = "" if value is None else html.unescape(_ANY_TAG.sub("", value))  # a file's: read as itself
@@ -217,7 +230,7 @@ class _Reader(PageWriter):
                 self._emit(line, " ")
         if closing:
             self._end(name, line)
-        elif not empty:  # <xref/>, <sbr/>: nothing shown
+        elif not empty and name not in EMPTY:  # <xref/>, <sbr/>: nothing shown
             self._start(name, line)
 
     def _start(self, name: str, line: int) -> None:

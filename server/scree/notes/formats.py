@@ -16,9 +16,9 @@ A note's kind comes from its suffix (a manual page's is its section: `ssh.1`, `s
 inside a Sphinx source folder (a folder holding `conf.py`, or below one) it is reStructuredText, as Sphinx reads it
 (Django's `docs/**.txt`); in a Vim runtime folder's `doc/` (beside `plugin/`, `autoload/`, `lua/`, ...) it is Vim
 help, as `:help` reads it; elsewhere it is plain text, read only when the user lists `.txt` in SCREE_NOTE_EXTENSIONS.
-An `.xml` file is DocBook (a `.docbook` always is): the policy reads it only in a docs folder (`in_docs_folder`) and
-when its first kB say so (`docbookblocks.is_docbook`), so a project's other XML (build files, data, layouts) is never
-a note.
+An `.xml` or `.sgml` file is DocBook (a `.docbook` always is): the policy reads it only in a docs folder
+(`in_docs_folder`) and when its first kB say so (`docbookblocks.is_docbook`), so a project's other XML (build files,
+data, layouts) is never a note.
 A suffix the user adds that scree has no reader for (`.mdown`) is read as Markdown, as before formats were told apart;
 a docs build's notebooks, a Quarto project's `.qmd` pages, an R package's `.Rd` and `.Rmd` pages and a Perl
 distribution's modules (their POD) are read without a setting (`BOOK_PAGES`).
@@ -59,7 +59,7 @@ SUFFIX_KINDS = {
     ".pod": POD, ".pm": POD,
     ".texi": TEXINFO, ".texinfo": TEXINFO, ".txi": TEXINFO,
     ".rdoc": RDOC,
-    ".docbook": DOCBOOK, ".dbk": DOCBOOK, ".xml": DOCBOOK,
+    ".docbook": DOCBOOK, ".dbk": DOCBOOK, ".xml": DOCBOOK, ".sgml": DOCBOOK,
     ".txt": TEXT,
     ".pdf": PDF,
     ".ipynb": NOTEBOOK,
@@ -73,11 +73,15 @@ SUFFIX_KINDS = {
 # without a setting, elsewhere only when listed; manual pages (`is_man_page`) without a setting.
 DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pod", ".texi", ".texinfo",
                     ".rdoc", ".docbook", ".pdf")
-# An XML file that is DocBook (`docbookblocks.is_docbook`: systemd's and shadow's `man/*.xml`) in a docs folder (one of
+# An XML or SGML file that is DocBook (`docbookblocks.is_docbook`: systemd's and shadow's `man/*.xml`) in a docs folder (one of
 # its folders is named as below, at any depth) is read unless the note extensions are narrowed; any other XML file is no
 # note. The folder comes first because telling DocBook means reading the file's head: a Java or Android project holds
 # tens of thousands of XML files (build files, layouts, resources), none in such a folder.
 DOCBOOK_XML_SUFFIX = ".xml"
+# PostgreSQL's manual and its family's (pgpool, PostGIS's older pages) are DocBook written as SGML, `doc/src/sgml/*.sgml`,
+# read by the same rule (the head test asks no DocBook mark of SGML: `docbookblocks.is_docbook`).
+DOCBOOK_SGML_SUFFIX = ".sgml"
+DOCBOOK_MARKUP_SUFFIXES = (DOCBOOK_XML_SUFFIX, DOCBOOK_SGML_SUFFIX)
 DOCBOOK_DIRS = frozenset({"man", "doc", "docs", "documentation", "manual", "manuals", "handbook", "specs", "guide",
                           "guides", "book"})
 

@@ -5,7 +5,7 @@ default; the `SCREE_NOTE_EXTENSIONS` setting), or a `.txt` file in a Sphinx sour
 at or above it; requirements lists aside) while `.rst` is read, or a Vim help file (`doc/*.txt` of a Vim runtime
 folder, `formats.VIM_RUNTIME_DIRS`) or a page of a docs build (a notebook in a folder with a Sphinx `conf.py`, a
 Jupyter Book `_toc.yml`/`myst.yml` or a Quarto `_quarto.yml` at or above it; a `.qmd` under a `_quarto.yml`) while
-no default format is left out, or an `.xml` file in a docs folder (`formats.in_docs_folder`) whose first kB are
+no default format is left out, or an `.xml` or `.sgml` file in a docs folder (`formats.in_docs_folder`) whose first kB are
 DocBook (`docbookblocks.is_docbook`, the one check that reads a file) while no default format is left out, inside
 the folder that is not hidden, not gitignored, not screeignored, not inside a nested git repository and not reached
 through a symlinked folder.
@@ -53,7 +53,7 @@ MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 NOTE_SUFFIXES = formats.DEFAULT_SUFFIXES  # Markdown, reStructuredText, AsciiDoc (issue 34)
 # `.txt` files in a Sphinx source folder that are not pages: pip's lists, robots.txt, sphinxcontrib-spelling's word
 # list (`spelling_wordlist.txt`; jsonschema's `spelling-wordlist.txt` answered its `UnknownType` lookup).
-_DOCBOOK_HEAD_BYTES = 4096  # what of an `.xml` file says whether it is DocBook
+_DOCBOOK_HEAD_BYTES = 4096  # what of an `.xml` or `.sgml` file says whether it is DocBook
 _NOT_SPHINX_PAGES = ("requirements", "constraints", "robots", "cmakelists", "spelling")
 # Folders of installed or built third-party code, skipped at any depth unless a .screeignore re-includes them.
 VENDORED_DIRS = ("node_modules", "vendor", ".venv", "venv", "site-packages", "__pycache__", "target", "dist",
@@ -191,8 +191,10 @@ class NotesPolicy:
         unnarrowed = set(formats.DEFAULT_SUFFIXES) <= set(suffixes)
         self._vim_text = unnarrowed and formats.SPHINX_TEXT_SUFFIX not in suffixes
         self._man_pages = unnarrowed
-        self._docbook_xml = unnarrowed and formats.DOCBOOK_XML_SUFFIX not in suffixes
-        self._docbook_heads: dict[str, tuple[int, int, bool]] = {}  # an .xml file's (mtime, size, is DocBook)
+        # the markup suffixes (`.xml`, `.sgml`) read when their file is DocBook: not one the user lists (all such read)
+        self._docbook_markup = tuple(s for s in formats.DOCBOOK_MARKUP_SUFFIXES if s not in suffixes) if unnarrowed \
+            else ()
+        self._docbook_heads: dict[str, tuple[int, int, bool]] = {}  # such a file's (mtime, size, is DocBook)
         self._vim_dirs: dict[str, bool] = {}
         self._book_pages = tuple(s for s in formats.BOOK_PAGES if s not in suffixes) if unnarrowed else ()
         self._book_dirs: dict[tuple[str, tuple[str, ...]], bool] = {}  # (folder, markers): one at or above it
@@ -219,7 +221,7 @@ class NotesPolicy:
     def is_note_name(self, name: str, rel: str | None = None) -> bool:
         """True when a file name may be a note: it has one of this policy's note extensions, or it is a
         `.txt` that is a note in a Sphinx source folder or a Vim help folder (`inspect` decides by its folder), or an
-        `.xml` that may be DocBook (in a docs folder, when its path `rel` is given: the walker's quick test)."""
+        `.xml` or `.sgml` that may be DocBook (in a docs folder, when its path `rel` is given: the walker's quick test)."""
         lower = name.lower()
         if lower.endswith(self.suffixes):
             return True
@@ -227,8 +229,8 @@ class NotesPolicy:
             return lower.endswith(self._book_pages)
         if formats.is_man_page(lower):
             return self._man_pages
-        if lower.endswith(formats.DOCBOOK_XML_SUFFIX):
-            return self._docbook_xml and (rel is None or formats.in_docs_folder(rel))
+        if lower.endswith(formats.DOCBOOK_MARKUP_SUFFIXES):
+            return lower.endswith(self._docbook_markup) and (rel is None or formats.in_docs_folder(rel))
         if not lower.endswith(formats.SPHINX_TEXT_SUFFIX):
             return False
         return self._vim_text or (self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES))
@@ -303,13 +305,13 @@ class NotesPolicy:
         rule = self._file_rule_cache[rel]
         if rule is None and not any_name and not self._note_path(rel, rel[slash + 1 :]):
             knitted, exported = self._knitted_to(rel), self._exported_from(rel)
-            xml = self._docbook_xml and rel.lower().endswith(formats.DOCBOOK_XML_SUFFIX)
+            markup = next((s for s in self._docbook_markup if rel.lower().endswith(s)), "")
             rule = SkipCode.NOT_MARKDOWN, (
                 f"the source of {knitted} beside it, which is read instead" if knitted else
                 f"exported from {exported} beside it, which is read instead" if exported else
-                "an XML file that is not DocBook in a docs folder (`man/`, `doc/`, `docs/`, ...: its first 4 kB name "
-                "no DocBook doctype, namespace or root element); add `.xml` to SCREE_NOTE_EXTENSIONS to read every XML "
-                "file" if xml else
+                f"an {markup[1:].upper()} file that is not DocBook in a docs folder (`man/`, `doc/`, `docs/`, ...: its "
+                "first 4 kB name no DocBook doctype, namespace or root element); add "
+                f"`{markup}` to SCREE_NOTE_EXTENSIONS to read every {markup[1:].upper()} file" if markup else
                 f"not a document scree reads: its extension is not one of {' '.join(self.suffixes)} "
                 f"(SCREE_NOTE_EXTENSIONS)")
         if rule:
@@ -327,8 +329,8 @@ class NotesPolicy:
             return False
         if formats.is_man_page(lower):
             return self._man_pages
-        if lower.endswith(formats.DOCBOOK_XML_SUFFIX):
-            return self._docbook_xml and formats.in_docs_folder(rel) and self._holds_docbook(rel)
+        if lower.endswith(formats.DOCBOOK_MARKUP_SUFFIXES):
+            return lower.endswith(self._docbook_markup) and formats.in_docs_folder(rel) and self._holds_docbook(rel)
         folder = posixpath.dirname(rel)
         for suffix, markers in formats.BOOK_PAGES.items():
             if lower.endswith(suffix):
@@ -338,7 +340,7 @@ class NotesPolicy:
         return self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES) and self.in_sphinx_source(folder)
 
     def _holds_docbook(self, rel: str) -> bool:
-        """True when the `.xml` file `rel` is DocBook by its first kB (`docbookblocks.is_docbook`), read without
+        """True when the `.xml` or `.sgml` file `rel` is DocBook by its first kB (`docbookblocks.is_docbook`), read without
         blocking or following a link (a FIFO or a link is refused later, by its kind); known again while its
         modification time and size hold."""
         try:
@@ -357,7 +359,7 @@ class NotesPolicy:
             return True
         finally:
             os.close(fd)
-        verdict = docbookblocks.is_docbook(head)
+        verdict = docbookblocks.is_docbook(head, sgml=rel.lower().endswith(formats.DOCBOOK_SGML_SUFFIX))
         self._docbook_heads[rel] = (st.st_mtime_ns, st.st_size, verdict)
         return verdict
 
