@@ -41,6 +41,10 @@ _MARKUP = re.compile(r"<!--.*?(?:-->|\Z)|<!\[CDATA\[.*?(?:\]\]>|\Z)|<\?.*?(?:\?>
                      r"|<(/?)([A-Za-z_][\w.:-]*)((?:\s[^<>]*)?)>", re.S | re.I)
 _CDATA = "<![CDATA["
 _SHORT_END = "</>"  # SGML's end tag of the innermost open element (PostgreSQL's and pgpool's `<literal>x</>`)
+# SGML's shorthand read as SGML means it: `</>` ends the innermost element and an empty element's start tag stands
+# alone. Off, `</>` is text and `<xref linkend=x>` stays open until what holds it closes, as an XML reader has them.
+# Measured (docs/benchmarks.md): SGML_SHORTHAND.
+SGML_SHORTHAND = True
 _ENTITY_DECL = re.compile(r"<!ENTITY\s+(?!%)([\w.:-]+)\s+(?:\"([^\"]*)\"|'([^']*)'|(SYSTEM|PUBLIC)\b)", re.I)
 _ENTITY = re.compile(r"&(#[xX][0-9A-Fa-f]{1,8}|#[0-9]{1,10}|[A-Za-z_][\w.:-]*);")
 _ANY_TAG = re.compile(r"<[^<>]*>")
@@ -156,6 +160,8 @@ class _Reader(PageWriter):
             token = m.group(0)
             if m.group(2) is not None:
                 self._tag(m.group(2), bool(m.group(1)), token.endswith("/>"), line)
+            elif token == _SHORT_END and not SGML_SHORTHAND:
+                line = self._text(token, line)
             elif token == _SHORT_END:
                 if self.stack:
                     self._tag(self.stack[-1].name, True, False, line)
@@ -230,7 +236,7 @@ class _Reader(PageWriter):
                 self._emit(line, " ")
         if closing:
             self._end(name, line)
-        elif not empty and name not in EMPTY:  # <xref/>, <sbr/>: nothing shown
+        elif not empty and not (SGML_SHORTHAND and name in EMPTY):  # <xref/>, <sbr/>: nothing shown
             self._start(name, line)
 
     def _start(self, name: str, line: int) -> None:
