@@ -260,7 +260,7 @@ def test_reindex_reports_what_changed(session: McpSession, notes: Path) -> None:
 
 def test_empty_folder_says_the_index_is_empty_then_not_updating_once_removed(tmp_path: Path) -> None:
     folder = _git_repo(tmp_path / "empty")
-    write(folder, "README.txt", "not markdown\n")
+    write(folder, "data.txt", "not markdown\n")  # a text file no convention names a doc
     with McpSession(folder, "--health-interval", "0.2", data_dir=tmp_path / "data") as s:
         out = s.ok("search_docs", {"query": "anything"})
         assert out["results"] == [] and out["index"].startswith("empty")

@@ -103,6 +103,8 @@ def test_a_note_below_a_test_folder_is_searched_later_the_notes_folder_s_own_nam
     assert in_test_folder("pkg/testdata/README.md")
     assert not in_test_folder("docs/testing.md") and not in_test_folder("docs/test-plan/index.md")
     assert not in_test_folder("plan.md")  # a notes folder named `test` is notes
+    assert in_test_folder("t/README") and in_test_folder("t/perf/README")  # git's and Perl's test folder
+    assert not in_test_folder("docs/t.md") and not in_test_folder("at/README")
     assert later_files([(1, "docs/ignore.md"), (2, "tests/format/ignore.md")], "@noprettier") == {2}
 
 
@@ -172,3 +174,13 @@ def test_a_path_filter_on_a_test_folder_still_finds_its_notes_and_every_mode_kee
                 assert hits[0].path == "docs/pragma.md", (mode, cache)
         only = search_with_names(index, policy, embedder, Query("quasarflux", k=5, paths=("tests/**",))).hits
         assert [h.path for h in only] == ["tests/fixtures/pragma.md"]
+
+
+def test_git_s_test_folder_t_answers_only_where_the_docs_leave_places(tmp_path: Path) -> None:
+    # git's `t/README` tells how to run git's own test suite, which a question about running one's tests matches
+    root = tmp_path / "repo"
+    files = {"Documentation/git-bisect.adoc": "= git-bisect(1)\n\n== Bisect run\n\nRun a zephyrine script at each step.\n",
+             "t/README": "Core Git Tests\n==============\n\nRunning Tests\n-------------\n\nThe zephyrine suite runs here.\n"}
+    with synced_index(root, files) as index:
+        assert [h.path for h in keyword_hits(index, root, "zephyrine", k=5)] == ["Documentation/git-bisect.adoc",
+                                                                               "t/README"]

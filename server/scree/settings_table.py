@@ -92,8 +92,8 @@ NOTE_EXTENSIONS = Setting(
     "`.ipynb` for every notebook, `.qmd` for every Quarto file, `.rmd` / `.rd` for every R Markdown or Rd file, `.pm` "
     "for every Perl module (a docs build's notebooks, a Quarto project's pages, an R package's vignettes and help pages "
     "and a Perl distribution's modules are read without it); "
-    "manual pages (`ssh.1`) and DocBook `.xml` and `.sgml` files are read unless the list leaves out one of the "
-    "defaults")
+    "manual pages (`ssh.1`), plain-text docs by name (`README`, `INSTALL`, `PROTOCOL.agent`) and DocBook `.xml` "
+    "and `.sgml` files are read unless the list leaves out one of the defaults")
 LOG_LEVEL = Setting("SCREE_LOG_LEVEL", "log_level", "str", "", "`WARNING`", "stderr logging level")
 VECTOR_CACHE_MB = Setting(
     "SCREE_VECTOR_CACHE_MB", "vector_cache_mb", "float", "", "`400`",

@@ -117,11 +117,11 @@ def embedded_chunks(conn: Any, batch: int = 512):  # -> Iterator[tuple[str, str,
 
 
 def files_with_marks(conn: Any, marks: Sequence[str]) -> list[tuple[int, str]]:
-    """(id, path) of the indexed notes whose path holds one of `marks` (`notes.secondary`: a Docusaurus versioned
-    folder, a test folder), case-folded."""
+    """(id, path) of the indexed notes whose path, after a "/", holds one of `marks` (`notes.secondary`: a Docusaurus
+    versioned folder, a test folder: "/t/" is in "/t/README"), case-folded."""
     if not marks:
         return []
-    held = " or ".join("instr(lower(path), ?) > 0" for _ in marks)
+    held = " or ".join("instr('/' || lower(path), ?) > 0" for _ in marks)
     rows = conn.execute(f"select id, path from files where indexed = 1 and ({held})", [m.casefold() for m in marks])
     return [(int(i), str(p)) for i, p in rows.fetchall()]
 

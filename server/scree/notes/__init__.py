@@ -6,7 +6,7 @@ tracks, which it never ignores), `walk`
 (the folder, pruned), `reader` (one note, read safely and hashed), `formats` (which format a note is in,
 and its reader), the readers `mdblocks` (Markdown's block structure as a renderer sees it), `rstblocks`
 (reStructuredText's, with `rstsubst` writing out its `replace::` substitutions and `sphinxchangelog` reading a
-changelog directive's releases), `adocblocks` (AsciiDoc's), `vimhelp` (a Vim plugin's help files), `rdblocks` (an R package's help pages), `roffblocks` (manual pages), `orgblocks` (Org files), `podblocks` (Perl's POD), `texiblocks` (Texinfo manuals), `rdocblocks` (Ruby's RDoc pages) and `docbookblocks` (DocBook pages),
+changelog directive's releases), `adocblocks` (AsciiDoc's), `vimhelp` (a Vim plugin's help files), `rdblocks` (an R package's help pages), `roffblocks` (manual pages), `orgblocks` (Org files), `podblocks` (Perl's POD), `texiblocks` (Texinfo manuals), `rdocblocks` (Ruby's RDoc pages), `docbookblocks` (DocBook pages) and `textblocks` (plain text's titles),
 `mystdirectives` (a MyST page's directive fences whose content lives elsewhere: autodoc, literalinclude),
 `mdbookincludes` (mdBook's `{{#include file.rs:2:9}}` lines), `mkdocssnippets` (PyMdown's `--8<-- "file.py"` lines),
 `mkdocsdirectives` (a MkDocs page's mkdocstrings `::: pkg.Name` lines, read as autodoc directives when on),

@@ -121,10 +121,12 @@ log = logging.getLogger(__name__)
 # `.rdoc` is listed.
 # 41: DocBook (`.docbook`, an `.xml` file that is DocBook) is read as its built page shows it (`notes/docbookblocks.py`),
 # no longer as Markdown when `.xml` or `.docbook` is listed.
+# 42: plain text has titles where its writer underlined or numbered one (`notes/textblocks.py`), and SGML's shorthand
+# (`</>`, an empty element's start tag alone) is read in a DocBook page, no longer as text or an open element.
 # `formats.MKDOCSTRINGS_DIRECTIVES`, `autodocdefaults.DEFAULT_OPTIONS` (conf.py's `autodoc_default_options` applied
 # to the directives that do not set the option) and `argparsepage.ARGPARSE_PAGES` (a sphinx-argparse directive shows its
-# parser's options) are off, and with them off the chunks are 41's; turning one on sets the next version here.
-CHUNKER_VERSION = "41"
+# parser's options) are off, and with them off the chunks are 42's; turning one on sets the next version here.
+CHUNKER_VERSION = "42"
 
 # Smaller chunks are less context for the agent to read and a less blurred vector: 2,000/3,000 against
 # 2,500/3,500 took queries_dev.json's median context from 6.6 KB to 5.9 KB and paraphrase top1 from

@@ -26,13 +26,14 @@ distribution's modules (their POD) are read without a setting (`BOOK_PAGES`).
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from . import (adocblocks, docbookblocks, mdblocks, mdbookincludes, mkdocsdirectives, mkdocssnippets,
                mystdirectives, orgblocks, pdftext, podblocks, rdblocks, rdocblocks, roffblocks, rstblocks, rstsubst,
-               texiblocks, vimhelp)
+               texiblocks, textblocks, vimhelp)
 from ..records import AutodocRef
 
 MARKDOWN = "markdown"
@@ -124,6 +125,44 @@ _MAN_SUFFIX = re.compile(r"[.](?:[1-9][a-z]{0,4}|man)(?:[.]in)?$", re.IGNORECASE
 _STEM_PARTS = re.compile(r"[-_.+]")
 
 
+# A project's plain-text docs by their conventional names, as GNU's and older C projects write them: `README`,
+# `INSTALL`, `NEWS`, `HACKING`, OpenSSH's `PROTOCOL.agent` and `README.platform`, PostgreSQL's `src/backend/**/README`
+# (its design notes). The name is upper case, as the convention writes it (`protocol.c` and `install.rs` are code),
+# with no extension, `.txt` or a word for what it covers (`README.VMS`, `PROTOCOL.certkeys`); read as text, in any
+# folder, unless the note extensions are narrowed. Not a per-commit `ChangeLog` (git's log holds it), a `TODO` list,
+# the authors, thanks or licence; a configure template (`README.in`), a file in a format of its own or one in another
+# encoding (`README.euc_jp`) is no such doc.
+PLAIN_DOC_NAMES = frozenset({"README", "INSTALL", "NEWS", "CHANGES", "HISTORY", "HACKING", "CONTRIBUTING", "PORTING",
+                             "PROTOCOL", "FAQ", "BUGS", "NOTES", "USAGE", "BUILDING", "SECURITY", "UPGRADING"})
+_PLAIN_DOC = re.compile(r"([A-Z]+)(?:[.]([A-Za-z][A-Za-z0-9_-]{0,19}))?")
+_NOT_PLAIN_SUFFIXES = frozenset({
+    "in", "html", "htm", "xml", "json", "yml", "yaml", "toml", "cfg", "ini", "conf", "sh", "bat", "cmd", "ps1", "py",
+    "pl", "rb", "js", "ts", "c", "h", "cc", "cpp", "go", "rs", "java", "sample", "template", "tmpl", "j2", "png", "jpg",
+    "gif", "svg", "ico", "gz", "zip", "tar", "bz2", "xz", "orig", "rej", "bak", "swp", "old", "mk", "am", "ac"})
+
+
+def is_plain_doc(name: str) -> bool:
+    """True when a file name (or path) names a plain-text doc by convention (`PLAIN_DOC_NAMES`): `README`,
+    `INSTALL.txt`, `PROTOCOL.agent`; not `README.md` (Markdown by its suffix), `README.in` or `protocol.c`."""
+    m = _PLAIN_DOC.fullmatch(name.rsplit("/", 1)[-1])
+    if m is None or m.group(1) not in PLAIN_DOC_NAMES:
+        return False
+    suffix = (m.group(2) or "").lower()
+    if not suffix or suffix == "txt":
+        return True
+    known = f".{suffix}" in SUFFIX_KINDS or f".{suffix}" in BOOK_PAGES  # a format of its own: `README.Rmd`
+    return not known and suffix not in _NOT_PLAIN_SUFFIXES and not _names_encoding(suffix)
+
+
+def _names_encoding(suffix: str) -> bool:
+    """True when a suffix names a text encoding other than UTF-8 (`README.euc_jp`, `README.sjis`): the file is not
+    UTF-8, and read as UTF-8 it would be noise."""
+    try:
+        return codecs.lookup(suffix).name != "utf-8"
+    except LookupError:
+        return False
+
+
 def is_man_page(name: str) -> bool:
     """True when a file name (or path) names a manual page: `ssh.1`, `sshd_config.5`, `x.3p`, `tool.man`,
     `ip-route.8.in`, `tc-u32.8`."""
@@ -165,6 +204,8 @@ def kind_of(name: str, *, sphinx_source: bool = False, vim_help: bool = False) -
     suffix = name[dot:].lower() if dot >= 0 and "/" not in name[dot:] else ""
     if suffix not in SUFFIX_KINDS and is_man_page(name):
         return ROFF
+    if suffix not in SUFFIX_KINDS and is_plain_doc(name):
+        return TEXT
     if suffix == SPHINX_TEXT_SUFFIX:
         return VIMHELP if vim_help else RST if sphinx_source else TEXT
     return SUFFIX_KINDS.get(suffix, MARKDOWN)
@@ -211,7 +252,7 @@ def structure(kind: str, lines: list[str], changelog_sections: Sequence[str] = (
     if kind == ASCIIDOC:
         return Structure(adocblocks.parse_adoc(lines))
     if kind == TEXT:
-        return Structure(mdblocks.Blocks(0, None, (), ()))
+        return Structure(textblocks.parse_text(lines))
     if kind == PDF:
         return Structure(pdftext.pdf_blocks(lines))
     if kind == VIMHELP:

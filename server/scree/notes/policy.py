@@ -5,7 +5,8 @@ default; the `SCREE_NOTE_EXTENSIONS` setting), or a `.txt` file in a Sphinx sour
 at or above it; requirements lists aside) while `.rst` is read, or a Vim help file (`doc/*.txt` of a Vim runtime
 folder, `formats.VIM_RUNTIME_DIRS`) or a page of a docs build (a notebook in a folder with a Sphinx `conf.py`, a
 Jupyter Book `_toc.yml`/`myst.yml` or a Quarto `_quarto.yml` at or above it; a `.qmd` under a `_quarto.yml`) while
-no default format is left out, or an `.xml` or `.sgml` file in a docs folder (`formats.in_docs_folder`) whose first kB are
+no default format is left out, or a plain-text doc by its conventional name (`README`, `INSTALL`, `PROTOCOL.agent`:
+`formats.is_plain_doc`) or an `.xml` or `.sgml` file in a docs folder (`formats.in_docs_folder`) whose first kB are
 DocBook (`docbookblocks.is_docbook`, the one check that reads a file) while no default format is left out, inside
 the folder that is not hidden, not gitignored, not screeignored, not inside a nested git repository and not reached
 through a symlinked folder.
@@ -191,6 +192,7 @@ class NotesPolicy:
         unnarrowed = set(formats.DEFAULT_SUFFIXES) <= set(suffixes)
         self._vim_text = unnarrowed and formats.SPHINX_TEXT_SUFFIX not in suffixes
         self._man_pages = unnarrowed
+        self._plain_docs = unnarrowed  # `README`, `INSTALL`, `PROTOCOL.agent`: `formats.is_plain_doc`
         # the markup suffixes (`.xml`, `.sgml`) read when their file is DocBook: not one the user lists (all such read)
         self._docbook_markup = tuple(s for s in formats.DOCBOOK_MARKUP_SUFFIXES if s not in suffixes) if unnarrowed \
             else ()
@@ -220,8 +222,9 @@ class NotesPolicy:
 
     def is_note_name(self, name: str, rel: str | None = None) -> bool:
         """True when a file name may be a note: it has one of this policy's note extensions, or it is a
-        `.txt` that is a note in a Sphinx source folder or a Vim help folder (`inspect` decides by its folder), or an
-        `.xml` or `.sgml` that may be DocBook (in a docs folder, when its path `rel` is given: the walker's quick test)."""
+        `.txt` that is a note in a Sphinx source folder or a Vim help folder (`inspect` decides by its folder), or a
+        plain-text doc by its name (`README`, `INSTALL`), or an `.xml` or `.sgml` that may be DocBook (in a docs
+        folder, when its path `rel` is given: the walker's quick test)."""
         lower = name.lower()
         if lower.endswith(self.suffixes):
             return True
@@ -231,6 +234,8 @@ class NotesPolicy:
             return self._man_pages
         if lower.endswith(formats.DOCBOOK_MARKUP_SUFFIXES):
             return lower.endswith(self._docbook_markup) and (rel is None or formats.in_docs_folder(rel))
+        if self._plain_docs and formats.is_plain_doc(name):
+            return True
         if not lower.endswith(formats.SPHINX_TEXT_SUFFIX):
             return False
         return self._vim_text or (self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES))
@@ -331,6 +336,8 @@ class NotesPolicy:
             return self._man_pages
         if lower.endswith(formats.DOCBOOK_MARKUP_SUFFIXES):
             return lower.endswith(self._docbook_markup) and formats.in_docs_folder(rel) and self._holds_docbook(rel)
+        if self._plain_docs and formats.is_plain_doc(name):
+            return True
         folder = posixpath.dirname(rel)
         for suffix, markers in formats.BOOK_PAGES.items():
             if lower.endswith(suffix):

@@ -8,7 +8,7 @@ versioned folders beside `docs/`, answered identifier questions first 17 times o
 The copies filled the places of the other answers, and a name's entry, now a heading in four files, no longer counted
 as its one entry (a heading many sections share is a category). Docusaurus' own search shows one version at a time.
 
-A test folder's notes (`tests/`, `test/`, `__tests__/`, `fixtures/`, `testdata/`, at any depth) are what the tests feed
+A test folder's notes (`tests/`, `test/`, `t/`, `__tests__/`, `fixtures/`, `testdata/`, at any depth) are what the tests feed
 the code: prettier's 297 Markdown fixtures (one a copy of its README) answered `@noprettier` and
 `prettier-ignore-start` before its docs, mdBook's test books `{{#rustdoc_include}}` before its guide.
 
@@ -42,11 +42,12 @@ AGENT_NOTES_LATER = True
 # Spelled as the agents look for them: griffe's API page `agents.md` is about its own "agents".
 AGENT_FILES = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md"})
 FOLDER_MARK = "versioned_docs/version-"  # in every copy's path
-TEST_FOLDERS = frozenset({"tests", "test", "__tests__", "fixtures", "__fixtures__", "testdata", "test_data",
+# `t/` is git's test folder and every Perl distribution's (`t/README`, `t/lib/*.pm`: fixtures).
+TEST_FOLDERS = frozenset({"tests", "test", "t", "__tests__", "fixtures", "__fixtures__", "testdata", "test_data",
                           "test-data"})
 PERL_MODULES = (".pm", ".pod")
 # What a path of either kind holds (what the search asks the index for, before `later_groups` decides).
-PATH_MARKS = (FOLDER_MARK, "test", "fixtures", "claude.", "agents.", "gemini.")
+PATH_MARKS = (FOLDER_MARK, "test", "/t/", "fixtures", "claude.", "agents.", "gemini.")  # in "/" + the path
 _FOLDER = "versioned_docs"
 _VERSION = "version-"
 
