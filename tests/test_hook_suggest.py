@@ -393,7 +393,8 @@ def test_render_stays_under_the_limit_with_long_trails() -> None:
     ("*.rst", True), ("api/index.rst", True), ("guide.adoc", True), ("**/*.asciidoc", True), ("conf.rstx", False),
     ("get-started/*.qmd", True), ("analysis.ipynb", False),
     ("man/", True), ("man/login.defs.d", True), ("src/manager.c", False), ("build.xml", False),
-    ("config.sgml", True), ("**/*.sgml", True),
+    ("config.sgml", True), ("**/*.sgml", True), ("PROTOCOL.agent", True), ("PROTOCOL*", True), ("src/INSTALL", True),
+    ("install/", False), ("protocol.c", False),
 ])
 def test_docs_targets(target: str, docs: bool) -> None:
     (call,) = parse_command(f"rg -n x {target!r}" if not target.startswith("!") else f"rg -g {target!r} x")
@@ -404,6 +405,12 @@ def test_docs_targets(target: str, docs: bool) -> None:
 def test_a_search_of_rst_or_asciidoc_files_is_a_docs_search(command: str) -> None:
     (call,) = parse_command(command)
     assert hint.targets_docs(call, "/repo")
+
+
+def test_the_hook_knows_the_plain_text_doc_names_scree_reads() -> None:
+    from scree.notes.formats import PLAIN_DOC_NAMES
+
+    assert hint.PLAIN_DOC_NAMES == PLAIN_DOC_NAMES
 
 
 def test_the_hook_knows_every_text_suffix_scree_reads_but_txt_and_perl_code() -> None:

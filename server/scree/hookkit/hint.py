@@ -33,6 +33,10 @@ DOC_DIRS = frozenset({"doc", "docs", "documentation", "notes", "note", "adr", "a
 # cannot read one; `.ipynb` too: a grep of notebooks looks for their code. `.qmd` is Quarto's Markdown, `.Rmd` R's,
 # `.Rd` an R package's help pages.
 DOC_TYPES = frozenset({"md", "markdown", "mkd", "mdx", "rst", "asciidoc", "adoc", "org", "pod", "texinfo", "rdoc"})
+# Plain-text docs by name (notes/formats.py PLAIN_DOC_NAMES, held equal by a test): a grep of `PROTOCOL*` or `INSTALL`
+# reads docs scree holds. Upper case, as the convention writes them: `install/` is a folder of code.
+PLAIN_DOC_NAMES = frozenset({"README", "INSTALL", "NEWS", "CHANGES", "HISTORY", "HACKING", "CONTRIBUTING", "PORTING",
+                             "PROTOCOL", "FAQ", "BUGS", "NOTES", "USAGE", "BUILDING", "SECURITY", "UPGRADING"})
 _DOC_EXTS = ("md", "markdown", "mdx", "mdown", "mkd", "mkdn", "rst", "rest", "adoc", "asciidoc", "org", "pod", "texi", "texinfo", "txi", "rdoc", "docbook", "dbk", "sgml", "qmd", "rmd", "rd")
 
 TYPE_CHECKING = False
@@ -87,6 +91,8 @@ def _doc_like(target: str, folder: str) -> bool:
         if target != folder and not target.startswith(folder.rstrip("/") + "/"):
             return False  # outside the project: this index does not cover it
         target = target[len(folder):]
+    if target.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1].rstrip("*").split(".", 1)[0] in PLAIN_DOC_NAMES:
+        return True  # `PROTOCOL.agent`, `PROTOCOL*`, `src/INSTALL`
     low = target.lower().replace("\\", "/")
     for ext in _DOC_EXTS:  # *.md, x.md, *.{md,txt}, \.md$
         for lead in (".", "{", ","):
