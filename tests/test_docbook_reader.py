@@ -1,5 +1,6 @@
 """DocBook (systemd's and shadow's `man/*.xml`, a KDE manual's `index.docbook`, PostgreSQL's and pgpool's
-`doc/src/sgml/*.sgml`) read as its built page shows it. The reader directly; the policy that tells DocBook from other XML; the sync, search and read_doc with a real index."""
+`doc/src/sgml/*.sgml`) read as its built page shows it. The reader directly; the policy that tells DocBook from other
+XML; the sync, search and read_doc with a real index."""
 
 from __future__ import annotations
 

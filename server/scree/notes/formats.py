@@ -74,13 +74,13 @@ SUFFIX_KINDS = {
 # without a setting, elsewhere only when listed; manual pages (`is_man_page`) without a setting.
 DEFAULT_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".org", ".pod", ".texi", ".texinfo",
                     ".rdoc", ".docbook", ".pdf")
-# An XML or SGML file that is DocBook (`docbookblocks.is_docbook`: systemd's and shadow's `man/*.xml`) in a docs folder (one of
-# its folders is named as below, at any depth) is read unless the note extensions are narrowed; any other XML file is no
-# note. The folder comes first because telling DocBook means reading the file's head: a Java or Android project holds
-# tens of thousands of XML files (build files, layouts, resources), none in such a folder.
+# An XML or SGML file that is DocBook (`docbookblocks.is_docbook`: systemd's and shadow's `man/*.xml`) in a docs folder
+# (one of its folders is named as below, at any depth) is read unless the note extensions are narrowed; any other XML
+# file is no note. The folder comes first because telling DocBook means reading the file's head: a Java or Android
+# project holds tens of thousands of XML files (build files, layouts, resources), none in such a folder.
 DOCBOOK_XML_SUFFIX = ".xml"
-# PostgreSQL's manual and its family's (pgpool, PostGIS's older pages) are DocBook written as SGML, `doc/src/sgml/*.sgml`,
-# read by the same rule (the head test asks no DocBook mark of SGML: `docbookblocks.is_docbook`).
+# PostgreSQL's manual and its family's (pgpool, PostGIS's older pages) are DocBook written as SGML,
+# `doc/src/sgml/*.sgml`, read by the same rule (the head test asks no DocBook mark of SGML: `docbookblocks.is_docbook`).
 DOCBOOK_SGML_SUFFIX = ".sgml"
 DOCBOOK_MARKUP_SUFFIXES = (DOCBOOK_XML_SUFFIX, DOCBOOK_SGML_SUFFIX)
 DOCBOOK_DIRS = frozenset({"man", "doc", "docs", "documentation", "manual", "manuals", "handbook", "specs", "guide",

@@ -347,8 +347,8 @@ class NotesPolicy:
         return self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES) and self.in_sphinx_source(folder)
 
     def _holds_docbook(self, rel: str) -> bool:
-        """True when the `.xml` or `.sgml` file `rel` is DocBook by its first kB (`docbookblocks.is_docbook`), read without
-        blocking or following a link (a FIFO or a link is refused later, by its kind); known again while its
+        """True when the `.xml` or `.sgml` file `rel` is DocBook by its first kB (`docbookblocks.is_docbook`), read
+        without blocking or following a link (a FIFO or a link is refused later, by its kind); known again while its
         modification time and size hold."""
         try:
             fd = os.open(self._abs(rel), os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)

@@ -8,8 +8,8 @@ versioned folders beside `docs/`, answered identifier questions first 17 times o
 The copies filled the places of the other answers, and a name's entry, now a heading in four files, no longer counted
 as its one entry (a heading many sections share is a category). Docusaurus' own search shows one version at a time.
 
-A test folder's notes (`tests/`, `test/`, `t/`, `__tests__/`, `fixtures/`, `testdata/`, at any depth) are what the tests feed
-the code: prettier's 297 Markdown fixtures (one a copy of its README) answered `@noprettier` and
+A test folder's notes (`tests/`, `test/`, `t/`, `__tests__/`, `fixtures/`, `testdata/`, at any depth) are what the tests
+feed the code: prettier's 297 Markdown fixtures (one a copy of its README) answered `@noprettier` and
 `prettier-ignore-start` before its docs, mdBook's test books `{{#rustdoc_include}}` before its guide.
 
 An agent's instructions (`CLAUDE.md`, `CLAUDE.local.md`, `AGENTS.md`, `GEMINI.md`, at any depth) are what the agent
