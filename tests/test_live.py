@@ -410,3 +410,14 @@ def test_a_docbook_page_written_into_a_docs_folder_is_found_and_other_xml_is_not
     write(notes, "man/catalog.xml", "<catalog><item>axolotl</item></catalog>\n")  # a docs folder, but no DocBook
     assert eventually(lambda: paths_for(live, "axolotl") == {"man/tool.8.xml"})
     assert live.wait_until(lambda st: st.indexed_files == 4, WAIT), live.status()
+
+
+def test_a_plain_text_doc_written_by_its_name_is_found_and_a_code_file_of_that_word_is_not(notes, make_live):
+    live = make_live(notes, debounce=0.2)
+    live.start()
+    assert reached(live, "complete")
+    write(notes, "PROTOCOL.agent", "1. session-bind extension\n\nThe axolotl binding.\n")
+    write(notes, "src/protocol.c", "/* axolotl */\n")  # code: never read
+    write(notes, "TODO", "axolotl later\n")  # a list, not a doc
+    assert eventually(lambda: paths_for(live, "axolotl") == {"PROTOCOL.agent"})
+    assert live.wait_until(lambda st: st.indexed_files == 4, WAIT), live.status()
