@@ -366,7 +366,8 @@ def test_an_upgrade_note_is_under_a_heading_with_an_upgrade_word_and_a_release(t
     assert ranking.is_upgrade_note(trail) is note
 
 
-@pytest.mark.parametrize(("path", "front"), [("README.md", True), ("readme.rst", True), ("README", False),
+@pytest.mark.parametrize(("path", "front"), [("README.md", True), ("readme.rst", True), ("README", True),
+                                             ("README.platform", False), ("README.txt", True), ("README.ja.md", True),
                                              ("docs/README.md", False), ("READMEs.md", False), ("guide.md", False)])
 def test_only_the_readme_at_the_notes_root_is_the_front_page(path: str, front: bool) -> None:
     assert ranking.is_front_readme(path) is front

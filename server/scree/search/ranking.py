@@ -314,9 +314,19 @@ NAMED_CHANGELOGS = True
 _CHANGELOG_NAMES = {"changelog", "changelogs"}
 
 
+# The suffixes of a front page: a note format's (`README.md`, `README.rst`, `README.txt`), or none (`README`, plain
+# text). A README named for what it covers (`README.platform`, `README.privsep`: OpenSSH's) is a page of its own.
+_FRONT_SUFFIXES = frozenset({"", "md", "mdx", "markdown", "rst", "rest", "adoc", "asciidoc", "org", "pod", "texi",
+                             "texinfo", "rdoc", "txt", "text"})
+
+
 def is_front_readme(path: str) -> bool:
-    """True for the README at the notes' root (`README.md`, `README.rst`): the project's front page."""
-    return "/" not in path and path.casefold().startswith("readme.")
+    """True for the README at the notes' root (`README.md`, `README.rst`, `README`): the project's front page; not one
+    named for what it covers (`README.platform`)."""
+    if "/" in path:
+        return False
+    low = path.casefold()
+    return low.partition(".")[0] == "readme" and (low.rpartition(".")[2] if "." in low else "") in _FRONT_SUFFIXES
 
 
 def is_history_file(path: str) -> bool:
