@@ -1,7 +1,7 @@
 """Stage 1, the notes: which files are notes, walking the folder, reading one note, and the pure
 work on its text, whatever its format. Nothing here touches the index or the model.
 
-Modules: `policy` (which paths are notes), `ignorerules` (gitignore decided as git does), `gitrepo` (the enclosing repository: its ignore files above the folder, its git directory), `gitindex` (the files git
+Modules: `policy` (which paths are notes, with `docbookhead` reading an XML or SGML file's head), `ignorerules` (gitignore decided as git does), `gitrepo` (the enclosing repository: its ignore files above the folder, its git directory), `gitindex` (the files git
 tracks, which it never ignores), `walk`
 (the folder, pruned), `reader` (one note, read safely and hashed), `formats` (which format a note is in,
 and its reader), the readers `mdblocks` (Markdown's block structure as a renderer sees it), `rstblocks`

@@ -7,7 +7,7 @@ folder, `formats.VIM_RUNTIME_DIRS`) or a page of a docs build (a notebook in a f
 Jupyter Book `_toc.yml`/`myst.yml` or a Quarto `_quarto.yml` at or above it; a `.qmd` under a `_quarto.yml`) while
 no default format is left out, or a plain-text doc by its conventional name (`README`, `INSTALL`, `PROTOCOL.agent`:
 `formats.is_plain_doc`) or an `.xml` or `.sgml` file in a docs folder (`formats.in_docs_folder`) whose first kB are
-DocBook (`docbookblocks.is_docbook`, the one check that reads a file) while no default format is left out, inside
+DocBook (`docbookhead`, the one check that reads a file) while no default format is left out, inside
 the folder that is not hidden, not gitignored, not screeignored, not inside a nested git repository and not reached
 through a symlinked folder.
 A symlinked file is admitted only when it resolves, inside the folder, to a file the policy admits.
@@ -40,7 +40,8 @@ from pathlib import Path
 
 
 from ..errors import PathRefused
-from . import docbookblocks, formats
+from . import formats
+from .docbookhead import DocbookHeads
 from .gitindex import Tracked, tracked_below
 from .gitrepo import GITIGNORE, outer_rules
 from .ignorerules import Rules, compile_patterns, first_match, parse_ignore_lines, read_ignore_file
@@ -54,7 +55,6 @@ MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 NOTE_SUFFIXES = formats.DEFAULT_SUFFIXES  # Markdown, reStructuredText, AsciiDoc (issue 34)
 # `.txt` files in a Sphinx source folder that are not pages: pip's lists, robots.txt, sphinxcontrib-spelling's word
 # list (`spelling_wordlist.txt`; jsonschema's `spelling-wordlist.txt` answered its `UnknownType` lookup).
-_DOCBOOK_HEAD_BYTES = 4096  # what of an `.xml` or `.sgml` file says whether it is DocBook
 _NOT_SPHINX_PAGES = ("requirements", "constraints", "robots", "cmakelists", "spelling")
 # Folders of installed or built third-party code, skipped at any depth unless a .screeignore re-includes them.
 VENDORED_DIRS = ("node_modules", "vendor", ".venv", "venv", "site-packages", "__pycache__", "target", "dist",
@@ -196,7 +196,7 @@ class NotesPolicy:
         # the markup suffixes (`.xml`, `.sgml`) read when their file is DocBook: not one the user lists (all such read)
         self._docbook_markup = tuple(s for s in formats.DOCBOOK_MARKUP_SUFFIXES if s not in suffixes) if unnarrowed \
             else ()
-        self._docbook_heads: dict[str, tuple[int, int, bool]] = {}  # such a file's (mtime, size, is DocBook)
+        self._docbook_heads = DocbookHeads()
         self._vim_dirs: dict[str, bool] = {}
         self._book_pages = tuple(s for s in formats.BOOK_PAGES if s not in suffixes) if unnarrowed else ()
         self._book_dirs: dict[tuple[str, tuple[str, ...]], bool] = {}  # (folder, markers): one at or above it
@@ -335,7 +335,8 @@ class NotesPolicy:
         if formats.is_man_page(lower):
             return self._man_pages
         if lower.endswith(formats.DOCBOOK_MARKUP_SUFFIXES):
-            return lower.endswith(self._docbook_markup) and formats.in_docs_folder(rel) and self._holds_docbook(rel)
+            return lower.endswith(self._docbook_markup) and formats.in_docs_folder(rel) \
+                and self._docbook_heads.holds_docbook(self._abs(rel), rel)
         if self._plain_docs and formats.is_plain_doc(name):
             return True
         folder = posixpath.dirname(rel)
@@ -345,30 +346,6 @@ class NotesPolicy:
         if self._vim_text and self.in_vim_help(folder):
             return True
         return self._sphinx_text and not lower.startswith(_NOT_SPHINX_PAGES) and self.in_sphinx_source(folder)
-
-    def _holds_docbook(self, rel: str) -> bool:
-        """True when the `.xml` or `.sgml` file `rel` is DocBook by its first kB (`docbookblocks.is_docbook`), read
-        without blocking or following a link (a FIFO or a link is refused later, by its kind); known again while its
-        modification time and size hold."""
-        try:
-            fd = os.open(self._abs(rel), os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
-        except OSError:
-            return True  # the file's own check says what is wrong with it
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                return True
-            known = self._docbook_heads.get(rel)
-            if known is not None and known[:2] == (st.st_mtime_ns, st.st_size):
-                return known[2]
-            head = os.read(fd, _DOCBOOK_HEAD_BYTES).decode("utf-8", errors="replace")
-        except OSError:
-            return True
-        finally:
-            os.close(fd)
-        verdict = docbookblocks.is_docbook(head, sgml=rel.lower().endswith(formats.DOCBOOK_SGML_SUFFIX))
-        self._docbook_heads[rel] = (st.st_mtime_ns, st.st_size, verdict)
-        return verdict
 
     def _exported_from(self, rel: str) -> str | None:
         """The source beside `rel` that it is exported from (`magit.texi` from `magit.org`: `formats.EXPORTS`), when

@@ -34,8 +34,8 @@ def parse_text(lines: list[str]) -> Blocks:
     while i < n:
         line = lines[i]
         title = line.strip()
-        before_blank = i == 0 or not lines[i - 1].strip() or _is_rule(lines[i - 1])
-        if not title or line[:1].isspace() or len(title) > MAX_TITLE_CHARS or not before_blank or _is_rule(line):
+        if not title or line[:1].isspace() or len(title) > MAX_TITLE_CHARS or _is_rule(line) or not (
+                i == 0 or not lines[i - 1].strip() or _is_rule(lines[i - 1])):  # a title follows a blank or a rule
             i += 1
             continue
         if i + 1 < n and _is_rule(lines[i + 1]) and len(lines[i + 1].strip()) >= min(len(title), 3):
